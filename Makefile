@@ -1,0 +1,80 @@
+# Gatehouse: every target installs what it needs. The two a new user runs are `make run` and `make test`.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+OPA_VERSION := v1.22.3
+OPA_DIR     := $(HOME)/.cache/gatehouse/opa-$(OPA_VERSION)
+OPA         := $(OPA_DIR)/opa
+BUNDLE_DIR  := target/bundle
+BUNDLE      := $(BUNDLE_DIR)/bundle.tar.gz
+COVERAGE_MIN := 95
+MVN         := mvn -B -ntp
+
+.PHONY: help opa policy policy-fmt policy-check policy-test policy-families bundle build test run demo bench clean
+
+help:
+	@echo "make run    - build and start the gateway on the embedded default backends"
+	@echo "make test   - every check and test (policies, Wasm bundle, Java)"
+	@echo "make policy - only the policy checks (fmt, check --strict, test + coverage)"
+	@echo "make bench  - JMH benchmarks, results in bench/results.md"
+
+# The pinned OPA, built from the Go module proxy into a cache outside the repository and reused while
+# `opa version` matches the pin. No other download route exists here.
+opa: $(OPA)
+$(OPA):
+	@if [ -x "$(OPA)" ] && "$(OPA)" version 2>/dev/null | grep -qx "Version: $(OPA_VERSION:v%=%)"; then exit 0; fi; \
+	command -v go >/dev/null || { echo "Go is needed once, to build OPA $(OPA_VERSION) (go install)"; exit 1; }; \
+	echo ">> building OPA $(OPA_VERSION) with go install into $(OPA_DIR) (first time only, takes a few minutes)"; \
+	mkdir -p "$(OPA_DIR)"; \
+	GOBIN="$(OPA_DIR)" GOFLAGS=-mod=mod go install github.com/open-policy-agent/opa@$(OPA_VERSION); \
+	"$(OPA)" version | grep -qx "Version: $(OPA_VERSION:v%=%)" || { echo "built OPA does not report $(OPA_VERSION)"; exit 1; }; \
+	echo ">> OPA $(OPA_VERSION) ready"
+
+policy: policy-families policy-fmt policy-check policy-test
+
+policy-families:
+	@scripts/check-families.sh
+
+policy-fmt: opa
+	@echo ">> opa fmt (fails on any diff)"
+	@out="$$("$(OPA)" fmt --list policies policy-tests)"; if [ -n "$$out" ]; then echo "not formatted (run: $(OPA) fmt -w policies policy-tests):"; echo "$$out"; exit 1; fi
+
+policy-check: opa
+	@echo ">> opa check --strict with schemas/decision-input.json"
+	@"$(OPA)" check --strict --schema schemas/decision-input.json policies
+	@"$(OPA)" check --strict policies policy-tests
+
+policy-test: opa
+	@echo ">> opa test with coverage (minimum $(COVERAGE_MIN)% of policies/)"
+	@mkdir -p target
+	@"$(OPA)" test policies policy-tests
+	@"$(OPA)" test --coverage --format json policies policy-tests > target/policy-coverage.json
+	@python3 scripts/coverage-gate.py target/policy-coverage.json policies/ $(COVERAGE_MIN)
+
+# The Wasm bundle the embedded PDP loads; only built-ins the JVM side can run are allowed.
+bundle: opa
+	@echo ">> opa build -t wasm -> $(BUNDLE)"
+	@mkdir -p $(BUNDLE_DIR)
+	@"$(OPA)" build -b policies -t wasm \
+	  -e gatehouse/authz/decision -e gatehouse/authz/visible_tools \
+	  --capabilities scripts/wasm-capabilities.json \
+	  --revision "$$(scripts/source-revision.sh)" \
+	  -o $(BUNDLE)
+
+test: policy bundle
+	@echo ">> mvn verify"
+	@$(MVN) verify
+
+build: bundle
+	@$(MVN) -q -DskipTests install
+
+run: build
+	@scripts/run.sh
+
+bench: build
+	@scripts/bench.sh
+
+clean:
+	@$(MVN) -q clean
+	@rm -rf target

@@ -1,0 +1,65 @@
+# METADATA
+# title: Tool arguments
+# description: |
+#   Arguments must be an object that passed the tool's closed input schema (violations arrive as
+#   facts in input.argumentErrors) and must carry no identity key at any depth (DOMAIN.md §6).
+#   Identity keys are policy data (policies/identity.json), compared without regard to case.
+package gatehouse.authz.arguments
+
+import data.gatehouse.authz.tools
+
+ok if {
+	is_object(input.arguments)
+	count(schema_problems) == 0
+	count(identity_keys_found) == 0
+}
+
+# Lower-cased identity keys that apply to the called tool.
+identity_keys := {key | some key in data.gatehouse.identity.every_tool} | {key |
+	some key in data.gatehouse.identity.by_toolkit[tools.row.toolkit]
+}
+
+# Identity keys present anywhere in the arguments, as the caller spelled them.
+identity_keys_found contains key if {
+	walk(input.arguments, [_, value])
+	is_object(value)
+	some key, _ in value
+	lower(key) in identity_keys
+}
+
+# Schema violations reported by the PEP, minus unknown-key violations already named as identity keys.
+schema_problems contains problem.message if {
+	some problem in input.argumentErrors
+	not names_identity_key(problem)
+}
+
+# An absent error list is itself a problem: the PEP always sends one, so absence means it did not validate.
+schema_problems contains "arguments were not validated" if not is_array(input.argumentErrors)
+
+schema_problems contains "arguments must be an object" if not is_object(input.arguments)
+
+names_identity_key(problem) if {
+	problem.keyword == "additionalProperties"
+	lower(problem.property) in identity_keys
+}
+
+# METADATA
+# title: identity_argument
+# description: An argument names an identity key; identity comes only from the trusted session.
+# custom:
+#   code: identity_argument
+denials["identity_argument"] := concat("", [
+	"identity comes from the session, not from arguments: ",
+	concat(", ", sort(identity_keys_found)),
+]) if {
+	count(identity_keys_found) > 0
+}
+
+# METADATA
+# title: schema
+# description: The arguments do not satisfy the tool's closed input schema.
+# custom:
+#   code: schema
+denials["schema"] := concat("; ", sort(schema_problems)) if {
+	count(schema_problems) > 0
+}

@@ -1,0 +1,69 @@
+# METADATA
+# title: Gatehouse authorization decision
+# description: |
+#   The two entry points the PEP calls. `decision` answers one tools/call; `visible_tools` answers
+#   tools/list with the names the caller may call, in one evaluation. Each family below owns its own
+#   rules and reason codes; this package only joins them. Deny by default: `allow` is true only when
+#   every family positively says so (DOMAIN.md §3-§7).
+package gatehouse.authz
+
+import data.gatehouse.authz.access
+import data.gatehouse.authz.arguments
+import data.gatehouse.authz.capabilities
+import data.gatehouse.authz.modes
+import data.gatehouse.authz.tools
+import data.gatehouse.authz.wiki
+
+# METADATA
+# title: decision
+# description: '{allow, reasons: [{code, message}], obligations} for one tools/call (schemas/decision.json).'
+# entrypoint: true
+decision := {
+	"allow": allow,
+	"reasons": reasons,
+	"obligations": obligations,
+}
+
+# METADATA
+# title: visible_tools
+# description: Sorted names of the tools whose caller-level rules pass (class, modes, capability).
+# entrypoint: true
+visible_tools := sort([name |
+	some name, row in data.gatehouse.access_table
+	access.ok(row)
+	modes.caller_reaches(row)
+	capabilities.ok(row)
+])
+
+default allow := false
+
+allow if {
+	tools.ok
+	arguments.ok
+	access.ok(tools.row)
+	modes.ok
+	capabilities.ok(tools.row)
+	wiki.ok
+}
+
+# One reason per code, in the order of data.gatehouse.reason_codes, so every engine returns the same list.
+reasons := [{"code": code, "message": message} |
+	some code in data.gatehouse.reason_codes
+	message := denial(code)
+]
+
+denial(code) := tools.denials[code]
+
+denial(code) := arguments.denials[code]
+
+denial(code) := access.denials[code]
+
+denial(code) := modes.denials[code]
+
+denial(code) := capabilities.denials[code]
+
+denial(code) := wiki.denials[code]
+
+default obligations := {}
+
+obligations := object.union(modes.obligations, wiki.obligations) if allow

@@ -1,0 +1,154 @@
+# METADATA
+# title: Mode ceilings
+# description: |
+#   Two independent lattices, runtime and interaction (DOMAIN.md §2; ranks in policies/modes.json).
+#   A caller never gets, starts or changes a thread above its own limits (DOMAIN.md §3):
+#   - requested modes (rows with modeFields, whatever their class) must be at or below the caller's
+#     limit; `inherit` or an omitted mode resolves to the caller's own, returned as an obligation;
+#   - every thread named by a row's threadFields must run within the caller's limits; a target whose
+#     lookup failed is denied; an omitted id is the caller's own thread;
+#   - classes with minimumLimits (write_environment) need limits at least that high on each axis.
+#   An outside agent's T3-Mode-Limit (input.caller.modeLimit) narrows its limits and never widens them.
+package gatehouse.authz.modes
+
+import data.gatehouse.authz.tools
+
+rank := data.gatehouse.modes.rank
+
+axes := data.gatehouse.modes.axes
+
+# The caller's effective limit on `axis`: its limits, narrowed by modeLimit when one is given.
+limit(axis) := input.caller.limits[axis] if not input.caller.modeLimit
+
+limit(axis) := narrower(axis, input.caller.limits[axis], input.caller.modeLimit[axis]) if input.caller.modeLimit
+
+narrower(axis, a, b) := a if rank[axis][a] <= rank[axis][b]
+
+narrower(axis, a, b) := b if rank[axis][b] < rank[axis][a]
+
+at_or_below(axis, mode) if rank[axis][mode] <= rank[axis][limit(axis)]
+
+# --- requested modes -------------------------------------------------------------------------------
+
+# The mode a call asks for on `axis`, with `inherit` and omission resolved to the caller's limit.
+requested(axis) := input.arguments[tools.row.modeFields[axis]] if not inherits(axis)
+
+requested(axis) := limit(axis) if inherits(axis)
+
+inherits(axis) if not input.arguments[tools.row.modeFields[axis]]
+
+inherits(axis) if input.arguments[tools.row.modeFields[axis]] == data.gatehouse.modes.inherit
+
+requested_within if {
+	every axis, _ in tools.row.modeFields {
+		at_or_below(axis, requested(axis))
+	}
+}
+
+escalations contains [axis, concat("", ["requested ", axis, " is above the caller's limit"])] if {
+	some axis, _ in tools.row.modeFields
+	not at_or_below(axis, requested(axis))
+}
+
+# --- target threads --------------------------------------------------------------------------------
+
+targets_within if {
+	every field in tools.row.threadFields {
+		target_within(field)
+	}
+}
+
+# An omitted id is the caller's own thread, which runs at the caller's modes by definition.
+target_within(field) if {
+	not input.arguments[field]
+	is_string(input.caller.threadId)
+}
+
+target_within(field) if {
+	thread := found_target(field)
+	every axis in axes {
+		at_or_below(axis, thread[axis])
+	}
+}
+
+found_target(field) := thread if {
+	thread := input.targets.threads[input.arguments[field]]
+	thread.found == true
+}
+
+unresolved_targets contains field if {
+	some field in tools.row.threadFields
+	input.arguments[field]
+	not found_target(field)
+}
+
+unresolved_targets contains field if {
+	some field in tools.row.threadFields
+	not input.arguments[field]
+	not is_string(input.caller.threadId)
+}
+
+escalations contains [axis, concat("", ["target thread in ", field, " runs with a ", axis, " above the caller's limit"])] if {
+	some field in tools.row.threadFields
+	thread := found_target(field)
+	some axis in axes
+	not at_or_below(axis, thread[axis])
+}
+
+# --- class minimum (write_environment) -------------------------------------------------------------
+
+# Caller-level: the caller's limits reach the row's class minimum on every axis; also used for tools/list.
+caller_reaches(row) if {
+	class := data.gatehouse.access_classes[row.class]
+	every axis, minimum in class.minimumLimits {
+		at_or_below(axis, minimum)
+	}
+}
+
+escalations contains [axis, concat("", ["this tool needs a ", axis, " limit of ", minimum])] if {
+	some axis, minimum in data.gatehouse.access_classes[tools.row.class].minimumLimits
+	not at_or_below(axis, minimum)
+}
+
+# --- result ----------------------------------------------------------------------------------------
+
+ok if {
+	requested_within
+	targets_within
+	caller_reaches(tools.row)
+}
+
+default obligations := {}
+
+# The modes the handler must use: requested, or the caller's own where inherited or omitted.
+obligations := {"modes": {axis: requested(axis) | some axis, _ in tools.row.modeFields}} if {
+	count(tools.row.modeFields) > 0
+}
+
+axis_code := {
+	"runtimeMode": "runtime_mode_escalation_denied",
+	"interactionMode": "interaction_mode_escalation_denied",
+}
+
+# METADATA
+# title: thread_not_found
+# description: A thread named by the call could not be looked up, so its modes are unknown.
+# custom:
+#   code: thread_not_found
+denials["thread_not_found"] := concat("", [
+	"target thread could not be looked up: ",
+	concat(", ", sort(unresolved_targets)),
+]) if {
+	count(unresolved_targets) > 0
+}
+
+# METADATA
+# title: runtime_mode_escalation_denied, interaction_mode_escalation_denied
+# description: The call asks for, or acts on a thread with, a mode above the caller's limit on that axis.
+# custom:
+#   code: runtime_mode_escalation_denied interaction_mode_escalation_denied
+denials[code] := concat("; ", sort(messages)) if {
+	some axis, code in axis_code
+	messages := {pair[1] | some pair in escalations; pair[0] == axis}
+	count(messages) > 0
+}

@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# Prints a revision for the policy bundle: the SHA-256 of every file under policies/, in path order.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+find policies -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-64
