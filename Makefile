@@ -21,8 +21,7 @@ help:
 
 # The pinned OPA, built from the Go module proxy into a cache outside the repository and reused while
 # `opa version` matches the pin. No other download route exists here.
-opa: $(OPA)
-$(OPA):
+opa:
 	@if [ -x "$(OPA)" ] && "$(OPA)" version 2>/dev/null | grep -qx "Version: $(OPA_VERSION:v%=%)"; then exit 0; fi; \
 	command -v go >/dev/null || { echo "Go is needed once, to build OPA $(OPA_VERSION) (go install)"; exit 1; }; \
 	echo ">> building OPA $(OPA_VERSION) with go install into $(OPA_DIR) (first time only, takes a few minutes)"; \

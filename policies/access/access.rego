@@ -12,10 +12,13 @@ import data.gatehouse.authz.tools
 # Caller-level class rules for `row`; also used for tools/list.
 ok(row) if {
 	class := data.gatehouse.access_classes[row.class]
+	caller_known
 	writable(class)
 	thread_caller(class)
 	live(class)
 }
+
+caller_known if input.caller.kind in {"thread", "outside_agent"}
 
 writable(class) if class.writes == false
 
@@ -67,4 +70,14 @@ denials["thread_credential_required"] := "this tool acts as the calling thread a
 denials["parent_not_active"] := "the calling thread has no live run" if {
 	class := called_class
 	not live(class)
+}
+
+# METADATA
+# title: caller_unknown
+# description: The decision input names no known caller kind; the PEP always sends one, so deny.
+# custom:
+#   code: caller_unknown
+denials["caller_unknown"] := "the decision input has no known caller" if {
+	called_class
+	not caller_known
 }

@@ -9,7 +9,7 @@ package gatehouse.authz.arguments
 import data.gatehouse.authz.tools
 
 ok if {
-	is_object(input.arguments)
+	arguments_object
 	count(schema_problems) == 0
 	count(identity_keys_found) == 0
 }
@@ -34,9 +34,14 @@ schema_problems contains problem.message if {
 }
 
 # An absent error list is itself a problem: the PEP always sends one, so absence means it did not validate.
-schema_problems contains "arguments were not validated" if not is_array(input.argumentErrors)
+schema_problems contains "arguments were not validated" if not errors_listed
 
-schema_problems contains "arguments must be an object" if not is_object(input.arguments)
+schema_problems contains "arguments must be an object" if not arguments_object
+
+# Named so that `not` sees an undefined input as false: `not is_array(input.x)` never fires when x is absent.
+errors_listed if is_array(input.argumentErrors)
+
+arguments_object if is_object(input.arguments)
 
 names_identity_key(problem) if {
 	problem.keyword == "additionalProperties"

@@ -25,7 +25,7 @@ never_held(capability) if capability in data.gatehouse.capabilities.never_held[i
 # custom:
 #   code: capability_denied
 denials["capability_denied"] := concat("", ["this kind of caller never holds ", tools.row.capability]) if {
-	never_held(tools.row.capability)
+	called_never_held
 }
 
 # METADATA
@@ -35,5 +35,7 @@ denials["capability_denied"] := concat("", ["this kind of caller never holds ", 
 #   code: capability_missing
 denials["capability_missing"] := concat("", ["the caller does not hold ", tools.row.capability]) if {
 	not ok(tools.row)
-	not never_held(tools.row.capability)
+	not called_never_held
 }
+
+called_never_held if never_held(tools.row.capability)

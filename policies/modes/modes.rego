@@ -41,14 +41,17 @@ inherits(axis) if input.arguments[tools.row.modeFields[axis]] == data.gatehouse.
 
 requested_within if {
 	every axis, _ in tools.row.modeFields {
-		at_or_below(axis, requested(axis))
+		requested_within_axis(axis)
 	}
 }
 
 escalations contains [axis, concat("", ["requested ", axis, " is above the caller's limit"])] if {
 	some axis, _ in tools.row.modeFields
-	not at_or_below(axis, requested(axis))
+	not requested_within_axis(axis)
 }
+
+# Named so that `not` also fires when the requested mode or the limit is undefined.
+requested_within_axis(axis) if at_or_below(axis, requested(axis))
 
 # --- target threads --------------------------------------------------------------------------------
 
@@ -61,15 +64,20 @@ targets_within if {
 # An omitted id is the caller's own thread, which runs at the caller's modes by definition.
 target_within(field) if {
 	not input.arguments[field]
-	is_string(input.caller.threadId)
+	caller_has_thread
 }
 
 target_within(field) if {
-	thread := found_target(field)
+	found_target(field)
 	every axis in axes {
-		at_or_below(axis, thread[axis])
+		target_within_axis(field, axis)
 	}
 }
+
+# Named so that `not` also fires when a found thread lacks a mode.
+target_within_axis(field, axis) if at_or_below(axis, found_target(field)[axis])
+
+caller_has_thread if is_string(input.caller.threadId)
 
 found_target(field) := thread if {
 	thread := input.targets.threads[input.arguments[field]]
@@ -85,14 +93,14 @@ unresolved_targets contains field if {
 unresolved_targets contains field if {
 	some field in tools.row.threadFields
 	not input.arguments[field]
-	not is_string(input.caller.threadId)
+	not caller_has_thread
 }
 
 escalations contains [axis, concat("", ["target thread in ", field, " runs with a ", axis, " above the caller's limit"])] if {
 	some field in tools.row.threadFields
-	thread := found_target(field)
+	found_target(field)
 	some axis in axes
-	not at_or_below(axis, thread[axis])
+	not target_within_axis(field, axis)
 }
 
 # --- class minimum (write_environment) -------------------------------------------------------------

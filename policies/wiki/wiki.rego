@@ -45,7 +45,10 @@ root_segments := split(input.wiki.root, "/") if {
 
 # --- path rules ------------------------------------------------------------------------------------
 
-path_problems contains "a path is required" if not is_string(raw)
+path_problems contains "a path is required" if not path_given
+
+# Named so that `not` sees an absent path as false: `not is_string(raw)` never fires when raw is undefined.
+path_given if is_string(raw)
 
 path_problems contains concat("", ["a path has at most ", format_int(max_segments, 10), " segments"]) if {
 	count(relative) > max_segments
@@ -87,7 +90,7 @@ passes("dot", segment) if {
 passes("length", segment) if count(segment) <= max_segment_chars
 
 valid if {
-	is_string(raw)
+	path_given
 	count(path_problems) == 0
 }
 
@@ -152,11 +155,4 @@ denials["path_invalid"] := concat("; ", sort(problems)) if {
 denials["path_escape"] := "the path leaves the caller's subtree" if {
 	applies
 	escapes
-}
-
-denials["path_escape"] := "the path leaves the caller's subtree" if {
-	applies
-	not escapes
-	resolved
-	not within(root_segments, resolved)
 }

@@ -1,0 +1,14 @@
+package dev.gatehouse.gateway;
+
+import io.micronaut.runtime.Micronaut;
+
+/** Starts the Gatehouse gateway: the gated MCP endpoint {@code /mcp}, the admin API and {@code /health}. */
+public final class GatewayApplication {
+
+    private GatewayApplication() {
+    }
+
+    public static void main(String[] args) {
+        Micronaut.run(GatewayApplication.class, args);
+    }
+}

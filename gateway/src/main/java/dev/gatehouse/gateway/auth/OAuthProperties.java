@@ -1,0 +1,66 @@
+package dev.gatehouse.gateway.auth;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import java.util.Optional;
+
+/**
+ * How outside agents' OAuth 2.1 access tokens are checked ({@code gatehouse.oauth.*}). Exactly one key source is
+ * used: {@code jwks-url} when set, else {@code hs256-secret} (local use only: a shared secret of at least 256 bits).
+ * With neither, outside agents cannot authenticate.
+ */
+@ConfigurationProperties(OAuthProperties.PREFIX)
+public class OAuthProperties {
+
+    public static final String PREFIX = "gatehouse.oauth";
+
+    private String issuer = "http://127.0.0.1:8080";
+    private Optional<String> audience = Optional.empty();
+    private Optional<String> jwksUrl = Optional.empty();
+    private Optional<String> hs256Secret = Optional.empty();
+    private String ceilingClaim = "t3_mode_ceiling";
+
+    /** The required {@code iss}; also advertised as the authorization server in the resource metadata. */
+    public String getIssuer() {
+        return issuer;
+    }
+
+    public void setIssuer(String issuer) {
+        this.issuer = issuer;
+    }
+
+    /** The required {@code aud}; defaults to this gateway's resource URL ({@code <public-url>/mcp}). */
+    public Optional<String> getAudience() {
+        return audience;
+    }
+
+    public void setAudience(Optional<String> audience) {
+        this.audience = audience;
+    }
+
+    /** The issuer's JWKS document; keys are fetched and cached by Nimbus. */
+    public Optional<String> getJwksUrl() {
+        return jwksUrl;
+    }
+
+    public void setJwksUrl(Optional<String> jwksUrl) {
+        this.jwksUrl = jwksUrl;
+    }
+
+    /** A shared HS256 secret (UTF-8, at least 32 bytes) for local tokens; from the environment, never logged. */
+    public Optional<String> getHs256Secret() {
+        return hs256Secret;
+    }
+
+    public void setHs256Secret(Optional<String> hs256Secret) {
+        this.hs256Secret = hs256Secret;
+    }
+
+    /** The claim holding the approved ceiling (DOMAIN.md §1). */
+    public String getCeilingClaim() {
+        return ceilingClaim;
+    }
+
+    public void setCeilingClaim(String ceilingClaim) {
+        this.ceilingClaim = ceilingClaim;
+    }
+}

@@ -1,0 +1,47 @@
+package dev.gatehouse.gateway.auth;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HexFormat;
+
+/**
+ * Opaque session tokens: 256 random bits, base64url without padding (43 characters). The store keeps only
+ * {@link #hash}; a token is shown once, in the admin API's answer.
+ */
+public final class SessionTokens {
+
+    /** Random bytes per token: 32 bytes = 256 bits. */
+    public static final int TOKEN_BYTES = 32;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private SessionTokens() {
+    }
+
+    /** A new token from {@link SecureRandom}. */
+    public static String mint() {
+        byte[] bytes = new byte[TOKEN_BYTES];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** A new random identifier (128 bits, base64url), for session ids that are not secrets. */
+    public static String newId() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** Lower-case hex SHA-256 of the token's UTF-8 bytes: the only form in which tokens are stored. */
+    public static String hash(String token) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+        }
+    }
+}

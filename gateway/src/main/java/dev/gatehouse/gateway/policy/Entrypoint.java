@@ -1,0 +1,29 @@
+package dev.gatehouse.gateway.policy;
+
+/**
+ * The two entrypoints the bundle must export (policies/decision/decision.rego, built with {@code opa build -e}).
+ * The path is the OPA data path with {@code /} separators, as used by Wasm entrypoint names, OPA's REST Data API
+ * ({@code /v1/data/<path>}) and the decision log's {@code path} field.
+ */
+public enum Entrypoint {
+    /** One tools/call: {@code {allow, reasons, obligations}} (schemas/decision.json). */
+    DECISION("gatehouse/authz/decision"),
+    /** tools/list: the sorted names the caller may call (array of strings). */
+    VISIBLE_TOOLS("gatehouse/authz/visible_tools");
+
+    private final String path;
+
+    Entrypoint(String path) {
+        this.path = path;
+    }
+
+    /** The data path, e.g. {@code gatehouse/authz/decision}. */
+    public String path() {
+        return path;
+    }
+
+    /** The Rego reference of this entrypoint, e.g. {@code data.gatehouse.authz.decision} (for {@code opa eval}). */
+    public String query() {
+        return "data." + path.replace('/', '.');
+    }
+}

@@ -1,0 +1,77 @@
+package gatehouse.arguments_test
+
+import data.gatehouse.authz
+import data.gatehouse.authz.arguments
+import data.gatehouse.testing
+
+# cases/public-failures.md row 21: identity named in arguments is rejected, never dropped.
+test_arguments_identity_key_top_level_denied if {
+	every key in ["agentId", "clientId", "executorRef", "root", "wikiRoot", "sessionId", "token", "authorization"] {
+		d := authz.decision with input as testing.call("wiki_read", {"path": "page.md", key: "a2"})
+		"identity_argument" in testing.codes(d)
+	}
+}
+
+test_arguments_identity_key_any_case if {
+	d := authz.decision with input as testing.call("wiki_read", {"path": "page.md", "AGENTID": "a2"})
+	d.reasons[0] == {"code": "identity_argument", "message": "identity comes from the session, not from arguments: AGENTID"}
+}
+
+test_arguments_identity_key_nested_in_arrays_and_objects if {
+	args := {
+		"runId": "r", "runRevision": "run:1", "assignmentRevision": "position:1",
+		"result": {"files": [{"meta": {"executorRef": "e2"}}]},
+	}
+	d := authz.decision with input as testing.call("project_work_submit", args)
+	testing.codes(d) == ["identity_argument"]
+}
+
+test_arguments_project_and_wiki_keys_only_for_those_toolkits if {
+	d1 := authz.decision with input as testing.call("wiki_list", {"path": ".", "projectId": "p2"})
+	"identity_argument" in testing.codes(d1)
+	d2 := authz.decision with input as testing.call("t3_thread_launch", {"projectId": "p2", "prompt": "x"})
+	d2.allow
+	d3 := authz.decision with input as testing.call("project_work_get", {"runId": "r", "threadId": "t2"})
+	"identity_argument" in testing.codes(d3)
+}
+
+test_arguments_identity_schema_error_not_reported_twice if {
+	input_ := object.union(testing.call("wiki_read", {"path": "page.md", "agentId": "a2"}), {"argumentErrors": [{
+		"keyword": "additionalProperties", "instanceLocation": "", "property": "agentId",
+		"message": "unknown property agentId",
+	}]})
+	d := authz.decision with input as input_
+	testing.codes(d) == ["identity_argument"]
+}
+
+test_arguments_schema_errors_are_denied_with_messages if {
+	input_ := object.union(testing.call("wiki_read", {"path": "page.md", "recursive": true}), {"argumentErrors": [
+		{"keyword": "additionalProperties", "instanceLocation": "", "property": "recursive", "message": "b"},
+		{"keyword": "type", "instanceLocation": "/path", "message": "a"},
+	]})
+	d := authz.decision with input as input_
+	d.reasons == [{"code": "schema", "message": "a; b"}]
+}
+
+test_arguments_field_absent_errors_denies if {
+	d := authz.decision with input as json.remove(testing.call("wiki_read", {"path": "page.md"}), ["argumentErrors"])
+	d.reasons == [{"code": "schema", "message": "arguments were not validated"}]
+}
+
+test_arguments_field_absent_arguments_denies if {
+	not arguments.ok with input as json.remove(testing.call("wiki_list", {}), ["arguments"])
+}
+
+test_arguments_not_an_object_denies if {
+	every bad in ["page.md", ["page.md"], null, 1] {
+		not arguments.ok with input as object.union(testing.call("wiki_list", {}), {"arguments": bad})
+	}
+}
+
+test_arguments_parent_absent_denies if {
+	not arguments.ok with input as {}
+}
+
+test_arguments_clean_object_ok if {
+	arguments.ok with input as testing.call("wiki_list", {"path": "."})
+}

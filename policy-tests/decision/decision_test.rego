@@ -1,0 +1,74 @@
+package gatehouse.decision_test
+
+import data.gatehouse.authz
+import data.gatehouse.testing
+
+test_decision_allowed_call_has_allow_true_no_reasons_and_obligations if {
+	d := authz.decision with input as testing.call("wiki_read", {"path": "page.md"})
+	d == {"allow": true, "reasons": [], "obligations": {"wikiPath": "agents/a1/page.md"}}
+}
+
+test_decision_denied_call_has_reasons_and_no_obligations if {
+	d := authz.decision with input as testing.call_as(testing.outside_read_only, "wiki_write", {"path": "p.md", "content": "x"})
+	d.allow == false
+	testing.codes(d) == ["read_only_client", "capability_missing"]
+	d.obligations == {}
+}
+
+test_decision_empty_input_denies if {
+	d := authz.decision with input as {}
+	d.allow == false
+	count(d.reasons) > 0
+}
+
+test_decision_caller_absent_denies if {
+	d := authz.decision with input as json.remove(testing.call("wiki_read", {"path": "page.md"}), ["caller"])
+	d.allow == false
+}
+
+test_decision_tool_absent_denies if {
+	d := authz.decision with input as json.remove(testing.call("wiki_read", {"path": "page.md"}), ["tool"])
+	testing.codes(d) == ["unknown_tool"]
+}
+
+test_decision_reasons_follow_the_code_order if {
+	d := authz.decision with input as testing.call_as(
+		testing.outside_read_only, "t3_thread_launch",
+		{"projectId": "p", "prompt": "p", "runtimeMode": "full-access", "agentId": "a2"},
+	)
+	testing.codes(d) == [
+		"identity_argument", "read_only_client",
+		"runtime_mode_escalation_denied", "capability_missing",
+	]
+}
+
+test_decision_modes_and_path_obligations_only_when_allowed if {
+	d := authz.decision with input as testing.call("t3_thread_launch", {"projectId": "p", "prompt": "go"})
+	d.obligations == {"modes": {"runtimeMode": "full-access", "interactionMode": "default"}}
+}
+
+test_visible_tools_thread_full_sees_every_tool if {
+	v := authz.visible_tools with input as {"caller": testing.thread_a1}
+	count(v) == count(data.gatehouse.access_table)
+}
+
+test_visible_tools_read_only_sees_reads_it_holds_scopes_for if {
+	v := authz.visible_tools with input as {"caller": testing.outside_read_only}
+	v == [
+		"project_operation_get", "project_work_get", "project_work_list", "t3_project_list", "t3_thread_list",
+		"t3_thread_read", "wiki_list", "wiki_read", "wiki_search",
+	]
+}
+
+test_visible_tools_caller_absent_is_empty if {
+	v := authz.visible_tools with input as {}
+	v == []
+}
+
+test_visible_tools_ignores_arguments if {
+	v1 := authz.visible_tools with input as {"caller": testing.thread_a2_supervised}
+	v2 := authz.visible_tools with input as {"caller": testing.thread_a2_supervised, "tool": "x", "arguments": {"agentId": "a1"}}
+	v1 == v2
+	not "t3_project_update" in v1
+	"t3_thread_launch" in v1
+}

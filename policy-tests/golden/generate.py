@@ -1,0 +1,311 @@
+"""Builds the golden decision matrix: policy-tests/golden/<family>/cases.json.
+
+Usage: python3 policy-tests/golden/generate.py <opa binary>
+
+Each case is a decision input and the full expected decision. The decision is evaluated with the pinned OPA,
+and the case is written only if the independent oracle (oracle.py) predicts the same allow, reason codes and
+obligations; any disagreement stops the run. Messages come from the policy. The stored files are what
+`opa test` and the Java engines replay; rerun this only when a rule deliberately changes, and review the diff.
+"""
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import oracle
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.join(HERE, "..", "..")
+
+ALL_CAPS = ["preview", "project.work.read", "project.work.write", "wiki.read", "wiki.write", "orchestration"]
+OUTSIDE_CAPS = ["project.work.read", "project.work.write", "wiki.read", "wiki.write", "orchestration"]
+
+
+def thread(agent, tid, runtime, interaction, live=True, caps=ALL_CAPS):
+    return {"kind": "thread", "readOnly": False, "live": live,
+            "limits": {"runtimeMode": runtime, "interactionMode": interaction},
+            "capabilities": list(caps), "logicalAgentId": agent, "threadId": tid}
+
+
+def outside(agent, runtime, read_only=False, caps=OUTSIDE_CAPS, mode_limit=None):
+    c = {"kind": "outside_agent", "readOnly": read_only, "live": False,
+         "limits": {"runtimeMode": runtime, "interactionMode": "default"},
+         "capabilities": list(caps), "logicalAgentId": agent}
+    if mode_limit:
+        c["modeLimit"] = {"runtimeMode": mode_limit[0], "interactionMode": mode_limit[1]}
+    return c
+
+
+CALLERS = {
+    "thread_full": thread("a1", "t1", "full-access", "default"),
+    "thread_supervised_plan": thread("a2", "t2", "approval-required", "plan"),
+    "thread_run_ended": thread("a1", "t3", "full-access", "default", live=False),
+    "outside_full": outside("o1", "full-access"),
+    "outside_supervised": outside("o2", "approval-required"),
+    "outside_read_only": outside("r1", "approval-required", read_only=True,
+                                 caps=["project.work.read", "wiki.read"]),
+}
+
+VALID_ARGS = {
+    "t3_thread_list": {},
+    "t3_thread_read": {"threadId": "t9"},
+    "t3_project_list": {},
+    "t3_worktree_status": {},
+    "preview_status": {},
+    "preview_open": {"url": "http://localhost:5173/"},
+    "delegate_task": {"task": "write the tests"},
+    "t3_thread_send": {"threadId": "t9", "message": "status?"},
+    "t3_thread_interrupt": {"threadId": "t9"},
+    "t3_thread_launch": {"projectId": "demo", "prompt": "fix the build"},
+    "t3_project_update": {"projectId": "demo", "name": "Demo"},
+    "t3_environment_preferences_update": {"preferences": {"defaultRuntimeMode": "auto"}},
+    "project_work_list": {},
+    "project_work_get": {"runId": "run-1"},
+    "project_work_submit": {"runId": "run-1", "runRevision": "run:4", "assignmentRevision": "position:2",
+                            "result": {"summary": "done"}},
+    "project_operation_get": {"operationId": "op-1"},
+    "wiki_list": {},
+    "wiki_read": {"path": "page.md"},
+    "wiki_search": {"query": "deploy"},
+    "wiki_write": {"path": "notes/page.md", "content": "hello"},
+    "wiki_delete": {"path": "page.md", "baseRevision": "r1"},
+}
+
+LOW_THREAD = {"found": True, "runtimeMode": "approval-required", "interactionMode": "plan"}
+
+
+def make_input(caller, tool, args, errors=None, threads=None, root=None):
+    return {"tool": tool, "arguments": args, "argumentErrors": errors or [], "caller": copy.deepcopy(caller),
+            "targets": {"threads": threads if threads is not None else {"t9": LOW_THREAD}},
+            "wiki": {"root": root or "agents/" + caller["logicalAgentId"]}}
+
+
+cases = {f: [] for f in ["decision", "tools", "arguments", "access", "modes", "capabilities", "wiki"]}
+
+
+def add(family, name, inp):
+    cases[family].append({"name": name, "input": inp})
+
+
+# --- access: every caller kind x every tool (so every access class) with valid arguments --------------
+for cname, caller in CALLERS.items():
+    for tool, args in VALID_ARGS.items():
+        add("access", f"{tool}__{cname}", make_input(caller, tool, copy.deepcopy(args)))
+
+# --- modes: every requested pair against every caller limit, for start (launch) and act (delegate) -------
+RT = oracle.RUNTIME
+IM = oracle.INTERACTION
+for limit in RT:
+    for want in RT + ["inherit"]:
+        c = thread("a1", "t1", limit, "default")
+        add("modes", f"launch_runtime_{want}__limit_{limit}",
+            make_input(c, "t3_thread_launch", {"projectId": "other", "prompt": "p", "runtimeMode": want}))
+for limit in IM:
+    for want in IM + ["inherit"]:
+        c = thread("a2", "t2", "approval-required", limit)
+        add("modes", f"launch_interaction_{want}__limit_{limit}",
+            make_input(c, "t3_thread_launch", {"projectId": "other", "prompt": "p", "interactionMode": want}))
+for want_rt, want_im in [("approval-required", "plan"), ("full-access", "default"), ("approval-required", "default"),
+                         ("auto", "plan")]:
+    add("modes", f"delegate_{want_rt}_{want_im}__supervised_plan",
+        make_input(CALLERS["thread_supervised_plan"], "delegate_task",
+                   {"task": "t", "runtimeMode": want_rt, "interactionMode": want_im}))
+# write: every target thread mode against every caller limit, on both axes
+for limit in RT:
+    for target in RT:
+        c = thread("a1", "t1", limit, "default")
+        add("modes", f"send_target_runtime_{target}__limit_{limit}",
+            make_input(c, "t3_thread_send", {"threadId": "t9", "message": "m"},
+                       threads={"t9": {"found": True, "runtimeMode": target, "interactionMode": "plan"}}))
+for limit in IM:
+    for target in IM:
+        c = thread("a1", "t1", "full-access", limit)
+        add("modes", f"interrupt_target_interaction_{target}__limit_{limit}",
+            make_input(c, "t3_thread_interrupt", {"threadId": "t9"},
+                       threads={"t9": {"found": True, "runtimeMode": "approval-required", "interactionMode": target}}))
+add("modes", "send_target_lookup_failed", make_input(CALLERS["thread_full"], "t3_thread_send",
+                                                     {"threadId": "t404", "message": "m"},
+                                                     threads={"t404": {"found": False}}))
+add("modes", "send_target_not_looked_up", make_input(CALLERS["thread_full"], "t3_thread_send",
+                                                     {"threadId": "t404", "message": "m"}, threads={}))
+add("modes", "send_omitted_target_is_own_thread", make_input(CALLERS["thread_supervised_plan"], "t3_thread_send",
+                                                             {"message": "m"}, threads={}))
+add("modes", "send_omitted_target_outside_agent", make_input(CALLERS["outside_full"], "t3_thread_send",
+                                                             {"message": "m"}, threads={}))
+for lim in [("auto", "default"), ("approval-required", "plan"), ("full-access", "default")]:
+    for want in ["full-access", "auto", "approval-required"]:
+        c = outside("o1", "full-access", mode_limit=lim)
+        add("modes", f"outside_mode_limit_{lim[0]}_{lim[1]}__launch_{want}",
+            make_input(c, "t3_thread_launch", {"projectId": "p", "prompt": "p", "runtimeMode": want}))
+add("modes", "outside_mode_limit_cannot_widen",
+    make_input(outside("o2", "approval-required", mode_limit=("full-access", "default")), "t3_thread_launch",
+               {"projectId": "p", "prompt": "p", "runtimeMode": "full-access"}))
+add("modes", "outside_mode_limit_narrows_environment",
+    make_input(outside("o1", "full-access", mode_limit=("auto", "default")), "t3_project_update",
+               {"projectId": "p", "name": "n"}))
+add("modes", "environment_needs_default_interaction",
+    make_input(thread("a1", "t1", "full-access", "plan"), "t3_environment_preferences_update",
+               {"preferences": {"autoArchiveDays": 3}}))
+
+# --- capabilities: independent toggles ----------------------------------------------------------------
+def without(caps, *drop):
+    return [c for c in caps if c not in drop]
+
+
+for cap in ALL_CAPS:
+    c = thread("a1", "t1", "full-access", "default", caps=without(ALL_CAPS, cap))
+    for tool in ["preview_open", "preview_status", "wiki_read", "wiki_write", "project_work_list",
+                 "project_work_submit", "delegate_task"]:
+        add("capabilities", f"{tool}__without_{cap.replace('.', '_')}", make_input(c, tool, copy.deepcopy(VALID_ARGS[tool])))
+for near in ["wiki.write-legacy", "wiki", "WIKI.WRITE", "wiki.write "]:
+    c = thread("a1", "t1", "full-access", "default", caps=["wiki.read", near])
+    add("capabilities", f"wiki_write__near_miss_scope_{near.strip().replace('.', '_').replace('-', '_')}_{len(near)}",
+        make_input(c, "wiki_write", dict(VALID_ARGS["wiki_write"])))
+for near in ["project.work", "project"]:
+    c = thread("a1", "t1", "full-access", "default", caps=["project.work.read", near])
+    add("capabilities", f"project_work_submit__near_miss_scope_{near.replace('.', '_')}",
+        make_input(c, "project_work_submit", copy.deepcopy(VALID_ARGS["project_work_submit"])))
+add("capabilities", "preview_open__outside_agent_claims_preview",
+    make_input(outside("o1", "full-access", caps=OUTSIDE_CAPS + ["preview"]), "preview_status", {}))
+
+# --- arguments: identity keys at the top level, nested, any case; schema facts ---------------------------
+every = oracle.IDENTITY["every_tool"]
+spelled = {"agentid": "agentId", "clientid": "clientId", "consumerid": "consumerId", "executorref": "executorRef",
+           "wikiroot": "wikiRoot", "sessionid": "sessionId", "providersessionid": "providerSessionId",
+           "providerinstanceid": "providerInstanceId", "environmentid": "environmentId",
+           "projectid": "projectId", "projectserviceprojectid": "projectServiceProjectId", "threadid": "threadId"}
+for key in every + oracle.IDENTITY["by_toolkit"]["wiki"]:
+    k = spelled.get(key, key)
+    args = {"path": "page.md", k: "a2"}
+    errs = [{"keyword": "additionalProperties", "instanceLocation": "", "property": k,
+             "message": f"unknown property {k}"}]
+    add("arguments", f"wiki_read_top_level_{k}", make_input(CALLERS["thread_full"], "wiki_read", args, errs))
+for k in ["AGENTID", "AgentId", "Token", "WIKIROOT"]:
+    errs = [{"keyword": "additionalProperties", "instanceLocation": "", "property": k, "message": f"unknown property {k}"}]
+    add("arguments", f"wiki_read_case_variant_{k}", make_input(CALLERS["thread_full"], "wiki_read",
+                                                              {"path": "page.md", k: "a2"}, errs))
+for k, v in [("agentId", "a2"), ("executorRef", "e2"), ("projectId", "p2")]:
+    args = copy.deepcopy(VALID_ARGS["project_work_submit"])
+    args["result"] = {"files": [{"name": "x", "meta": {k: v}}]}
+    add("arguments", f"project_work_submit_nested_{k}", make_input(CALLERS["thread_full"], "project_work_submit", args))
+add("arguments", "t3_thread_read_threadId_is_business_data",
+    make_input(CALLERS["thread_full"], "t3_thread_read", {"threadId": "t9"}))
+add("arguments", "t3_thread_launch_projectId_is_business_data",
+    make_input(CALLERS["thread_full"], "t3_thread_launch", {"projectId": "other", "prompt": "p"}))
+add("arguments", "t3_thread_launch_nested_token",
+    make_input(CALLERS["thread_full"], "t3_thread_launch", {"projectId": "p", "prompt": "p", "title": "t"}
+               | {"x": {"token": "s"}},
+               [{"keyword": "additionalProperties", "instanceLocation": "", "property": "x", "message": "unknown property x"}]))
+add("arguments", "wiki_read_unknown_key_schema",
+    make_input(CALLERS["thread_full"], "wiki_read", {"path": "page.md", "recursive": True},
+               [{"keyword": "additionalProperties", "instanceLocation": "", "property": "recursive",
+                 "message": "unknown property recursive"}]))
+add("arguments", "wiki_read_path_array_schema",
+    make_input(CALLERS["thread_full"], "wiki_read", {"path": ["page.md", "../a2/secret.md"]},
+               [{"keyword": "type", "instanceLocation": "/path", "message": "path must be a string"}]))
+add("arguments", "wiki_write_missing_path_schema",
+    make_input(CALLERS["thread_full"], "wiki_write", {"content": "x"},
+               [{"keyword": "required", "instanceLocation": "", "property": "path", "message": "path is required"}]))
+for bad_name, bad in [("string", "page.md"), ("array", ["page.md"]), ("null", None)]:
+    add("arguments", f"wiki_read_arguments_{bad_name}",
+        make_input(CALLERS["thread_full"], "wiki_read", bad,
+                   [{"keyword": "type", "instanceLocation": "", "message": "arguments must be an object"}]))
+
+# --- tools: exact names only ------------------------------------------------------------------------------
+for n, name in enumerate(["WIKI_WRITE", "wiki_write ", "wiki_wr\u0456te", "wiki-write", "", "upstream_only_tool"]):
+    add("tools", f"unknown_tool_{n}", make_input(CALLERS["thread_full"], name, {"path": "page.md", "content": "x"}))
+add("tools", "unknown_tool_with_identity_key",
+    make_input(CALLERS["thread_full"], "nope", {"agentId": "a2"}))
+
+# --- wiki: path shapes (DOMAIN.md §7) -----------------------------------------------------------------------
+PATHS = {
+    "sibling_prefix_a10": "../a10/page.md", "sibling_prefix_a1_old": "../a1-old/page.md",
+    "backslash_traversal": "sub\\..\\..\\x", "backslash_parent": "..\\a2\\secret.md",
+    "mixed_separators": "sub/..\\../a2/secret.md", "absolute": "/etc/passwd",
+    "absolute_wiki": "/wiki/agents/a2/secret.md", "file_scheme": "file:///x", "drive": "C:/x", "unc": "//host/share/x",
+    "tilde": "~/x", "empty": "", "percent_dots": "%2e%2e/x", "percent_slash": "..%2Fa2%2Fsecret.md",
+    "nul": "page.md\u0000../../a2/secret.md", "control_char": "pa\u0007ge.md", "fullwidth_dots": "\uff0e\uff0e/x",
+    "dot_segment": "a/./b", "double_slash": "a//b", "trailing_dot": "page.md.", "trailing_slash": "notes/",
+    "leading_space": " page.md", "trailing_space": "page.md ", "parent_only": "..", "dot_slash": "./page.md",
+    "climb_back_in": "x/../../a1/page.md", "deep_escape": "a/b/../../../a2/secret.md",
+    "colon": "a:b", "question": "a?b", "star": "*.md", "too_many_segments": "/".join(["d"] * 33),
+    "segment_too_long": "p" * 257,
+}
+for name, path in PATHS.items():
+    add("wiki", f"wiki_read_{name}", make_input(CALLERS["thread_full"], "wiki_read", {"path": path}))
+OK_PATHS = {
+    "root_dot": ".", "nested": "notes/2026/plan.md", "inner_space": "meeting notes/plan v2.md",
+    "unicode_letters": "\u65e5\u672c/\u00e9t\u00e9.md", "dots_inside": "a.b.c/v1.2.md", "max_segments": "/".join(["d"] * 32),
+    "max_segment_length": "p" * 256, "dash_underscore": "-_/_-.md", "arabic_digits": "\u0661\u0662\u0663.md",
+}
+for name, path in OK_PATHS.items():
+    add("wiki", f"wiki_read_ok_{name}", make_input(CALLERS["thread_full"], "wiki_read", {"path": path}))
+add("wiki", "wiki_list_default_root", make_input(CALLERS["thread_full"], "wiki_list", {}))
+add("wiki", "wiki_search_default_root", make_input(CALLERS["thread_supervised_plan"], "wiki_search", {"query": "q"}))
+add("wiki", "wiki_search_sub_path", make_input(CALLERS["thread_supervised_plan"], "wiki_search", {"query": "q", "path": "notes"}))
+add("wiki", "wiki_read_missing_path", make_input(CALLERS["thread_full"], "wiki_read", {},
+                                                 [{"keyword": "required", "instanceLocation": "", "property": "path",
+                                                   "message": "path is required"}]))
+add("wiki", "wiki_write_null_path", make_input(CALLERS["thread_full"], "wiki_write", {"path": None, "content": "x"},
+                                               [{"keyword": "type", "instanceLocation": "/path", "message": "path must be a string"}]))
+add("wiki", "wiki_read_a2_reads_a1_page", make_input(CALLERS["thread_supervised_plan"], "wiki_read", {"path": "../a1/page.md"}))
+add("wiki", "wiki_read_no_root", make_input(CALLERS["thread_full"], "wiki_read", {"path": "page.md"}, root=""))
+add("wiki", "wiki_read_bad_root", make_input(CALLERS["thread_full"], "wiki_read", {"path": "page.md"}, root="agents/../x"))
+
+# --- decision: whole-document shape and fail-closed inputs ----------------------------------------------------
+add("decision", "allowed_has_no_reasons", make_input(CALLERS["thread_full"], "wiki_write",
+                                                     {"path": "page.md", "content": "x", "baseRevision": "r2"}))
+add("decision", "several_families_deny_together",
+    make_input(CALLERS["outside_read_only"], "t3_thread_launch",
+               {"projectId": "p", "prompt": "p", "runtimeMode": "full-access", "agentId": "x"},
+               [{"keyword": "additionalProperties", "instanceLocation": "", "property": "agentId", "message": "unknown property agentId"}]))
+no_caller = make_input(CALLERS["thread_full"], "wiki_read", {"path": "page.md"})
+del no_caller["caller"]
+add("decision", "caller_absent", no_caller)
+no_errors = make_input(CALLERS["thread_full"], "wiki_read", {"path": "page.md"})
+del no_errors["argumentErrors"]
+add("decision", "argument_errors_absent", no_errors)
+no_tool = make_input(CALLERS["thread_full"], "wiki_read", {"path": "page.md"})
+del no_tool["tool"]
+add("decision", "tool_absent", no_tool)
+
+
+def evaluate(opa, inputs):
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "data.json"), "w", encoding="utf-8") as f:
+            json.dump({"golden_inputs": inputs}, f)
+        out = subprocess.check_output([opa, "eval", "--format", "json", "-d", os.path.join(REPO, "policies"),
+                                       "-d", os.path.join(tmp, "data.json"),
+                                       "[d | some i in data.golden_inputs; d := data.gatehouse.authz.decision with input as i]"])
+    return json.loads(out)["result"][0]["expressions"][0]["value"]
+
+
+def main():
+    opa = sys.argv[1]
+    flat = [(fam, c) for fam, cs in cases.items() for c in cs]
+    decisions = evaluate(opa, [c["input"] for _, c in flat])
+    disagreements = []
+    for (fam, c), d in zip(flat, decisions):
+        want = oracle.decide(c["input"])
+        got = {"allow": d["allow"], "codes": [r["code"] for r in d["reasons"]], "obligations": d["obligations"]}
+        if got != want:
+            disagreements.append((fam, c["name"], want, got))
+        c["expected"] = d
+    for fam, name, want, got in disagreements:
+        print(f"DISAGREE {fam}/{name}\n  oracle: {want}\n  policy: {got}")
+    if disagreements:
+        sys.exit(f"{len(disagreements)} cases disagree; nothing written")
+    for fam, cs in cases.items():
+        names = [c["name"] for c in cs]
+        assert len(names) == len(set(names)), f"duplicate case names in {fam}"
+        os.makedirs(os.path.join(HERE, fam), exist_ok=True)
+        with open(os.path.join(HERE, fam, "cases.json"), "w", encoding="utf-8") as f:
+            json.dump({"cases": cs}, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+    print(f"wrote {len(flat)} golden cases: " + ", ".join(f"{k}={len(v)}" for k, v in cases.items()))
+
+
+if __name__ == "__main__":
+    main()

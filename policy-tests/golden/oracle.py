@@ -1,0 +1,204 @@
+"""An independent reading of DOMAIN.md §2-§7, used to check the golden matrix.
+
+It predicts allow, the reason codes (in policy order) and the obligations of a decision input without OPA.
+generate.py refuses to write a case where this oracle and the policy disagree, so a golden case is stored
+only when two separate implementations of the rules agree on it.
+"""
+import json
+import os
+import re
+import unicodedata
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "..", "..", "policies", "gatehouse")
+
+
+def _load(*parts):
+    with open(os.path.join(DATA, *parts, "data.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+TABLE = _load("access_table")
+CODES = _load()["reason_codes"]
+IDENTITY = _load("identity")
+RUNTIME = ["approval-required", "auto-accept-edits", "auto", "full-access"]
+INTERACTION = ["plan", "default"]
+AXES = {"runtimeMode": RUNTIME, "interactionMode": INTERACTION}
+WRITES = {"act_as_caller", "write", "write_threads", "start_threads", "write_environment"}
+THREAD_ONLY = {"read_as_caller", "act_as_caller"}
+
+
+def _rank(axis, mode):
+    order = AXES[axis]
+    return order.index(mode) if isinstance(mode, str) and mode in order else None
+
+
+def _limit(caller, axis):
+    base = _rank(axis, (caller.get("limits") or {}).get(axis))
+    if "modeLimit" not in caller:
+        return base
+    narrow = _rank(axis, (caller["modeLimit"] or {}).get(axis))
+    if base is None or narrow is None:
+        return None
+    return min(base, narrow)
+
+
+def _within(caller, axis, mode):
+    want, have = _rank(axis, mode), _limit(caller, axis)
+    return want is not None and have is not None and want <= have
+
+
+def _identity_found(args, toolkit):
+    keys = set(IDENTITY["every_tool"]) | set(IDENTITY["by_toolkit"].get(toolkit, []))
+    found = set()
+
+    def visit(value):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if k.lower() in keys:
+                    found.add(k)
+                visit(v)
+        elif isinstance(value, list):
+            for v in value:
+                visit(v)
+
+    visit(args)
+    return found, keys
+
+
+_SEGMENT_CHARS = re.compile(r"^[\w .\-]*$")
+
+
+def _segment_ok(seg):
+    if seg == "" or len(seg) > 256:
+        return False
+    # letters and digits of any script, "-", "_", ".", spaces: \w minus the connector punctuation other than "_"
+    for ch in seg:
+        cat = unicodedata.category(ch)
+        if not (cat.startswith("L") or cat == "Nd" or ch in "-_. "):
+            return False
+    if seg.startswith(" ") or seg.endswith(" ") or seg.endswith("."):
+        return False
+    return seg not in (".", "..")
+
+
+def _wiki(inp, row):
+    """Returns (codes, obligation path or None)."""
+    spec = row["wikiPath"]
+    args = inp.get("arguments") if isinstance(inp.get("arguments"), dict) else {}
+    raw = args.get(spec["field"], spec.get("default")) if spec["field"] in args or "default" in spec else None
+    root = (inp.get("wiki") or {}).get("root")
+    root_segs = root.split("/") if isinstance(root, str) and all(_segment_ok(s) for s in root.split("/")) else None
+    codes = []
+    valid = False
+    segs = raw.split("/") if isinstance(raw, str) else None
+    if isinstance(raw, str):
+        rel = [] if raw == "." else segs
+        valid = len(rel) <= 32 and all(_segment_ok(s) for s in rel)
+    if not valid or root_segs is None:
+        codes.append("path_invalid")
+    escapes = False
+    if segs is not None and len(segs) <= 32:
+        depth = 0
+        for s in segs:
+            depth += -1 if s == ".." else (0 if s in ("", ".") else 1)
+            if depth < 0:
+                escapes = True
+    if escapes:
+        codes.append("path_escape")
+    if valid and root_segs is not None and not escapes:
+        rel = [] if raw == "." else segs
+        return codes, "/".join(root_segs + rel)
+    return codes, None
+
+
+def decide(inp):
+    """Returns {"allow": bool, "codes": [...], "obligations": {...}} for one decision input."""
+    codes = set()
+    caller = inp.get("caller") or {}
+    tool = inp.get("tool")
+    row = TABLE.get(tool) if isinstance(tool, str) else None
+    if row is None:
+        codes.add("unknown_tool")
+    args = inp.get("arguments")
+    found, keys = _identity_found(args, row["toolkit"] if row else None)
+    if found:
+        codes.add("identity_argument")
+    errors = inp.get("argumentErrors")
+    problems = not isinstance(errors, list) or not isinstance(args, dict) or any(
+        not (e.get("keyword") == "additionalProperties" and str(e.get("property", "")).lower() in keys)
+        for e in errors)
+    if problems:
+        codes.add("schema")
+    obligations = {}
+    if row is not None:
+        cls = row["class"]
+        kind = caller.get("kind")
+        if kind not in ("thread", "outside_agent"):
+            codes.add("caller_unknown")
+        if cls in WRITES and caller.get("readOnly") is not False:
+            codes.add("read_only_client")
+        if cls in THREAD_ONLY and kind != "thread":
+            codes.add("thread_credential_required")
+        needs_live = cls == "act_as_caller" or (cls in WRITES and kind != "outside_agent")
+        if needs_live and caller.get("live") is not True:
+            codes.add("parent_not_active")
+        a = args if isinstance(args, dict) else {}
+        resolved = {}
+        for axis, field in row["modeFields"].items():
+            want = a.get(field)
+            if not want or want == "inherit":
+                limit = _limit(caller, axis)
+                want = AXES[axis][limit] if limit is not None else None
+            resolved[axis] = want
+            if not _within(caller, axis, want):
+                codes.add("runtime_mode_escalation_denied" if axis == "runtimeMode" else "interaction_mode_escalation_denied")
+        if resolved:
+            obligations["modes"] = resolved
+        for field in row["threadFields"]:
+            tid = a.get(field)
+            if not tid:
+                if not isinstance(caller.get("threadId"), str):
+                    codes.add("thread_not_found")
+                continue
+            shell = ((inp.get("targets") or {}).get("threads") or {}).get(tid)
+            if not shell or shell.get("found") is not True:
+                codes.add("thread_not_found")
+                continue
+            for axis in AXES:
+                if not _within(caller, axis, shell.get(axis)):
+                    codes.add("runtime_mode_escalation_denied" if axis == "runtimeMode" else "interaction_mode_escalation_denied")
+        if cls == "write_environment":
+            if not _within(caller, "runtimeMode", "full-access"):
+                codes.add("runtime_mode_escalation_denied")
+            if not _within(caller, "interactionMode", "default"):
+                codes.add("interaction_mode_escalation_denied")
+        cap = row["capability"]
+        if cap is not None:
+            if kind == "outside_agent" and cap == "preview":
+                codes.add("capability_denied")
+            elif cap not in (caller.get("capabilities") or []):
+                codes.add("capability_missing")
+        if "wikiPath" in row:
+            wiki_codes, path = _wiki(inp, row)
+            codes.update(wiki_codes)
+            if path is not None:
+                obligations["wikiPath"] = path
+    allow = not codes
+    return {"allow": allow, "codes": [c for c in CODES if c in codes], "obligations": obligations if allow else {}}
+
+
+def visible(caller):
+    """Tool names whose caller-level rules pass (class, class minimum modes, capability)."""
+    names = []
+    for name in sorted(TABLE):
+        d = decide({"tool": name, "arguments": {}, "argumentErrors": [], "caller": caller,
+                    "targets": {"threads": {}}, "wiki": {"root": "agents/x"}})
+        caller_level = {"caller_unknown", "read_only_client", "thread_credential_required", "parent_not_active",
+                        "capability_denied", "capability_missing"}
+        row = TABLE[name]
+        if row["class"] == "write_environment":
+            caller_level |= {"runtime_mode_escalation_denied", "interaction_mode_escalation_denied"}
+        if not caller_level & set(d["codes"]):
+            names.append(name)
+    return names

@@ -1,0 +1,5 @@
+package dev.gatehouse.facade.host;
+
+/** A message the host accepted into a thread. */
+public record MessageReceipt(String threadId, String messageId) {
+}

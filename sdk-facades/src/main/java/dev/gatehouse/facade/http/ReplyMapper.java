@@ -1,0 +1,188 @@
+package dev.gatehouse.facade.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.facade.error.FacadeResult;
+import dev.gatehouse.facade.error.ServiceError;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * The one place a {@link Reply} becomes a {@link FacadeResult}: every service failure maps to exactly one kind of
+ * DOMAIN.md §8, the same way for all three services.
+ *
+ * <table>
+ *   <caption>Mapping</caption>
+ *   <tr><th>reply</th><th>read</th><th>mutation</th></tr>
+ *   <tr><td>2xx, {@code application/json}, {@code Api-Version: 1}, decodable</td><td colspan="2">Ok</td></tr>
+ *   <tr><td>2xx otherwise; 1xx/3xx; 404 without an error body</td><td colspan="2">incompatible</td></tr>
+ *   <tr><td>401, 403</td><td colspan="2">authentication</td></tr>
+ *   <tr><td>404 with an error body</td><td colspan="2">not_found (the call's {@code what})</td></tr>
+ *   <tr><td>409</td><td colspan="2">conflict</td></tr>
+ *   <tr><td>other 4xx</td><td colspan="2">rejected, with the service's {@code code}</td></tr>
+ *   <tr><td>5xx</td><td>unavailable</td><td>uncertain</td></tr>
+ *   <tr><td>connection refused / connect timeout (nothing sent)</td><td colspan="2">unavailable</td></tr>
+ *   <tr><td>deadline passed, transport broken after connecting</td><td>unavailable</td><td>uncertain</td></tr>
+ * </table>
+ * An uncertain mutation carries the operation id from the {@code Operation-Id} header, or else from the
+ * caller-supplied lookup. Messages name the service and the kind, never a credential or a raw body.
+ */
+public final class ReplyMapper {
+
+    /** The contract generation these facades speak (response header {@code Api-Version}). */
+    public static final String API_VERSION = "1";
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final Pattern SERVICE_CODE = Pattern.compile("[a-z0-9_.-]{1,64}");
+
+    private final String service;
+    private final long deadlineMillis;
+
+    /**
+     * @param service        service name used in messages, e.g. {@code wiki}
+     * @param deadlineMillis the call deadline in ms, used in messages
+     */
+    public ReplyMapper(String service, long deadlineMillis) {
+        this.service = service;
+        this.deadlineMillis = deadlineMillis;
+    }
+
+    /** Interprets the reply to a read; {@code notFound} is what a 404 means ({@code run|operation|…}). */
+    public <T> FacadeResult<T> read(Reply reply, String notFound, Projection<T> projection) {
+        if (reply instanceof Reply.Answered answered) {
+            return answered(answered, notFound, projection, false, Optional::empty);
+        }
+        if (reply instanceof Reply.Refused) {
+            return unreachable();
+        }
+        if (reply instanceof Reply.TimedOut) {
+            return failed(new ServiceError.Unavailable(
+                    "the " + service + " service did not answer within " + deadlineMillis + " ms"));
+        }
+        return failed(new ServiceError.Unavailable("the connection to the " + service + " service failed"));
+    }
+
+    /**
+     * Interprets the reply to a mutation. {@code operationLookup} is asked only when the outcome is uncertain and
+     * the service named no operation; it must be a read and must not throw.
+     */
+    public <T> FacadeResult<T> mutation(Reply reply, String notFound, Projection<T> projection,
+            Supplier<Optional<String>> operationLookup) {
+        if (reply instanceof Reply.Answered answered) {
+            return answered(answered, notFound, projection, true, operationLookup);
+        }
+        if (reply instanceof Reply.Refused) {
+            return unreachable();
+        }
+        if (reply instanceof Reply.TimedOut) {
+            return uncertain("the " + service + " service did not answer within " + deadlineMillis
+                    + " ms; the change may or may not have been applied", operationLookup.get());
+        }
+        return uncertain("the connection to the " + service + " service failed after the request was sent;"
+                + " the change may or may not have been applied", operationLookup.get());
+    }
+
+    private <T> FacadeResult<T> answered(Reply.Answered reply, String notFound, Projection<T> projection,
+            boolean mutation, Supplier<Optional<String>> operationLookup) {
+        int status = reply.status();
+        if (status >= 200 && status < 300) {
+            return decode(reply, projection);
+        }
+        if (status == 401 || status == 403) {
+            return failed(new ServiceError.Authentication("the " + service + " service refused the gateway's"
+                    + " credential (HTTP " + status + ")"));
+        }
+        if (status == 409) {
+            return failed(new ServiceError.Conflict("the " + service + " service reports a conflict"
+                    + errorCode(reply).map(c -> " (" + c + ")").orElse("") + "; re-read and retry"));
+        }
+        if (status == 404) {
+            return errorCode(reply).<FacadeResult<T>>map(code -> failed(new ServiceError.NotFound(
+                    "the " + service + " service has no such " + notFound, notFound)))
+                    .orElseGet(() -> incompatible("answered 404 without an error body"));
+        }
+        if (status >= 500 && status < 600) {
+            return mutation
+                    ? uncertain("the " + service + " service failed (HTTP " + status
+                            + "); the change may or may not have been applied",
+                            reply.operationId().or(operationLookup))
+                    : failed(new ServiceError.Unavailable("the " + service + " service failed (HTTP "
+                            + status + ")"));
+        }
+        if (status >= 400 && status < 500) {
+            String code = errorCode(reply).orElse("http_" + status);
+            return failed(new ServiceError.Rejected("the " + service + " service rejected the request ("
+                    + code + ")", code));
+        }
+        return incompatible("answered HTTP " + status);
+    }
+
+    private <T> FacadeResult<T> decode(Reply.Answered reply, Projection<T> projection) {
+        if (!reply.contentType().map(ReplyMapper::isJson).orElse(false)) {
+            return incompatible("answered with an unexpected content type");
+        }
+        if (!reply.apiVersion().map(v -> v.strip().equals(API_VERSION)).orElse(false)) {
+            return incompatible("speaks another API version than " + API_VERSION);
+        }
+        try {
+            return new FacadeResult.Ok<>(projection.project(parse(reply.body())));
+        } catch (Undecodable e) {
+            return incompatible("sent an answer the gateway cannot decode: " + e.getMessage());
+        }
+    }
+
+    /** Parses a JSON object body. */
+    static JsonNode parse(byte[] body) throws Undecodable {
+        try {
+            JsonNode node = JSON.readTree(body);
+            if (node == null || !node.isObject()) {
+                throw new Undecodable("expected a JSON object");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw new Undecodable("malformed JSON");
+        } catch (IOException e) {
+            throw new Undecodable("unreadable body");
+        }
+    }
+
+    /** The {@code code} of an error body {@code {"code": "...", "message": "..."}}, when it has that shape. */
+    private static Optional<String> errorCode(Reply.Answered reply) {
+        if (!reply.contentType().map(ReplyMapper::isJson).orElse(false)) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode code = parse(reply.body()).get("code");
+            return code != null && code.isTextual() && SERVICE_CODE.matcher(code.textValue()).matches()
+                    ? Optional.of(code.textValue()) : Optional.empty();
+        } catch (Undecodable e) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean isJson(String contentType) {
+        String type = contentType.split(";", 2)[0].strip();
+        return type.equalsIgnoreCase("application/json");
+    }
+
+    private <T> FacadeResult<T> unreachable() {
+        return failed(new ServiceError.Unavailable("the " + service + " service is unreachable"));
+    }
+
+    private <T> FacadeResult<T> incompatible(String what) {
+        return failed(new ServiceError.Incompatible("the " + service + " service " + what));
+    }
+
+    private static <T> FacadeResult<T> uncertain(String message, Optional<String> operationId) {
+        return failed(new ServiceError.Uncertain(message, operationId));
+    }
+
+    private static <T> FacadeResult<T> failed(ServiceError error) {
+        return new FacadeResult.Failed<>(error);
+    }
+}

@@ -1,0 +1,102 @@
+package dev.gatehouse.facade.http;
+
+import io.micronaut.core.type.Argument;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpRequest;
+import io.micronaut.http.client.DefaultHttpClientConfiguration;
+import io.micronaut.http.client.HttpClient;
+import io.micronaut.http.client.exceptions.ReadTimeoutException;
+import io.netty.channel.ConnectTimeoutException;
+import java.net.ConnectException;
+import java.net.MalformedURLException;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * One service's HTTP transport: adds the Bearer credential, enforces the endpoint's deadline on the whole
+ * exchange, and reports the outcome as a {@link Reply} without interpreting it. Never throws: any failure of
+ * the client after the connection was made is {@link Reply.Broken}. Reads are sent again once when the connection
+ * was refused (nothing was sent); mutations never are.
+ */
+public final class ServiceClient implements AutoCloseable {
+
+    /** Response header naming the contract generation; see schemas/services/README.md. */
+    public static final String API_VERSION_HEADER = "Api-Version";
+    /** Response header a service may set on a mutation to name the operation it started. */
+    public static final String OPERATION_ID_HEADER = "Operation-Id";
+
+    private final ServiceEndpoint endpoint;
+    private final HttpClient http;
+
+    /**
+     * @param endpoint the service's configured endpoint; its URL must be present
+     * @throws IllegalArgumentException when the endpoint has no usable URL
+     */
+    public ServiceClient(ServiceEndpoint endpoint) {
+        this.endpoint = endpoint;
+        DefaultHttpClientConfiguration config = new DefaultHttpClientConfiguration();
+        config.setConnectTimeout(endpoint.getDeadline());
+        config.setReadTimeout(endpoint.getDeadline());
+        config.setRequestTimeout(endpoint.getDeadline());
+        // A status is an answer to interpret, not an exception; redirects are not part of any contract.
+        config.setExceptionOnErrorStatus(false);
+        config.setFollowRedirects(false);
+        try {
+            this.http = HttpClient.create(endpoint.getUrl()
+                    .orElseThrow(() -> new IllegalArgumentException(endpoint.getName() + " has no url"))
+                    .toURL(), config);
+        } catch (MalformedURLException e) {
+            throw new IllegalArgumentException(endpoint.getName() + " has an unusable url", e);
+        }
+    }
+
+    /** The service name, e.g. {@code wiki}, for messages. */
+    public String service() {
+        return endpoint.getName();
+    }
+
+    /** Sends a read; once more if the first connection was refused at once (a connect timeout is not retried). */
+    public Reply read(Supplier<MutableHttpRequest<?>> request) {
+        Reply first = send(request.get());
+        return first instanceof Reply.Refused refused && refused.retryable() ? send(request.get()) : first;
+    }
+
+    /** Sends a mutation exactly once. */
+    public Reply mutate(MutableHttpRequest<?> request) {
+        return send(request);
+    }
+
+    private Reply send(MutableHttpRequest<?> request) {
+        endpoint.currentCredential().ifPresent(request::bearerAuth);
+        try {
+            HttpResponse<byte[]> response = http.toBlocking()
+                    .exchange(request, Argument.of(byte[].class), Argument.of(byte[].class));
+            return new Reply.Answered(response.code(),
+                    response.getContentType().map(Object::toString),
+                    Optional.ofNullable(response.getHeaders().get(API_VERSION_HEADER)),
+                    Optional.ofNullable(response.getHeaders().get(OPERATION_ID_HEADER)),
+                    response.getBody().orElse(new byte[0]));
+        } catch (ReadTimeoutException e) {
+            return new Reply.TimedOut();
+        } catch (RuntimeException e) {
+            return classify(e);
+        }
+    }
+
+    private static Reply classify(RuntimeException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ConnectTimeoutException) {
+                return new Reply.Refused(false);
+            }
+            if (t instanceof ConnectException) {
+                return new Reply.Refused(true);
+            }
+        }
+        return new Reply.Broken();
+    }
+
+    @Override
+    public void close() {
+        http.close();
+    }
+}

@@ -1,0 +1,34 @@
+package dev.gatehouse.facade.wiki;
+
+import dev.gatehouse.facade.error.FacadeResult;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The Wiki service (DOMAIN.md §5 and §7). Every {@code path} is the resolved full path from the decision's
+ * obligation ({@code agents/<agentId>/…}), never a raw tool argument. Implementations add the agent id and the
+ * service credential, and drop any result outside {@link WikiScope#root()}; result paths are relative to it.
+ * No method throws for a service failure: it comes back as one kind of DOMAIN.md §8. Reads may be retried once
+ * when the connection was refused; writes and deletes never are.
+ */
+public interface WikiFacade {
+
+    /** Direct children of folder {@code path}; NotFound("page") when the folder does not exist. */
+    FacadeResult<List<WikiEntry>> list(WikiScope scope, String path);
+
+    /** Page {@code path}; NotFound("page") when it does not exist. */
+    FacadeResult<WikiPage> read(WikiScope scope, String path);
+
+    /** Lines containing {@code query} (case-insensitive) in pages under folder {@code path}. */
+    FacadeResult<List<WikiHit>> search(WikiScope scope, String path, String query);
+
+    /**
+     * Creates or replaces page {@code path} atomically (mutation). With a base revision the write succeeds only
+     * if the page is still at it; without one only if the page does not exist yet. Otherwise Conflict.
+     */
+    FacadeResult<WikiRevision> write(WikiScope scope, String path, String content,
+            Optional<String> baseRevision);
+
+    /** Deletes page {@code path} if it is still at {@code baseRevision} (mutation); Conflict otherwise. */
+    FacadeResult<WikiRevision> delete(WikiScope scope, String path, String baseRevision);
+}
