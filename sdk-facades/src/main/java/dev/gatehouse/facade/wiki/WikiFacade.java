@@ -13,7 +13,7 @@ import java.util.Optional;
  */
 public interface WikiFacade {
 
-    /** Direct children of folder {@code path}; NotFound("page") when the folder does not exist. */
+    /** Direct children of folder {@code path}; an empty list when nothing is stored under it. */
     FacadeResult<List<WikiEntry>> list(WikiScope scope, String path);
 
     /** Page {@code path}; NotFound("page") when it does not exist. */

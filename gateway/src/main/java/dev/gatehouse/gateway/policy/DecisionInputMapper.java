@@ -1,0 +1,89 @@
+package dev.gatehouse.gateway.policy;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.context.TrustedContext;
+import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
+import dev.gatehouse.gateway.policy.api.DecisionInput.ThreadShell;
+import java.util.TreeMap;
+
+/**
+ * The one place a {@link DecisionInput} becomes decision-input JSON (schemas/decision-input.json). Both engines and
+ * the decision log use it, so the logged input is exactly the input that was evaluated.
+ *
+ * <p>Only the members the schema lists are written. From the trusted context that is {@code kind, readOnly, live,
+ * limits, modeLimit?, capabilities, logicalAgentId, threadId?} and the wiki root; environment, provider session and
+ * instance ids, project bindings and the agent name are never sent (DOMAIN.md §1, §6). Thread targets are written in
+ * id order so equal inputs give byte-equal JSON.
+ */
+public final class DecisionInputMapper {
+
+    private DecisionInputMapper() {
+    }
+
+    /**
+     * Input for {@code gatehouse/authz/decision}: {@code tool} and {@code arguments} when present,
+     * {@code argumentErrors} always (the policy treats an absent list as "not validated").
+     */
+    public static ObjectNode forCall(DecisionInput input) {
+        ObjectNode json = PolicyJson.MAPPER.createObjectNode();
+        input.tool().ifPresent(tool -> json.put("tool", tool));
+        input.arguments().ifPresent(arguments -> json.set("arguments", PolicyJson.MAPPER.valueToTree(arguments)));
+        ArrayNode errors = json.putArray("argumentErrors");
+        input.argumentErrors().forEach(error -> errors.add(argumentError(error)));
+        return withCaller(json, input);
+    }
+
+    /** Input for {@code gatehouse/authz/visible_tools}: caller, targets and wiki only. */
+    public static ObjectNode forListing(DecisionInput input) {
+        return withCaller(PolicyJson.MAPPER.createObjectNode(), input);
+    }
+
+    private static ObjectNode withCaller(ObjectNode json, DecisionInput input) {
+        json.set("caller", caller(input.caller()));
+        ObjectNode threads = json.putObject("targets").putObject("threads");
+        new TreeMap<>(input.targets()).forEach((id, shell) -> threads.set(id, thread(shell)));
+        json.putObject("wiki").put("root", input.caller().wikiRoot());
+        return json;
+    }
+
+    private static ObjectNode caller(TrustedContext context) {
+        ObjectNode caller = PolicyJson.MAPPER.createObjectNode();
+        caller.put("kind", context.callerKind().wire());
+        caller.put("readOnly", context.readOnly());
+        caller.put("live", context.live());
+        caller.set("limits", modes(context.limits()));
+        context.modeLimit().ifPresent(limit -> caller.set("modeLimit", modes(limit)));
+        ArrayNode capabilities = caller.putArray("capabilities");
+        context.capabilities().forEach(capabilities::add);
+        caller.put("logicalAgentId", context.logicalAgentId());
+        context.threadId().ifPresent(id -> caller.put("threadId", id));
+        return caller;
+    }
+
+    private static ObjectNode modes(Modes modes) {
+        ObjectNode json = PolicyJson.MAPPER.createObjectNode();
+        json.put("runtimeMode", modes.runtimeMode());
+        json.put("interactionMode", modes.interactionMode());
+        return json;
+    }
+
+    private static ObjectNode thread(ThreadShell shell) {
+        ObjectNode json = PolicyJson.MAPPER.createObjectNode();
+        json.put("found", shell.found());
+        shell.runtimeMode().ifPresent(mode -> json.put("runtimeMode", mode));
+        shell.interactionMode().ifPresent(mode -> json.put("interactionMode", mode));
+        return json;
+    }
+
+    private static ObjectNode argumentError(ArgumentError error) {
+        ObjectNode json = PolicyJson.MAPPER.createObjectNode();
+        json.put("keyword", error.keyword());
+        json.put("instanceLocation", error.instanceLocation());
+        error.property().ifPresent(property -> json.put("property", property));
+        json.put("message", error.message());
+        return json;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.gatehouse.gateway.policy;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.UncheckedIOException;
+
+/**
+ * The one JSON mapper of the policy and audit packages. Reading rejects duplicate member names, so a result such as
+ * {@code {"allow":false,"allow":true}} can never be read as whichever member came last.
+ */
+public final class PolicyJson {
+
+    /** Shared, thread-safe after configuration. */
+    public static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    private PolicyJson() {
+    }
+
+    /**
+     * Serialises a tree to compact JSON (UTF-8 when encoded as bytes).
+     *
+     * @throws UncheckedIOException never in practice for trees built from JSON values; kept unchecked for that reason
+     */
+    public static String write(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
