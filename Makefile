@@ -11,12 +11,13 @@ BUNDLE      := $(BUNDLE_DIR)/bundle.tar.gz
 COVERAGE_MIN := 95
 MVN         := mvn -B -ntp
 
-.PHONY: help opa policy policy-fmt policy-check policy-test policy-families bundle build test run demo bench clean
+.PHONY: help opa policy policy-lint policy-fmt policy-check policy-test policy-families bundle build test run demo conformance bench clean
 
 help:
 	@echo "make run    - build and start the gateway on the embedded default backends"
 	@echo "make test   - every check and test (policies, Wasm bundle, Java)"
 	@echo "make policy - only the policy checks (fmt, check --strict, test + coverage)"
+	@echo "make demo   - a scripted MCP client session against a running make run"
 	@echo "make bench  - JMH benchmarks, results in bench/results.md"
 
 # The pinned OPA, built from the Go module proxy into a cache outside the repository and reused while
@@ -60,6 +61,8 @@ bundle: opa
 	  --capabilities scripts/wasm-capabilities.json \
 	  --revision "$$(scripts/source-revision.sh)" \
 	  -o $(BUNDLE)
+	@echo ">> opa build (Rego) -> $(BUNDLE_DIR)/rego-bundle.tar.gz, for a remote OPA sidecar (gatehouse.policy.engine=remote)"
+	@"$(OPA)" build -b policies --revision "$$(scripts/source-revision.sh)" -o $(BUNDLE_DIR)/rego-bundle.tar.gz
 
 test: policy bundle
 	@echo ">> mvn verify"
@@ -70,6 +73,14 @@ build: bundle
 
 run: build
 	@scripts/run.sh
+
+# A scripted session with a real MCP client against a running `make run`.
+demo:
+	@scripts/demo.sh
+
+# The official MCP conformance scenarios against a running `make run` (baseline: conformance/baseline.yml).
+conformance:
+	@conformance/run.sh
 
 bench: build
 	@scripts/bench.sh

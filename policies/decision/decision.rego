@@ -47,10 +47,15 @@ allow if {
 }
 
 # One reason per code, in the order of data.gatehouse.reason_codes, so every engine returns the same list.
+# Collected only for a denial: an allowed call needs none, and collecting them costs most of its evaluation.
+default reasons := []
+
 reasons := [{"code": code, "message": message} |
 	some code in data.gatehouse.reason_codes
 	message := denial(code)
-]
+] if {
+	not allow
+}
 
 denial(code) := tools.denials[code]
 

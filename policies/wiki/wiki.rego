@@ -75,7 +75,16 @@ segment_rules := {
 
 passes("nonempty", segment) if segment != ""
 
-passes("charset", segment) if regex.match(`^[\p{L}\p{Nd}_. -]*$`, segment)
+# ASCII names are checked without a regex: the Wasm engine compiles a regex on every evaluation, and the
+# Unicode classes below cost milliseconds to compile, so only names with other characters pay for them.
+passes("charset", segment) if trim(segment, ascii_name_characters) == ""
+
+passes("charset", segment) if {
+	trim(segment, ascii_name_characters) != ""
+	regex.match(`^[\p{L}\p{Nd}_. -]*$`, segment)
+}
+
+ascii_name_characters := "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_. -"
 
 passes("spaces", segment) if {
 	not startswith(segment, " ")

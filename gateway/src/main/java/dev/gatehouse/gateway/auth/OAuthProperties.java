@@ -34,7 +34,7 @@ public class OAuthProperties {
     }
 
     public void setAudience(Optional<String> audience) {
-        this.audience = audience;
+        this.audience = audience.filter(a -> !a.isBlank());
     }
 
     /** The issuer's JWKS document; keys are fetched and cached by Nimbus. */
@@ -43,7 +43,7 @@ public class OAuthProperties {
     }
 
     public void setJwksUrl(Optional<String> jwksUrl) {
-        this.jwksUrl = jwksUrl;
+        this.jwksUrl = jwksUrl.filter(url -> !url.isBlank());
     }
 
     /** A shared HS256 secret (UTF-8, at least 32 bytes) for local tokens; from the environment, never logged. */
@@ -52,7 +52,7 @@ public class OAuthProperties {
     }
 
     public void setHs256Secret(Optional<String> hs256Secret) {
-        this.hs256Secret = hs256Secret;
+        this.hs256Secret = hs256Secret.filter(secret -> !secret.isBlank());
     }
 
     /** The claim holding the approved ceiling (DOMAIN.md §1). */

@@ -1,11 +1,13 @@
 package dev.gatehouse.gateway.auth;
 
 import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.source.ImmutableSecret;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -40,6 +42,9 @@ public class OAuthTokenVerifier {
         String audience = oauth.getAudience().orElse(gateway.resource());
         this.processor = keySource(oauth).map(keys -> {
             DefaultJWTProcessor<SecurityContext> p = new DefaultJWTProcessor<>();
+            // RFC 9068 access tokens are typed at+jwt; plain JWT and untyped tokens are accepted too.
+            p.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(JOSEObjectType.JWT,
+                    new JOSEObjectType("at+jwt"), new JOSEObjectType("application/at+jwt"), null));
             p.setJWSKeySelector(new JWSVerificationKeySelector<>(keys.algorithms(), keys.source()));
             p.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(audience,
                     new JWTClaimsSet.Builder().issuer(issuer).build(), Set.of("sub", "exp", ceilingClaim)));

@@ -9,7 +9,9 @@ import java.util.Map;
 
 /**
  * OAuth 2.0 Protected Resource Metadata (RFC 9728 §3) for the MCP endpoint: which authorization server issues
- * tokens for it and how to present them. Public: it is what a 401's {@code resource_metadata} points to.
+ * tokens for it and how to present them. Public: it is what a 401's {@code resource_metadata} points to. Served at
+ * the root and at the resource-path-suffixed location ({@code /.well-known/oauth-protected-resource/mcp}), which
+ * MCP clients try first.
  */
 @Controller("/.well-known/oauth-protected-resource")
 public class ProtectedResourceMetadataController {
@@ -23,7 +25,7 @@ public class ProtectedResourceMetadataController {
     }
 
     /** {@code {resource, authorization_servers, bearer_methods_supported, resource_name}}. */
-    @Get(produces = MediaType.APPLICATION_JSON)
+    @Get(uris = {"/", "/mcp"}, produces = MediaType.APPLICATION_JSON)
     public Map<String, Object> metadata() {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("resource", oauth.getAudience().orElse(gateway.resource()));

@@ -15,9 +15,10 @@ import java.util.Optional;
  * @param capability   the capability the row needs, if any (DOMAIN.md §4)
  * @param threadFields argument fields naming target threads
  * @param modeFields   axis → argument field requesting a mode on that axis
+ * @param wikiPathField the argument holding a wiki path, for rows whose allowed calls carry a resolved wiki path
  */
 public record AccessRow(String toolkit, String accessClass, Optional<String> capability, List<String> threadFields,
-        Map<String, String> modeFields) {
+        Map<String, String> modeFields, Optional<String> wikiPathField) {
 
     public AccessRow {
         Objects.requireNonNull(toolkit, "toolkit");
@@ -25,5 +26,6 @@ public record AccessRow(String toolkit, String accessClass, Optional<String> cap
         Objects.requireNonNull(capability, "capability");
         threadFields = List.copyOf(threadFields);
         modeFields = Map.copyOf(modeFields);
+        Objects.requireNonNull(wikiPathField, "wikiPathField");
     }
 }

@@ -8,6 +8,7 @@ import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.error.ServiceError;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -21,7 +22,8 @@ import java.util.regex.Pattern;
  *   <tr><td>2xx, {@code application/json}, {@code Api-Version: 1}, decodable</td><td colspan="2">Ok</td></tr>
  *   <tr><td>2xx otherwise; 1xx/3xx; 404 without an error body</td><td colspan="2">incompatible</td></tr>
  *   <tr><td>401, 403</td><td colspan="2">authentication</td></tr>
- *   <tr><td>404 with an error body</td><td colspan="2">not_found (the call's {@code what})</td></tr>
+ *   <tr><td>404 with an error body</td><td colspan="2">not_found: {@code X} for code {@code X_not_found}
+ *       (X one of run, operation, project, page, thread), else the call's default</td></tr>
  *   <tr><td>409</td><td colspan="2">conflict</td></tr>
  *   <tr><td>other 4xx</td><td colspan="2">rejected, with the service's {@code code}</td></tr>
  *   <tr><td>5xx</td><td>unavailable</td><td>uncertain</td></tr>
@@ -39,6 +41,7 @@ public final class ReplyMapper {
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final Pattern SERVICE_CODE = Pattern.compile("[a-z0-9_.-]{1,64}");
+    private static final Set<String> NOT_FOUND_KINDS = Set.of("run", "operation", "project", "page", "thread");
 
     private final String service;
     private final long deadlineMillis;
@@ -52,7 +55,7 @@ public final class ReplyMapper {
         this.deadlineMillis = deadlineMillis;
     }
 
-    /** Interprets the reply to a read; {@code notFound} is what a 404 means ({@code run|operation|…}). */
+    /** Interprets the reply to a read; {@code notFound} is what a 404 names unless its code says otherwise. */
     public <T> FacadeResult<T> read(Reply reply, String notFound, Projection<T> projection) {
         if (reply instanceof Reply.Answered answered) {
             return answered(answered, notFound, projection, false, Optional::empty);
@@ -102,9 +105,10 @@ public final class ReplyMapper {
                     + errorCode(reply).map(c -> " (" + c + ")").orElse("") + "; re-read and retry"));
         }
         if (status == 404) {
-            return errorCode(reply).<FacadeResult<T>>map(code -> failed(new ServiceError.NotFound(
-                    "the " + service + " service has no such " + notFound, notFound)))
-                    .orElseGet(() -> incompatible("answered 404 without an error body"));
+            return errorCode(reply).<FacadeResult<T>>map(code -> {
+                String what = missingThing(code).orElse(notFound);
+                return failed(new ServiceError.NotFound("the " + service + " service has no such " + what, what));
+            }).orElseGet(() -> incompatible("answered 404 without an error body"));
         }
         if (status >= 500 && status < 600) {
             return mutation
@@ -163,6 +167,12 @@ public final class ReplyMapper {
         } catch (Undecodable e) {
             return Optional.empty();
         }
+    }
+
+    /** {@code project_not_found} → {@code project}, for the kinds DOMAIN.md §8 names; otherwise empty. */
+    private static Optional<String> missingThing(String code) {
+        String what = code.endsWith("_not_found") ? code.substring(0, code.length() - "_not_found".length()) : "";
+        return NOT_FOUND_KINDS.contains(what) ? Optional.of(what) : Optional.empty();
     }
 
     private static boolean isJson(String contentType) {

@@ -9,6 +9,7 @@ import io.micronaut.http.client.exceptions.ReadTimeoutException;
 import io.netty.channel.ConnectTimeoutException;
 import java.net.ConnectException;
 import java.net.MalformedURLException;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -55,6 +56,11 @@ public final class ServiceClient implements AutoCloseable {
         return endpoint.getName();
     }
 
+    /** The whole-call deadline. */
+    public Duration deadline() {
+        return endpoint.getDeadline();
+    }
+
     /** Sends a read; once more if the first connection was refused at once (a connect timeout is not retried). */
     public Reply read(Supplier<MutableHttpRequest<?>> request) {
         Reply first = send(request.get());
@@ -73,7 +79,9 @@ public final class ServiceClient implements AutoCloseable {
                     .exchange(request, Argument.of(byte[].class), Argument.of(byte[].class));
             return new Reply.Answered(response.code(),
                     response.getContentType().map(Object::toString),
-                    Optional.ofNullable(response.getHeaders().get(API_VERSION_HEADER)),
+                    // Several version headers are as unknown a generation as a wrong one.
+                    Optional.of(String.join(",", response.getHeaders().getAll(API_VERSION_HEADER)))
+                            .filter(v -> !v.isEmpty()),
                     Optional.ofNullable(response.getHeaders().get(OPERATION_ID_HEADER)),
                     response.getBody().orElse(new byte[0]));
         } catch (ReadTimeoutException e) {

@@ -1,0 +1,60 @@
+package dev.gatehouse.gateway.admin;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Optional;
+
+/**
+ * Admits a request to {@code /admin/*} only with {@code Authorization: Bearer <gatehouse.admin.credential>},
+ * compared in constant time (SHA-256 digests compared with {@link MessageDigest#isEqual}); anything else is 401.
+ * Agents' session tokens and JWTs are never accepted here, and the admin credential is never accepted at
+ * {@code /mcp}. A servlet filter, mounted by {@link AdminFilterFactory}, so it runs before Micronaut's dispatcher
+ * (like the {@code /mcp} servlet).
+ */
+public class AdminCredentialFilter implements Filter {
+
+    private static final String BEARER = "Bearer ";
+
+    private final Optional<byte[]> expected;
+
+    public AdminCredentialFilter(AdminProperties properties) {
+        this.expected = properties.getCredential().map(AdminCredentialFilter::digest);
+    }
+
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        String authorization = ((HttpServletRequest) request).getHeader("Authorization");
+        Optional<byte[]> presented = Optional.ofNullable(authorization)
+                .filter(h -> h.startsWith(BEARER))
+                .map(h -> digest(h.substring(BEARER.length()).trim()));
+        if (expected.isPresent() && presented.isPresent() && MessageDigest.isEqual(expected.get(), presented.get())) {
+            chain.doFilter(request, response);
+            return;
+        }
+        HttpServletResponse http = (HttpServletResponse) response;
+        http.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
+        // The request body was not read: close the connection so no unread bytes are taken for the next request.
+        http.setHeader("Connection", "close");
+        http.setHeader("WWW-Authenticate", "Bearer realm=\"gatehouse-admin\"");
+        http.setContentType("application/json");
+        http.getOutputStream().write("{\"error\":\"unauthorized\"}".getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] digest(String value) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package dev.gatehouse.gateway.admin;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+
+/**
+ * {@code PUT /admin/agents/{agentId}}: the agent's settings, replaced whole. Absent flags are {@code false}.
+ *
+ * @param browserAccess grants {@code preview}
+ * @param project       Project Service integration
+ * @param wiki          wiki access
+ */
+@Serdeable
+public record AgentSettingsRequest(@Nullable Boolean browserAccess, @Nullable Project project, @Nullable Wiki wiki) {
+
+    /** @param projectServiceProjectId required when {@code enabled} */
+    @Serdeable
+    public record Project(@Nullable Boolean enabled, @Nullable String projectServiceProjectId) {
+    }
+
+    @Serdeable
+    public record Wiki(@Nullable Boolean read, @Nullable Boolean write) {
+    }
+}

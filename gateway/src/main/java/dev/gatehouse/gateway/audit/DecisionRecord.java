@@ -1,0 +1,91 @@
+package dev.gatehouse.gateway.audit;
+
+import dev.gatehouse.gateway.policy.Entrypoint;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.VisibleTools;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * One decision to log (style card 7): the decision input exactly as the PDP got it and the PDP's answer, allow,
+ * deny and fault alike, with a fresh decision id the PEP returns to the caller. Written by {@link DecisionLog} in
+ * the shape of schemas/decision-log-record.json.
+ */
+public final class DecisionRecord {
+
+    /** The MCP method a record is for. */
+    public enum Method {
+        /** One tools/call, evaluated at {@link Entrypoint#DECISION}. */
+        TOOLS_CALL("tools/call", Entrypoint.DECISION),
+        /** One tools/list, evaluated at {@link Entrypoint#VISIBLE_TOOLS}. */
+        TOOLS_LIST("tools/list", Entrypoint.VISIBLE_TOOLS);
+
+        private final String wire;
+        private final Entrypoint entrypoint;
+
+        Method(String wire, Entrypoint entrypoint) {
+            this.wire = wire;
+            this.entrypoint = entrypoint;
+        }
+
+        /** The JSON-RPC method name. */
+        public String wire() {
+            return wire;
+        }
+
+        /** The entrypoint this method is decided at. */
+        public Entrypoint entrypoint() {
+            return entrypoint;
+        }
+    }
+
+    private final UUID decisionId;
+    private final Instant timestamp;
+    private final Method method;
+    private final DecisionInput input;
+    private final PolicyOutcome<?> outcome;
+
+    private DecisionRecord(Method method, DecisionInput input, PolicyOutcome<?> outcome) {
+        this.decisionId = UUID.randomUUID();
+        this.timestamp = Instant.now();
+        this.method = method;
+        this.input = Objects.requireNonNull(input, "input");
+        this.outcome = Objects.requireNonNull(outcome, "outcome");
+    }
+
+    /** A tools/call decision (or the fault that kept the PDP from deciding). */
+    public static DecisionRecord forCall(DecisionInput input, PolicyOutcome<Decision> outcome) {
+        return new DecisionRecord(Method.TOOLS_CALL, input, outcome);
+    }
+
+    /** A tools/list answer (or the fault that kept the PDP from answering). */
+    public static DecisionRecord forListing(DecisionInput input, PolicyOutcome<VisibleTools> outcome) {
+        return new DecisionRecord(Method.TOOLS_LIST, input, outcome);
+    }
+
+    /** The id to return to the caller (MCP error {@code data} or result {@code _meta}). */
+    public UUID decisionId() {
+        return decisionId;
+    }
+
+    /** When the record was made (UTC). */
+    public Instant timestamp() {
+        return timestamp;
+    }
+
+    public Method method() {
+        return method;
+    }
+
+    public DecisionInput input() {
+        return input;
+    }
+
+    /** {@code PolicyOutcome<Decision>} for tools/call, {@code PolicyOutcome<VisibleTools>} for tools/list. */
+    public PolicyOutcome<?> outcome() {
+        return outcome;
+    }
+}

@@ -1,0 +1,100 @@
+package dev.gatehouse.gateway.audit;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.context.TrustedContext;
+import dev.gatehouse.gateway.policy.DecisionInputMapper;
+import dev.gatehouse.gateway.policy.DecisionJson;
+import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.PolicyFault;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.VisibleTools;
+import java.util.List;
+
+/**
+ * Writes a {@link DecisionRecord} as one JSON object of schemas/decision-log-record.json. Field names follow OPA's
+ * decision-log event where one exists ({@code decision_id, timestamp, path, input, result, bundles, metrics,
+ * masked}), so {@code opa eval -I <query>} with {@code input} on stdin reproduces {@code result}; the Gatehouse
+ * fields ({@code method, tool, caller, allow, reasons, obligations, fault}) make the log readable without a replay.
+ *
+ * <p>{@code input} is produced by the same {@link DecisionInputMapper} the engines use, so it is the evaluated
+ * input, then masked ({@link ArgumentMasker}). {@code caller} names the caller, never a credential: kind, logical
+ * agent id, thread id when a thread, environment id.
+ */
+final class DecisionRecordJson {
+
+    /** The reason code the PEP denies with when the PDP failed (DOMAIN.md §3). */
+    static final String POLICY_UNAVAILABLE = "policy_unavailable";
+
+    private DecisionRecordJson() {
+    }
+
+    static ObjectNode encode(DecisionRecord record) {
+        ObjectNode json = PolicyJson.MAPPER.createObjectNode();
+        json.put("decision_id", record.decisionId().toString());
+        json.put("timestamp", record.timestamp().toString());
+        json.put("path", record.method().entrypoint().path());
+        json.put("method", record.method().wire());
+        if (record.method() == DecisionRecord.Method.TOOLS_CALL) {
+            record.input().tool().ifPresent(tool -> json.put("tool", tool));
+        }
+        json.set("caller", caller(record.input().caller()));
+        ObjectNode input = record.method() == DecisionRecord.Method.TOOLS_CALL
+                ? DecisionInputMapper.forCall(record.input())
+                : DecisionInputMapper.forListing(record.input());
+        List<String> masked = ArgumentMasker.mask(input);
+        json.set("input", input);
+        if (!masked.isEmpty()) {
+            ArrayNode list = json.putArray("masked");
+            masked.forEach(list::add);
+        }
+        PolicyOutcome<?> outcome = record.outcome();
+        if (outcome instanceof PolicyOutcome.Failed<?> failed) {
+            fault(json, failed.fault());
+        } else if (record.method() == DecisionRecord.Method.TOOLS_CALL) {
+            decision(json, (Decision) ((PolicyOutcome.Decided<?>) outcome).value());
+        } else {
+            listing(json, (VisibleTools) ((PolicyOutcome.Decided<?>) outcome).value());
+        }
+        return json;
+    }
+
+    private static void decision(ObjectNode json, Decision decision) {
+        ObjectNode result = DecisionJson.decision(decision);
+        json.set("result", result);
+        provenance(json, decision.bundleRevision(), decision.evalMicros());
+        json.put("allow", decision.allow());
+        json.set("reasons", result.get("reasons").deepCopy());
+        json.set("obligations", result.get("obligations").deepCopy());
+    }
+
+    private static void listing(ObjectNode json, VisibleTools tools) {
+        json.set("result", DecisionJson.visibleTools(tools));
+        provenance(json, tools.bundleRevision(), tools.evalMicros());
+        json.put("allow", true);
+        json.putArray("reasons");
+    }
+
+    private static void fault(ObjectNode json, PolicyFault fault) {
+        json.put("allow", false);
+        json.putArray("reasons").addObject()
+                .put("code", POLICY_UNAVAILABLE)
+                .put("message", "the policy decision point could not decide (" + fault.code() + ")");
+        json.putObject("fault").put("code", fault.code()).put("detail", fault.detail());
+    }
+
+    private static void provenance(ObjectNode json, String revision, long evalMicros) {
+        json.putObject("bundles").putObject("gatehouse").put("revision", revision);
+        json.putObject("metrics").put("timer_eval_us", evalMicros);
+    }
+
+    private static ObjectNode caller(TrustedContext context) {
+        ObjectNode caller = PolicyJson.MAPPER.createObjectNode();
+        caller.put("kind", context.callerKind().wire());
+        caller.put("logicalAgentId", context.logicalAgentId());
+        context.threadId().ifPresent(id -> caller.put("threadId", id));
+        caller.put("environmentId", context.environmentId());
+        return caller;
+    }
+}

@@ -1,0 +1,20 @@
+package dev.gatehouse.gateway.audit;
+
+/**
+ * Whether a record reached the log. The PEP runs the handler only after {@link Written}; {@link NotWritten}
+ * means the call is denied (a decision that cannot be logged is not enforced, style card 7).
+ */
+public sealed interface LogResult {
+
+    /** The whole line was handed to the operating system. */
+    record Written() implements LogResult {
+    }
+
+    /**
+     * Nothing, or not the whole line, could be written.
+     *
+     * @param detail operator-facing reason (file and I/O error), never decision input
+     */
+    record NotWritten(String detail) implements LogResult {
+    }
+}

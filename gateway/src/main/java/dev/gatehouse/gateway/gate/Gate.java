@@ -1,0 +1,166 @@
+package dev.gatehouse.gateway.gate;
+
+import dev.gatehouse.gateway.audit.DecisionLog;
+import dev.gatehouse.gateway.audit.DecisionRecord;
+import dev.gatehouse.gateway.audit.LogResult;
+import dev.gatehouse.gateway.auth.AuthenticatedCaller;
+import dev.gatehouse.gateway.context.TrustedContext;
+import dev.gatehouse.gateway.context.TrustedContextResolver;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
+import dev.gatehouse.gateway.policy.api.DecisionInput.ThreadShell;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.VisibleTools;
+import dev.gatehouse.gateway.tools.ToolCall;
+import dev.gatehouse.gateway.tools.ToolOutcome;
+import jakarta.inject.Singleton;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The PEP: the only path from an MCP request to a tool handler, the same for both protocol eras (DESIGN.md "How
+ * one call flows"; style card 5). It gathers facts, asks the PDP and enforces the answer; it never decides
+ * authorization itself. Every tools/call decision (allow, deny, fault) is written to the decision log before the
+ * handler could run, and a failed write denies.
+ *
+ * <p>Imports no HTTP, JSON or MCP SDK type (style card 4): the transport hands it an {@link AuthenticatedCaller},
+ * a tool name and the arguments as plain Java values, and turns its {@link GateResult} into the era's wire format.
+ */
+@Singleton
+public class Gate {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Gate.class);
+
+    private final ToolRegistry registry;
+    private final TrustedContextResolver pip;
+    private final ArgumentCheck argumentCheck;
+    private final PolicyDecisionPoint pdp;
+    private final DecisionLog decisionLog;
+
+    public Gate(ToolRegistry registry, TrustedContextResolver pip, ArgumentCheck argumentCheck,
+            PolicyDecisionPoint pdp, DecisionLog decisionLog) {
+        this.registry = registry;
+        this.pip = pip;
+        this.argumentCheck = argumentCheck;
+        this.pdp = pdp;
+        this.decisionLog = decisionLog;
+    }
+
+    /**
+     * tools/list: one {@code visible_tools} evaluation for this caller, logged like a call; the list is exactly
+     * those tools. A PDP fault or a failed log write lists nothing (every call would be denied anyway).
+     *
+     * @return the visible tools, sorted by name
+     */
+    public List<RegisteredTool> list(AuthenticatedCaller caller) {
+        TrustedContext context = pip.resolve(caller);
+        DecisionInput input = DecisionInput.forListing(context);
+        PolicyOutcome<VisibleTools> outcome = pdp.visibleTools(input);
+        if (!(decisionLog.record(DecisionRecord.forListing(input, outcome)) instanceof LogResult.Written)) {
+            return List.of();
+        }
+        if (outcome instanceof PolicyOutcome.Decided<VisibleTools> decided && decided.value() != null) {
+            return decided.value().names().stream().map(registry::find).flatMap(Optional::stream).toList();
+        }
+        LOG.warn("tools/list for {} lists nothing: {}", context.logicalAgentId(), outcome);
+        return List.of();
+    }
+
+    /**
+     * tools/call, as one list of named steps: trusted context → target shells → closed-schema facts → decision →
+     * decision log → enforce → handler.
+     *
+     * @param caller    the authenticated caller of this request
+     * @param tool      the name as received (an unknown name is decided by the policy: {@code unknown_tool})
+     * @param arguments the arguments as received; a missing member is passed as an empty {@code Map}
+     * @return the denial, the handler's outcome, or the handler's fault; never throws for a denial
+     */
+    public GateResult call(AuthenticatedCaller caller, String tool, Object arguments) {
+        Optional<RegisteredTool> registered = registry.find(tool);
+
+        TrustedContext context = pip.resolve(caller);
+        Map<String, ThreadShell> targets = pip.threadShells(targetThreadIds(registered, arguments));
+        List<ArgumentError> argumentErrors = registered
+                .map(t -> argumentCheck.check(t.schema(), arguments))
+                .orElse(List.of());
+        DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(arguments), argumentErrors, context,
+                targets);
+        PolicyOutcome<Decision> outcome = pdp.decide(input);
+        DecisionRecord record = DecisionRecord.forCall(input, outcome);
+        String decisionId = record.decisionId().toString();
+        if (!(decisionLog.record(record) instanceof LogResult.Written)) {
+            return new GateResult.Denied(decisionId, List.of(GateReasons.policyUnavailable()));
+        }
+        Optional<Decision> allowed = enforceable(outcome, registered, arguments);
+        if (allowed.isEmpty()) {
+            return new GateResult.Denied(decisionId, reasons(outcome));
+        }
+        return runHandler(decisionId, registered.get(), arguments, allowed.get(), context);
+    }
+
+    /** Thread ids named by the row's threadFields, from the arguments; non-strings are left to the schema check. */
+    private static List<String> targetThreadIds(Optional<RegisteredTool> tool, Object arguments) {
+        if (tool.isEmpty() || !(arguments instanceof Map<?, ?> args)) {
+            return List.of();
+        }
+        return tool.get().row().threadFields().stream()
+                .map(args::get)
+                .filter(String.class::isInstance)
+                .map(String.class::cast)
+                .toList();
+    }
+
+    /**
+     * The decision, when it allows and the PEP can carry it out: a decided, literal allow for a served tool with an
+     * object of arguments and the obligations its row needs (resolved modes for rows with mode fields, a resolved
+     * wiki path for rows with a wiki path). Anything else is a denial.
+     */
+    private static Optional<Decision> enforceable(PolicyOutcome<Decision> outcome, Optional<RegisteredTool> tool,
+            Object arguments) {
+        if (!(outcome instanceof PolicyOutcome.Decided<Decision> decided) || decided.value() == null
+                || !decided.value().allow()) {
+            return Optional.empty();
+        }
+        Decision decision = decided.value();
+        boolean enforceable = tool.isPresent()
+                && arguments instanceof Map<?, ?>
+                && (tool.get().row().modeFields().isEmpty() || decision.obligations().modes().isPresent())
+                && (tool.get().row().wikiPathField().isEmpty() || decision.obligations().wikiPath().isPresent());
+        if (!enforceable) {
+            LOG.error("policy allowed {} without the obligations its row needs; denying", tool.map(RegisteredTool::name));
+            return Optional.empty();
+        }
+        return Optional.of(decision);
+    }
+
+    /** The reasons to show for a denial: the policy's, or {@code policy_unavailable} when it had none to give. */
+    private static List<Decision.Reason> reasons(PolicyOutcome<Decision> outcome) {
+        if (outcome instanceof PolicyOutcome.Decided<Decision> decided && decided.value() != null
+                && !decided.value().allow() && !decided.value().reasons().isEmpty()) {
+            return decided.value().reasons();
+        }
+        return List.of(GateReasons.policyUnavailable());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static GateResult runHandler(String decisionId, RegisteredTool tool, Object arguments, Decision decision,
+            TrustedContext context) {
+        try {
+            ToolOutcome result = tool.handler().handle(
+                    new ToolCall((Map<String, Object>) arguments, decision.obligations(), context));
+            if (result == null) {
+                LOG.error("handler of {} returned null (decision {})", tool.name(), decisionId);
+                return new GateResult.HandlerFault(decisionId);
+            }
+            return new GateResult.Completed(decisionId, result);
+        } catch (RuntimeException e) {
+            LOG.error("handler of {} threw (decision {})", tool.name(), decisionId, e);
+            return new GateResult.HandlerFault(decisionId);
+        }
+    }
+}

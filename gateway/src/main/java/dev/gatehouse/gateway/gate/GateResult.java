@@ -1,0 +1,43 @@
+package dev.gatehouse.gateway.gate;
+
+import dev.gatehouse.gateway.policy.api.Decision.Reason;
+import dev.gatehouse.gateway.tools.ToolOutcome;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the PEP answers for one tools/call, as a value (never an exception). Every variant carries the decision id
+ * that the decision log recorded before anything else happened, so the agent can quote it.
+ */
+public sealed interface GateResult {
+
+    /** The decision log id of this call. */
+    String decisionId();
+
+    /**
+     * The policy denied the call, or could not decide ({@code policy_unavailable}). No handler ran.
+     *
+     * @param reasons one per reason code, in policy order; never empty
+     */
+    record Denied(String decisionId, List<Reason> reasons) implements GateResult {
+        public Denied {
+            Objects.requireNonNull(decisionId, "decisionId");
+            reasons = List.copyOf(reasons);
+        }
+    }
+
+    /** The call was allowed and its handler returned {@code outcome} (a result or a service failure). */
+    record Completed(String decisionId, ToolOutcome outcome) implements GateResult {
+        public Completed {
+            Objects.requireNonNull(decisionId, "decisionId");
+            Objects.requireNonNull(outcome, "outcome");
+        }
+    }
+
+    /** The call was allowed but its handler broke its contract by throwing; the detail stays in the server log. */
+    record HandlerFault(String decisionId) implements GateResult {
+        public HandlerFault {
+            Objects.requireNonNull(decisionId, "decisionId");
+        }
+    }
+}

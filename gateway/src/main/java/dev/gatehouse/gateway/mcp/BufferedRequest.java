@@ -1,0 +1,93 @@
+package dev.gatehouse.gateway.mcp;
+
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Replays the body the guard already read (and checked) to an SDK transport, optionally hiding request headers the
+ * SDK must not see (a client-chosen {@code Mcp-Session-Id} on initialize).
+ */
+final class BufferedRequest extends HttpServletRequestWrapper {
+
+    private final byte[] body;
+    private final Set<String> hidden = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+
+    BufferedRequest(HttpServletRequest request, byte[] body, Set<String> hiddenHeaders) {
+        super(request);
+        this.body = body;
+        this.hidden.addAll(hiddenHeaders);
+    }
+
+    @Override
+    public ServletInputStream getInputStream() {
+        ByteArrayInputStream in = new ByteArrayInputStream(body);
+        return new ServletInputStream() {
+            @Override
+            public boolean isFinished() {
+                return in.available() == 0;
+            }
+
+            @Override
+            public boolean isReady() {
+                return true;
+            }
+
+            @Override
+            public void setReadListener(ReadListener listener) {
+                throw new IllegalStateException("the body is already buffered; read it synchronously");
+            }
+
+            @Override
+            public int read() {
+                return in.read();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                return in.read(b, off, len);
+            }
+        };
+    }
+
+    @Override
+    public BufferedReader getReader() throws IOException {
+        return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public int getContentLength() {
+        return body.length;
+    }
+
+    @Override
+    public long getContentLengthLong() {
+        return body.length;
+    }
+
+    @Override
+    public String getHeader(String name) {
+        return hidden.contains(name) ? null : super.getHeader(name);
+    }
+
+    @Override
+    public Enumeration<String> getHeaders(String name) {
+        return hidden.contains(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
+    }
+
+    @Override
+    public Enumeration<String> getHeaderNames() {
+        return Collections.enumeration(Collections.list(super.getHeaderNames()).stream()
+                .filter(n -> !hidden.contains(n)).toList());
+    }
+}

@@ -1,0 +1,83 @@
+package dev.gatehouse.gateway.mcp;
+
+import dev.gatehouse.gateway.gate.Gate;
+import dev.gatehouse.gateway.gate.RegisteredTool;
+import dev.gatehouse.gateway.gate.ToolRegistry;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.server.transport.ServerTransportSecurityValidator;
+import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.servlet.http.HttpServlet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The handshake-era server (2025-11-25, 2025-06-18): the SDK's Streamable HTTP servlet, owned by the front servlet
+ * and never mounted on its own. It serves initialize, ping, notifications, sessions, and tools/list and tools/call
+ * for served tools; both go through the {@link Gate}. Its list filter only hides tools, so calls of names that are
+ * not served are answered by the front servlet through the same gate before the SDK sees them.
+ */
+final class HandshakeEndpoint {
+
+    private final HttpServletStreamableServerTransportProvider transport;
+    private final McpSyncServer server;
+
+    HandshakeEndpoint(Gate gate, ToolRegistry registry, McpJsonMapper json, McpProperties properties, String version) {
+        this.transport = HttpServletStreamableServerTransportProvider.builder()
+                .jsonMapper(json)
+                .mcpEndpoint("/mcp")
+                .contextExtractor(CallerContext.extractor())
+                // Origin and Host are checked once, for both eras, by the front servlet.
+                .securityValidator(ServerTransportSecurityValidator.NOOP)
+                .maxRequestSize(properties.getMaxRequestBytes())
+                .build();
+        List<SyncToolSpecification> tools = registry.all().stream().map(t -> spec(gate, t)).toList();
+        this.server = McpServer.sync(transport)
+                .serverInfo(new McpSchema.Implementation("gatehouse", "Gatehouse", version))
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                // The gate validates arguments and turns violations into policy facts.
+                .validateToolInputs(false)
+                .addToolFilter((context, tool) -> CallerContext.visibleOnce(context,
+                        () -> gate.list(CallerContext.caller(context)).stream().map(RegisteredTool::name).toList())
+                        .contains(tool.name()))
+                .tools(tools)
+                .build();
+    }
+
+    /** The SDK servlet the front servlet delegates to. */
+    HttpServlet servlet() {
+        return transport;
+    }
+
+    /** Ends open streams on shutdown. */
+    void close() {
+        server.closeGracefully();
+    }
+
+    private static SyncToolSpecification spec(Gate gate, RegisteredTool tool) {
+        return SyncToolSpecification.builder()
+                .tool(McpSchema.Tool.builder()
+                        .name(tool.name())
+                        .title(tool.schema().title())
+                        .description(tool.schema().description())
+                        .inputSchema(tool.schema().inputSchema())
+                        .build())
+                .callHandler((exchange, request) -> result(ToolReply.of(gate.call(
+                        CallerContext.caller(exchange.transportContext()), request.name(),
+                        request.arguments() == null ? Map.of() : request.arguments()))))
+                .build();
+    }
+
+    /** The handshake-era wire form of a tool reply. */
+    static McpSchema.CallToolResult result(ToolReply reply) {
+        return McpSchema.CallToolResult.builder()
+                .addTextContent(JsonText.of(reply.structuredContent()))
+                .structuredContent(reply.structuredContent())
+                .isError(reply.isError())
+                .meta(reply.meta())
+                .build();
+    }
+}

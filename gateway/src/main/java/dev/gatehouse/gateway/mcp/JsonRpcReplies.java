@@ -1,0 +1,58 @@
+package dev.gatehouse.gateway.mcp;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.mcp.guard.Rejection;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/** Writes the answers the front servlet gives itself: guard rejections and gate results for direct calls. */
+final class JsonRpcReplies {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private JsonRpcReplies() {
+    }
+
+    /** A rejection: its status and headers, and a JSON-RPC error body when it has a code. */
+    static void reject(HttpServletResponse response, Rejection rejection) throws IOException {
+        rejection.headers().forEach(response::setHeader);
+        ObjectNode body = JSON.createObjectNode();
+        body.put("jsonrpc", "2.0");
+        putId(body, rejection.id());
+        ObjectNode error = body.putObject("error");
+        error.put("code", rejection.jsonRpcCode().orElse(Rejection.INVALID_REQUEST));
+        error.put("message", rejection.message());
+        write(response, rejection.status(), JSON.writeValueAsBytes(body));
+    }
+
+    /** A JSON-RPC result whose {@code result} member is {@code resultJson} (already serialised by the SDK mapper). */
+    static void result(HttpServletResponse response, Optional<Object> id, String resultJson) throws IOException {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("jsonrpc", "2.0");
+        putId(body, id);
+        body.set("result", JSON.readTree(resultJson));
+        write(response, HttpServletResponse.SC_OK, JSON.writeValueAsBytes(body));
+    }
+
+    private static void putId(ObjectNode body, Optional<Object> id) {
+        if (id.isEmpty()) {
+            body.putNull("id");
+        } else if (id.get() instanceof Long number) {
+            body.put("id", number);
+        } else {
+            body.put("id", id.get().toString());
+        }
+    }
+
+    private static void write(HttpServletResponse response, int status, byte[] bytes) throws IOException {
+        response.setStatus(status);
+        response.setContentType("application/json");
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.setContentLength(bytes.length);
+        response.getOutputStream().write(bytes);
+        response.flushBuffer();
+    }
+}

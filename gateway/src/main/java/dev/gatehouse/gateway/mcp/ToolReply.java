@@ -1,0 +1,88 @@
+package dev.gatehouse.gateway.mcp;
+
+import dev.gatehouse.facade.error.ServiceError;
+import dev.gatehouse.gateway.gate.GateResult;
+import dev.gatehouse.gateway.policy.api.Decision.Reason;
+import dev.gatehouse.gateway.tools.ToolOutcome;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The one mapping from a {@link GateResult} to an MCP tool result (style card 10), shared by both eras:
+ * <ul>
+ * <li>denied: {@code isError: true}, {@code structuredContent {kind: "denied", reasons: [{code, message}],
+ * decisionId}};</li>
+ * <li>handler succeeded: {@code structuredContent} = the handler's projected result;</li>
+ * <li>service failure: {@code isError: true}, {@code {kind, message, hint?, operationId?, decisionId}} with hint
+ * {@code project_work_list} for {@code conflict} and {@code project_operation_get} for {@code uncertain}
+ * (DOMAIN.md §8);</li>
+ * <li>handler fault: {@code isError: true}, {@code {kind: "internal", message, decisionId}}, no exception text.</li>
+ * </ul>
+ * The text content repeats the structured content as JSON for clients that read only text. The decision id is also
+ * in {@code _meta["dev.gatehouse/decisionId"]}.
+ *
+ * @param structuredContent the structured content
+ * @param isError           whether this is a tool error result
+ * @param decisionId        the decision log id
+ */
+public record ToolReply(Map<String, Object> structuredContent, boolean isError, String decisionId) {
+
+    /** {@code _meta} key of the decision id. */
+    public static final String DECISION_ID_META = "dev.gatehouse/decisionId";
+
+    /** Maps a gate result. */
+    public static ToolReply of(GateResult result) {
+        if (result instanceof GateResult.Denied denied) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("kind", "denied");
+            body.put("reasons", denied.reasons().stream().map(ToolReply::reason).toList());
+            body.put("decisionId", denied.decisionId());
+            return new ToolReply(body, true, denied.decisionId());
+        }
+        if (result instanceof GateResult.Completed completed) {
+            if (completed.outcome() instanceof ToolOutcome.Succeeded ok) {
+                return new ToolReply(ok.structuredContent(), false, completed.decisionId());
+            }
+            ServiceError error = ((ToolOutcome.Failed) completed.outcome()).error();
+            return new ToolReply(serviceError(error, completed.decisionId()), true, completed.decisionId());
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("kind", "internal");
+        body.put("message", "the tool failed; quote the decision id to the operator");
+        body.put("decisionId", result.decisionId());
+        return new ToolReply(body, true, result.decisionId());
+    }
+
+    /** {@code _meta} of the result. */
+    public Map<String, Object> meta() {
+        return Map.of(DECISION_ID_META, decisionId);
+    }
+
+    private static Map<String, Object> reason(Reason reason) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("code", reason.code());
+        body.put("message", reason.message());
+        return body;
+    }
+
+    private static Map<String, Object> serviceError(ServiceError error, String decisionId) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("kind", error.kind());
+        body.put("message", error.message());
+        if (error instanceof ServiceError.Conflict) {
+            body.put("hint", "project_work_list");
+        }
+        if (error instanceof ServiceError.Uncertain uncertain) {
+            body.put("hint", "project_operation_get");
+            uncertain.operationId().ifPresent(id -> body.put("operationId", id));
+        }
+        if (error instanceof ServiceError.NotFound notFound) {
+            body.put("what", notFound.what());
+        }
+        if (error instanceof ServiceError.Rejected rejected) {
+            body.put("serviceCode", rejected.serviceCode());
+        }
+        body.put("decisionId", decisionId);
+        return body;
+    }
+}

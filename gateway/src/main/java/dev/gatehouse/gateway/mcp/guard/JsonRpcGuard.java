@@ -1,0 +1,161 @@
+package dev.gatehouse.gateway.mcp.guard;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The JSON-RPC part of the transport guard (public-failures rows 8, 10, 14, 15), run on the buffered body before
+ * the gate or the SDK see it, so that every layer after it agrees on what the message is:
+ * <ul>
+ * <li>invalid JSON or trailing content: HTTP 400, -32700;</li>
+ * <li>a batch (top-level array; MCP has had no batching since 2025-06-18) or any non-object: HTTP 400, -32600;</li>
+ * <li>a member name repeated in one object, also when the repeats differ only in case: HTTP 400, -32600;</li>
+ * <li>nesting deeper than the limit: HTTP 400, -32600;</li>
+ * <li>{@code jsonrpc} other than {@code "2.0"}, a non-string method, non-object params, an id that is not a string
+ * or an integer ({@code null}, fractions, booleans, objects, arrays), or a request method without an id that is not
+ * a notification: HTTP 400, -32600 with {@code "id": null}.</li>
+ * </ul>
+ */
+public final class JsonRpcGuard {
+
+    private final JsonFactory factory;
+    private final ObjectMapper mapper;
+    private final int maxDepth;
+
+    /** @param maxDepth deepest accepted nesting of arrays and objects */
+    public JsonRpcGuard(int maxDepth) {
+        this.maxDepth = maxDepth;
+        // Jackson's own limit backs up the streaming check below with one level of slack.
+        this.factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxDepth + 1).build())
+                .build();
+        this.mapper = new ObjectMapper(factory).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    }
+
+    /** The outcome: a message that passed, or the rejection to send. */
+    public sealed interface Result {
+        record Passed(JsonRpcMessage message) implements Result {
+        }
+
+        record Refused(Rejection rejection) implements Result {
+        }
+    }
+
+    /** Checks and parses one request body. */
+    public Result check(byte[] body) {
+        try {
+            Optional<Rejection> shape = checkShape(body);
+            if (shape.isPresent()) {
+                return new Result.Refused(shape.get());
+            }
+            JsonNode tree = mapper.readTree(body);
+            if (tree == null || tree.isMissingNode()) {
+                return refused(Rejection.PARSE_ERROR, "empty body");
+            }
+            if (tree.isArray()) {
+                return refused(Rejection.INVALID_REQUEST, "batch requests are not supported");
+            }
+            if (!tree.isObject()) {
+                return refused(Rejection.INVALID_REQUEST, "a JSON-RPC message must be an object");
+            }
+            return message((ObjectNode) tree);
+        } catch (StreamConstraintsException e) {
+            return refused(Rejection.INVALID_REQUEST, "request nested too deeply");
+        } catch (IOException e) {
+            return refused(Rejection.PARSE_ERROR, "parse error");
+        }
+    }
+
+    private Result message(ObjectNode tree) {
+        JsonNode version = tree.get("jsonrpc");
+        if (version == null || !version.isTextual() || !"2.0".equals(version.textValue())) {
+            return refused(Rejection.INVALID_REQUEST, "jsonrpc must be \"2.0\"");
+        }
+        Optional<Object> id = Optional.empty();
+        if (tree.has("id")) {
+            JsonNode node = tree.get("id");
+            if (node.isTextual()) {
+                id = Optional.of(node.textValue());
+            } else if (node.isIntegralNumber() && node.canConvertToLong()) {
+                id = Optional.of(node.longValue());
+            } else {
+                return refused(Rejection.INVALID_REQUEST, "id must be a string or an integer");
+            }
+        }
+        Optional<String> method = Optional.empty();
+        if (tree.has("method")) {
+            if (!tree.get("method").isTextual()) {
+                return refused(Rejection.INVALID_REQUEST, "method must be a string");
+            }
+            method = Optional.of(tree.get("method").textValue());
+            if (id.isEmpty() && !method.get().startsWith("notifications/")) {
+                return refused(Rejection.INVALID_REQUEST, "a request needs an id");
+            }
+        } else if (id.isEmpty() || !(tree.has("result") || tree.has("error"))) {
+            return refused(Rejection.INVALID_REQUEST, "not a JSON-RPC request, notification or response");
+        }
+        Optional<ObjectNode> params = Optional.empty();
+        if (tree.has("params")) {
+            if (!tree.get("params").isObject()) {
+                return new Result.Refused(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST, "params must be an object")
+                        .withId(id));
+            }
+            params = Optional.of((ObjectNode) tree.get("params"));
+        }
+        return new Result.Passed(new JsonRpcMessage(tree, id, method, params));
+    }
+
+    /** One streaming pass: depth, and member names unique per object when compared without case. */
+    private Optional<Rejection> checkShape(byte[] body) throws IOException {
+        Deque<Set<String>> objects = new ArrayDeque<>();
+        int depth = 0;
+        try (JsonParser parser = factory.createParser(body)) {
+            JsonToken token;
+            while ((token = parser.nextToken()) != null) {
+                switch (token) {
+                    case START_OBJECT, START_ARRAY -> {
+                        if (++depth > maxDepth) {
+                            return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST,
+                                    "request nested too deeply"));
+                        }
+                        if (token == JsonToken.START_OBJECT) {
+                            objects.push(new HashSet<>());
+                        }
+                    }
+                    case END_OBJECT -> {
+                        depth--;
+                        objects.pop();
+                    }
+                    case END_ARRAY -> depth--;
+                    case FIELD_NAME -> {
+                        if (!objects.peek().add(parser.currentName().toLowerCase(Locale.ROOT))) {
+                            return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST,
+                                    "duplicate member name"));
+                        }
+                    }
+                    default -> {
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Result refused(int code, String message) {
+        return new Result.Refused(Rejection.jsonRpc(400, code, message));
+    }
+}

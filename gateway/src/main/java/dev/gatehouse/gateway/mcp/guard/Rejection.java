@@ -1,0 +1,43 @@
+package dev.gatehouse.gateway.mcp.guard;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A request the transport guard refuses before it reaches authentication, the gate or the SDK (style anchors §3.5:
+ * a typed rejection that carries its HTTP status).
+ *
+ * @param status       the HTTP status (400, 403, 404, 413 …)
+ * @param jsonRpcCode  the JSON-RPC error code for the body, when the answer is a JSON-RPC error
+ * @param message      fixed text, never derived from the request
+ * @param id           the request id to echo, when it was read and valid; JSON {@code null} otherwise
+ * @param headers      extra response headers (e.g. {@code Connection: close})
+ */
+public record Rejection(int status, Optional<Integer> jsonRpcCode, String message, Optional<Object> id,
+        Map<String, String> headers) {
+
+    /** JSON-RPC 2.0: invalid JSON. */
+    public static final int PARSE_ERROR = -32700;
+    /** JSON-RPC 2.0: not a valid request object. */
+    public static final int INVALID_REQUEST = -32600;
+    /** JSON-RPC 2.0: invalid method parameters. */
+    public static final int INVALID_PARAMS = -32602;
+
+    public Rejection {
+        Objects.requireNonNull(jsonRpcCode, "jsonRpcCode");
+        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(id, "id");
+        headers = Map.copyOf(headers);
+    }
+
+    /** HTTP {@code status} with a JSON-RPC error {@code code} and {@code "id": null}. */
+    public static Rejection jsonRpc(int status, int code, String message) {
+        return new Rejection(status, Optional.of(code), message, Optional.empty(), Map.of());
+    }
+
+    /** The same rejection echoing a valid request id. */
+    public Rejection withId(Optional<Object> requestId) {
+        return new Rejection(status, jsonRpcCode, message, requestId, headers);
+    }
+}

@@ -1,0 +1,48 @@
+package dev.gatehouse.gateway.policy;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.Obligations;
+import dev.gatehouse.gateway.policy.api.VisibleTools;
+
+/**
+ * Writes a parsed answer back in the policy's own JSON shape (schemas/decision.json; visible_tools an array of
+ * names). Because {@link DecisionParser} accepts only that exact shape, the JSON written here equals the JSON the
+ * engine returned (member order aside); the decision log relies on this to record a result {@code opa eval} can
+ * reproduce.
+ */
+public final class DecisionJson {
+
+    private DecisionJson() {
+    }
+
+    /** {@code {"allow": …, "reasons": [{code, message}…], "obligations": {modes?, wikiPath?}}}. */
+    public static ObjectNode decision(Decision decision) {
+        ObjectNode json = PolicyJson.MAPPER.createObjectNode();
+        json.put("allow", decision.allow());
+        ArrayNode reasons = json.putArray("reasons");
+        decision.reasons().forEach(reason -> reasons.addObject()
+                .put("code", reason.code())
+                .put("message", reason.message()));
+        json.set("obligations", obligations(decision.obligations()));
+        return json;
+    }
+
+    /** {@code {"modes": {runtimeMode, interactionMode}?, "wikiPath": …?}}; {@code {}} for none. */
+    public static ObjectNode obligations(Obligations obligations) {
+        ObjectNode json = PolicyJson.MAPPER.createObjectNode();
+        obligations.modes().ifPresent(modes -> json.putObject("modes")
+                .put("runtimeMode", modes.runtimeMode())
+                .put("interactionMode", modes.interactionMode()));
+        obligations.wikiPath().ifPresent(path -> json.put("wikiPath", path));
+        return json;
+    }
+
+    /** The names as a JSON array, in the order the policy returned them. */
+    public static ArrayNode visibleTools(VisibleTools tools) {
+        ArrayNode json = PolicyJson.MAPPER.createArrayNode();
+        tools.names().forEach(json::add);
+        return json;
+    }
+}

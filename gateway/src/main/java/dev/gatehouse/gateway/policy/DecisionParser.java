@@ -1,0 +1,194 @@
+package dev.gatehouse.gateway.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.Decision.Reason;
+import dev.gatehouse.gateway.policy.api.Obligations;
+import dev.gatehouse.gateway.policy.api.PolicyFault;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.VisibleTools;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Turns a raw {@link ResultSet} into a decision, shared by both engines so they understand exactly the same shapes.
+ * Anything but the documented shape is a fault, never a guess (style card 2; OPA {@code ResultSet.Allowed},
+ * opa-envoy-plugin {@code IsAllowed}):
+ * <ul>
+ *   <li>{@code []} → {@link PolicyFault#UNDEFINED};</li>
+ *   <li>more than one result, an element other than {@code {"result": value}}, or a value that does not match
+ *       schemas/decision.json exactly (allow a JSON boolean; reasons a list of {@code {code, message}} strings;
+ *       obligations an object with optional {@code modes {runtimeMode, interactionMode}} and {@code wikiPath};
+ *       no other members) → {@link PolicyFault#MALFORMED_RESULT};</li>
+ *   <li>{@code allow: true} with reasons, or {@code allow: false} without any → {@link PolicyFault#MALFORMED_RESULT}
+ *       (the policy guarantees allow ⇔ no reasons, so a break means the bundle is not the one we test);</li>
+ *   <li>visible_tools must be an array of strings.</li>
+ * </ul>
+ * Reason codes are not checked against the enum in the schema: a new code is a policy change, not a malformed
+ * answer. The detail of a fault describes the shape, never the input.
+ */
+public final class DecisionParser {
+
+    private static final Set<String> DECISION_MEMBERS = Set.of("allow", "reasons", "obligations");
+    private static final Set<String> REASON_MEMBERS = Set.of("code", "message");
+    private static final Set<String> OBLIGATION_MEMBERS = Set.of("modes", "wikiPath");
+    private static final Set<String> MODE_MEMBERS = Set.of("runtimeMode", "interactionMode");
+
+    private DecisionParser() {
+    }
+
+    /**
+     * Parses the answer of {@code gatehouse/authz/decision}.
+     *
+     * @param answer     the engine's result set and bundle revision
+     * @param startNanos {@link System#nanoTime()} when the caller started marshalling; sets {@code evalMicros}
+     */
+    public static PolicyOutcome<Decision> decision(ResultSet answer, long startNanos) {
+        Optional<JsonNode> single;
+        try {
+            single = singleValue(answer.results());
+        } catch (Malformed e) {
+            return malformed(e.getMessage());
+        }
+        if (single.isEmpty()) {
+            return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.UNDEFINED, "decision is undefined"));
+        }
+        try {
+            JsonNode value = single.get();
+            requireObjectWith(value, DECISION_MEMBERS, DECISION_MEMBERS, "decision");
+            JsonNode allow = value.get("allow");
+            if (!allow.isBoolean()) {
+                throw new Malformed("allow is not a JSON boolean");
+            }
+            List<Reason> reasons = reasons(value.get("reasons"));
+            if (allow.booleanValue() == !reasons.isEmpty()) {
+                throw new Malformed(allow.booleanValue() ? "allowed with reasons" : "denied without reasons");
+            }
+            Obligations obligations = obligations(value.get("obligations"));
+            return new PolicyOutcome.Decided<>(new Decision(allow.booleanValue(), reasons, obligations,
+                    answer.revision(), micros(startNanos)));
+        } catch (Malformed e) {
+            return malformed(e.getMessage());
+        }
+    }
+
+    /**
+     * Parses the answer of {@code gatehouse/authz/visible_tools}: an array of strings, kept in policy order.
+     *
+     * @param answer     the engine's result set and bundle revision
+     * @param startNanos {@link System#nanoTime()} when the caller started marshalling
+     */
+    public static PolicyOutcome<VisibleTools> visibleTools(ResultSet answer, long startNanos) {
+        try {
+            Optional<JsonNode> single = singleValue(answer.results());
+            if (single.isEmpty()) {
+                return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.UNDEFINED, "visible_tools is undefined"));
+            }
+            JsonNode value = single.get();
+            if (!value.isArray()) {
+                throw new Malformed("visible_tools is not an array");
+            }
+            List<String> names = new ArrayList<>(value.size());
+            for (JsonNode name : value) {
+                if (!name.isTextual()) {
+                    throw new Malformed("visible_tools holds a non-string");
+                }
+                names.add(name.textValue());
+            }
+            return new PolicyOutcome.Decided<>(new VisibleTools(names, answer.revision(), micros(startNanos)));
+        } catch (Malformed e) {
+            return malformed(e.getMessage());
+        }
+    }
+
+    /** The value of the one result, or empty when undefined. */
+    private static Optional<JsonNode> singleValue(JsonNode results) throws Malformed {
+        if (!results.isArray()) {
+            throw new Malformed("result set is not an array");
+        }
+        if (results.isEmpty()) {
+            return Optional.empty();
+        }
+        if (results.size() > 1) {
+            throw new Malformed("result set has " + results.size() + " results");
+        }
+        JsonNode only = results.get(0);
+        if (!only.isObject() || only.size() != 1 || !only.has("result")) {
+            throw new Malformed("result is not {\"result\": value}");
+        }
+        return Optional.of(only.get("result"));
+    }
+
+    private static List<Reason> reasons(JsonNode reasons) throws Malformed {
+        if (!reasons.isArray()) {
+            throw new Malformed("reasons is not an array");
+        }
+        List<Reason> parsed = new ArrayList<>(reasons.size());
+        for (JsonNode reason : reasons) {
+            requireObjectWith(reason, REASON_MEMBERS, REASON_MEMBERS, "reason");
+            parsed.add(new Reason(text(reason, "code"), text(reason, "message")));
+        }
+        return parsed;
+    }
+
+    private static Obligations obligations(JsonNode obligations) throws Malformed {
+        requireObjectWith(obligations, Set.of(), OBLIGATION_MEMBERS, "obligations");
+        Optional<Modes> modes = Optional.empty();
+        if (obligations.has("modes")) {
+            // Both axes are required although the schema marks them optional: the handler must never fall back to
+            // a raw argument for a missing axis, and every row with mode fields names both.
+            JsonNode json = obligations.get("modes");
+            requireObjectWith(json, MODE_MEMBERS, MODE_MEMBERS, "obligations.modes");
+            modes = Optional.of(new Modes(text(json, "runtimeMode"), text(json, "interactionMode")));
+        }
+        Optional<String> wikiPath = obligations.has("wikiPath")
+                ? Optional.of(text(obligations, "wikiPath"))
+                : Optional.empty();
+        return modes.isEmpty() && wikiPath.isEmpty() ? Obligations.NONE : new Obligations(modes, wikiPath);
+    }
+
+    private static void requireObjectWith(JsonNode node, Set<String> required, Set<String> allowed, String what)
+            throws Malformed {
+        if (!node.isObject()) {
+            throw new Malformed(what + " is not an object");
+        }
+        for (String member : required) {
+            if (!node.has(member)) {
+                throw new Malformed(what + " lacks " + member);
+            }
+        }
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                throw new Malformed(what + " has an unexpected member");
+            }
+        }
+    }
+
+    private static String text(JsonNode node, String member) throws Malformed {
+        JsonNode value = node.get(member);
+        if (!value.isTextual()) {
+            throw new Malformed(member + " is not a string");
+        }
+        return value.textValue();
+    }
+
+    private static long micros(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000;
+    }
+
+    private static <T> PolicyOutcome<T> malformed(String detail) {
+        return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.MALFORMED_RESULT, detail));
+    }
+
+    /** A shape problem; internal control flow only, never leaves this class. */
+    private static final class Malformed extends Exception {
+        Malformed(String detail) {
+            super(detail, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.gatehouse.gateway.policy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
+import dev.gatehouse.gateway.policy.api.PolicyFault;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.VisibleTools;
+
+/**
+ * The one call path of every engine: marshal ({@link DecisionInputMapper}) → evaluate (the engine) → parse
+ * ({@link DecisionParser}). Engines supply only {@link #evaluate}; the marshalling and the rules for what counts as
+ * an answer are the same for all of them.
+ */
+public abstract class EvaluatingPdp implements PolicyDecisionPoint, PolicyEvaluator {
+
+    @Override
+    public final PolicyOutcome<Decision> decide(DecisionInput input) {
+        long start = System.nanoTime();
+        ObjectNode json;
+        try {
+            json = DecisionInputMapper.forCall(input);
+        } catch (RuntimeException | StackOverflowError e) { // arguments nested too deep to serialise
+            return unserialisable(e);
+        }
+        return decide(json, start);
+    }
+
+    @Override
+    public final PolicyOutcome<VisibleTools> visibleTools(DecisionInput input) {
+        long start = System.nanoTime();
+        ObjectNode json;
+        try {
+            json = DecisionInputMapper.forListing(input);
+        } catch (RuntimeException | StackOverflowError e) {
+            return unserialisable(e);
+        }
+        return visibleTools(json, start);
+    }
+
+    /**
+     * Decides on decision-input JSON as given. Package-private: production callers go through the typed
+     * {@link #decide(DecisionInput)}; the golden replay also needs inputs the typed API cannot express (an absent
+     * caller, a malformed wiki root).
+     */
+    final PolicyOutcome<Decision> decide(ObjectNode input, long startNanos) {
+        PolicyOutcome<ResultSet> answer = evaluate(Entrypoint.DECISION, input);
+        PolicyOutcome<Decision> outcome = answer instanceof PolicyOutcome.Decided<ResultSet> decided
+                ? DecisionParser.decision(decided.value(), startNanos)
+                : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<ResultSet>) answer).fault());
+        observe(outcome instanceof PolicyOutcome.Decided<Decision> d
+                ? new PolicyOutcome.Decided<>(d.value().bundleRevision())
+                : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<Decision>) outcome).fault()));
+        return outcome;
+    }
+
+    /** Lists visible tools for decision-input JSON as given; package-private for the same reason. */
+    final PolicyOutcome<VisibleTools> visibleTools(ObjectNode input, long startNanos) {
+        PolicyOutcome<ResultSet> answer = evaluate(Entrypoint.VISIBLE_TOOLS, input);
+        PolicyOutcome<VisibleTools> outcome = answer instanceof PolicyOutcome.Decided<ResultSet> decided
+                ? DecisionParser.visibleTools(decided.value(), startNanos)
+                : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<ResultSet>) answer).fault());
+        observe(outcome instanceof PolicyOutcome.Decided<VisibleTools> d
+                ? new PolicyOutcome.Decided<>(d.value().bundleRevision())
+                : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<VisibleTools>) outcome).fault()));
+        return outcome;
+    }
+
+    /**
+     * Sees the outcome of every evaluation after parsing. Engines whose health can change while running (the remote
+     * one) track {@link #status()} here; the default ignores it.
+     *
+     * @param outcome the bundle revision that decided, or the fault that kept the engine from deciding
+     */
+    protected void observe(PolicyOutcome<String> outcome) {
+    }
+
+    private static <T> PolicyOutcome<T> unserialisable(Throwable e) {
+        return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.EVALUATION_ERROR,
+                "the decision input cannot be serialised: " + e.getClass().getName()));
+    }
+}

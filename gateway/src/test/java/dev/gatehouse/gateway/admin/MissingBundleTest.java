@@ -1,0 +1,63 @@
+package dev.gatehouse.gateway.admin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.gateway.auth.AgentSession;
+import dev.gatehouse.gateway.auth.SessionStore;
+import dev.gatehouse.gateway.auth.SessionTokens;
+import dev.gatehouse.gateway.support.RawHttp;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** A gateway whose bundle is missing stays up, says why on /health, and denies every call with policy_unavailable. */
+@MicronautTest
+@Property(name = "micronaut.server.port", value = "-1")
+@Property(name = "gatehouse.policy.bundle-path", value = "target/no-such-bundle.tar.gz")
+@Property(name = "gatehouse.audit.path", value = "target/test-decisions/missing-bundle.jsonl")
+class MissingBundleTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Inject
+    EmbeddedServer server;
+    @Inject
+    SessionStore sessions;
+
+    @Test
+    void healthSaysWhyAndEveryCallIsDenied() throws Exception {
+        HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.getPort() + "/health")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(503, health.statusCode());
+        JsonNode body = JSON.readTree(health.body());
+        assertEquals("DOWN", body.path("status").asText());
+        assertEquals("bundle_unavailable", body.path("pdp").path("fault").path("code").asText());
+
+        String token = SessionTokens.mint();
+        sessions.put(token, new AgentSession("s-1", "local", "t1", "ps-1", "p-1", "a1", "proj-1", Optional.empty()));
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"t3_thread_list\","
+                + "\"arguments\":{},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"},"
+                + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+        RawHttp.Response response = RawHttp.post(server.getPort(), call, "Authorization: Bearer " + token,
+                "Mcp-Method: tools/call", "Mcp-Name: t3_thread_list", "MCP-Protocol-Version: 2026-07-28");
+        assertEquals(200, response.status(), response.body());
+        String text = response.body();
+        int start = text.indexOf('{');
+        JsonNode result = JSON.readTree(text.substring(start, text.lastIndexOf('}') + 1)).path("result");
+        assertTrue(result.path("isError").asBoolean(), text);
+        assertEquals("policy_unavailable",
+                result.path("structuredContent").path("reasons").get(0).path("code").asText(), text);
+    }
+}

@@ -1,0 +1,161 @@
+package dev.gatehouse.gateway.audit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatehouse.gateway.context.TrustedContext;
+import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
+import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.DecisionInputMapper;
+import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.gateway.policy.Schemas;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.Obligations;
+import dev.gatehouse.gateway.policy.api.PolicyFault;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.VisibleTools;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One schema-valid JSON line per decision, written before the call goes on; no credential ever in a line. */
+class DecisionLogTest {
+
+    private static final TrustedContext THREAD = new TrustedContext("env-1", CallerKind.THREAD, Optional.of("t1"),
+            Optional.of("provider-session-SECRET"), Optional.of("provider-instance-SECRET"), "a1", "Agent One",
+            Optional.of("t3-project"), Optional.of("ps-project"), new Modes("full-access", "default"),
+            Optional.empty(), false, true, List.of("wiki.read", "wiki.write"));
+
+    private static final DecisionInput WRITE = new DecisionInput(Optional.of("wiki_write"), Optional.of(Map.of(
+            "path", "page.md", "content", "x", "auth", Map.of("apiToken", "tok-SECRET", "note", "kept"),
+            "list", List.of(Map.of("Authorization", "Bearer SECRET")))),
+            List.of(), THREAD, Map.of());
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void allowDenyFaultAndListingEachWriteOneValidLine() throws IOException {
+        DecisionLog log = logAt(dir.resolve("logs/decisions.jsonl"));
+        Decision allow = new Decision(true, List.of(), new Obligations(Optional.empty(),
+                Optional.of("agents/a1/page.md")), "rev-1", 17);
+        Decision deny = new Decision(false, List.of(new Decision.Reason("path_escape", "leaves the subtree")),
+                Obligations.NONE, "rev-1", 9);
+        List<DecisionRecord> records = List.of(
+                DecisionRecord.forCall(WRITE, new PolicyOutcome.Decided<>(allow)),
+                DecisionRecord.forCall(WRITE, new PolicyOutcome.Decided<>(deny)),
+                DecisionRecord.forCall(WRITE, new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.TIMEOUT,
+                        "no answer within 500 ms"))),
+                DecisionRecord.forListing(DecisionInput.forListing(THREAD), new PolicyOutcome.Decided<>(
+                        new VisibleTools(List.of("wiki_read", "wiki_write"), "rev-1", 5))),
+                DecisionRecord.forListing(DecisionInput.forListing(THREAD), new PolicyOutcome.Failed<>(
+                        new PolicyFault(PolicyFault.BUSY, "no instance"))));
+        for (DecisionRecord record : records) {
+            assertInstanceOf(LogResult.Written.class, log.record(record));
+        }
+        log.close();
+
+        List<String> lines = Files.readAllLines(log.file());
+        assertEquals(records.size(), lines.size());
+        assertFalse(String.join("\n", lines).contains("SECRET"), "no credential or provider id is logged");
+        List<JsonNode> json = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            JsonNode line = PolicyJson.MAPPER.readTree(lines.get(i));
+            assertEquals(List.of(), Schemas.errors("decision-log-record.json", line), lines.get(i));
+            assertEquals(records.get(i).decisionId().toString(), line.get("decision_id").asText());
+            json.add(line);
+        }
+
+        JsonNode allowed = json.get(0);
+        assertEquals("gatehouse/authz/decision", allowed.get("path").asText());
+        assertEquals("tools/call", allowed.get("method").asText());
+        assertEquals("wiki_write", allowed.get("tool").asText());
+        assertEquals(PolicyJson.MAPPER.readTree(
+                "{\"kind\":\"thread\",\"logicalAgentId\":\"a1\",\"threadId\":\"t1\",\"environmentId\":\"env-1\"}"),
+                allowed.get("caller"));
+        assertEquals(PolicyJson.MAPPER.readTree("{\"allow\":true,\"reasons\":[],\"obligations\":"
+                + "{\"wikiPath\":\"agents/a1/page.md\"}}"), allowed.get("result"));
+        assertEquals("rev-1", allowed.at("/bundles/gatehouse/revision").asText());
+        assertEquals(17, allowed.at("/metrics/timer_eval_us").asLong());
+        assertEquals(Set.of("/input/arguments/auth/apiToken", "/input/arguments/list/0/Authorization"),
+                Set.copyOf(PolicyJson.MAPPER.convertValue(allowed.get("masked"), List.class)));
+        assertEquals("kept", allowed.at("/input/arguments/auth/note").asText());
+        assertEquals(ArgumentMasker.MASK, allowed.at("/input/arguments/auth/apiToken"));
+        JsonNode unmasked = DecisionInputMapper.forCall(WRITE);
+        assertEquals(unmasked.get("caller"), allowed.at("/input/caller"), "the input is the evaluated one");
+
+        assertFalse(json.get(1).get("allow").asBoolean());
+        assertEquals("path_escape", json.get(1).at("/reasons/0/code").asText());
+
+        JsonNode fault = json.get(2);
+        assertFalse(fault.get("allow").asBoolean());
+        assertEquals("policy_unavailable", fault.at("/reasons/0/code").asText());
+        assertEquals("timeout", fault.at("/fault/code").asText());
+        assertFalse(fault.has("result"));
+
+        assertEquals("tools/list", json.get(3).get("method").asText());
+        assertEquals("gatehouse/authz/visible_tools", json.get(3).get("path").asText());
+        assertEquals(PolicyJson.MAPPER.readTree("[\"wiki_read\",\"wiki_write\"]"), json.get(3).get("result"));
+        assertFalse(json.get(3).at("/input").has("tool"));
+        assertEquals("busy", json.get(4).at("/fault/code").asText());
+    }
+
+    @Test
+    void anUnwritableLogSaysSoAndTheGatewayStillStarts() throws IOException {
+        Path blocker = Files.writeString(dir.resolve("not-a-directory"), "x");
+        DecisionLog log = logAt(blocker.resolve("decisions.jsonl"));
+        LogResult result = log.record(DecisionRecord.forCall(WRITE, new PolicyOutcome.Failed<>(
+                new PolicyFault(PolicyFault.BUSY, "no instance"))));
+        LogResult.NotWritten notWritten = assertInstanceOf(LogResult.NotWritten.class, result);
+        assertTrue(notWritten.detail().contains("not-a-directory"), notWritten.detail());
+    }
+
+    @Test
+    void concurrentRecordsNeverInterleave() throws Exception {
+        DecisionLog log = logAt(dir.resolve("decisions.jsonl"));
+        Decision deny = new Decision(false, List.of(new Decision.Reason("schema", "m".repeat(3000))),
+                Obligations.NONE, "rev", 1);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<LogResult>> results = new ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                results.add(pool.submit(() -> log.record(DecisionRecord.forCall(WRITE,
+                        new PolicyOutcome.Decided<>(deny)))));
+            }
+            for (Future<LogResult> result : results) {
+                assertInstanceOf(LogResult.Written.class, result.get());
+            }
+        } finally {
+            pool.shutdown();
+        }
+        log.close();
+        List<String> lines = Files.readAllLines(log.file());
+        assertEquals(400, lines.size());
+        HashSet<String> ids = new HashSet<>();
+        for (String line : lines) {
+            ids.add(PolicyJson.MAPPER.readTree(line).get("decision_id").asText());
+        }
+        assertEquals(400, ids.size());
+    }
+
+    private static DecisionLog logAt(Path file) {
+        DecisionLogConfiguration configuration = new DecisionLogConfiguration();
+        configuration.setPath(file.toString());
+        return new DecisionLog(configuration);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.gatehouse.gateway.auth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import java.time.Instant;
+import java.util.Date;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** Outside agents' JWTs: signature, issuer, audience, expiry, subject and the ceiling claim are all required. */
+class OAuthTokenVerifierTest {
+
+    static final String SECRET = "0123456789abcdef0123456789abcdef-test-only";
+    static final String ISSUER = "https://issuer.test";
+    static final String AUDIENCE = "http://127.0.0.1:8080/mcp";
+
+    private final OAuthTokenVerifier verifier = verifier(SECRET);
+
+    static OAuthTokenVerifier verifier(String secret) {
+        OAuthProperties oauth = new OAuthProperties();
+        oauth.setIssuer(ISSUER);
+        oauth.setHs256Secret(Optional.of(secret));
+        return new OAuthTokenVerifier(oauth, new GatewayProperties());
+    }
+
+    static String token(String secret, Consumer<JWTClaimsSet.Builder> claims) throws JOSEException {
+        return token(secret, JOSEObjectType.JWT, claims);
+    }
+
+    static String token(String secret, JOSEObjectType type, Consumer<JWTClaimsSet.Builder> claims)
+            throws JOSEException {
+        JWTClaimsSet.Builder builder = new JWTClaimsSet.Builder().issuer(ISSUER).audience(AUDIENCE).subject("o1")
+                .expirationTime(Date.from(Instant.now().plusSeconds(300))).claim("t3_mode_ceiling", "read-only");
+        claims.accept(builder);
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).type(type).build(), builder.build());
+        jwt.sign(new MACSigner(secret.getBytes()));
+        return jwt.serialize();
+    }
+
+    @Test
+    void aValidTokenYieldsTheSubjectAndCeiling() throws JOSEException {
+        Authenticated.OutsideAgent agent = verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", "auto")))
+                .orElseThrow();
+        assertEquals("o1", agent.subject());
+        assertEquals("auto", agent.ceiling());
+        assertEquals(ISSUER, agent.issuer());
+        assertTrue(verifier.verify(token(SECRET, new JOSEObjectType("at+jwt"), c -> { })).isPresent());
+        assertTrue(verifier.verify(token(SECRET, new JOSEObjectType("id+jwt"), c -> { })).isEmpty());
+    }
+
+    @Test
+    void everyFailedCheckRejects() throws JOSEException {
+        assertTrue(verifier.verify(token("another-secret-another-secret-0123456789", c -> { })).isEmpty());
+        assertTrue(verifier.verify(token(SECRET, c -> c.issuer("https://evil.test"))).isEmpty());
+        assertTrue(verifier.verify(token(SECRET, c -> c.audience("http://other/mcp"))).isEmpty());
+        assertTrue(verifier.verify(token(SECRET,
+                c -> c.expirationTime(Date.from(Instant.now().minusSeconds(3600))))).isEmpty());
+        assertTrue(verifier.verify(token(SECRET, c -> c.expirationTime(null))).isEmpty());
+        assertTrue(verifier.verify(token(SECRET, c -> c.subject(null))).isEmpty());
+        assertTrue(verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", null))).isEmpty());
+        assertTrue(verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", "root"))).isEmpty());
+        assertTrue(verifier.verify("not-a-jwt").isEmpty());
+    }
+}

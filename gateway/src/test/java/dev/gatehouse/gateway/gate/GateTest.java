@@ -1,0 +1,263 @@
+package dev.gatehouse.gateway.gate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.gateway.audit.DecisionLog;
+import dev.gatehouse.gateway.audit.DecisionLogConfiguration;
+import dev.gatehouse.gateway.auth.AuthenticatedCaller;
+import dev.gatehouse.gateway.auth.GatewayProperties;
+import dev.gatehouse.gateway.context.AgentSettings;
+import dev.gatehouse.gateway.context.AgentSettingsStore;
+import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.context.TrustedContextResolver;
+import dev.gatehouse.gateway.mcp.ClosedSchemaArgumentCheck;
+import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
+import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
+import dev.gatehouse.gateway.support.Callers;
+import dev.gatehouse.gateway.support.MinimalArguments;
+import dev.gatehouse.gateway.support.RecordingHandlers;
+import dev.gatehouse.gateway.support.ThreadStateHost;
+import dev.gatehouse.gateway.tools.ToolCall;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The PEP against the real embedded PDP and the real bundle built from policies/ ({@code make bundle}): the gate
+ * enforces what the policy decides, logs before any handler, and fails closed. Handlers and the host are test
+ * doubles of their interfaces that record what reached them.
+ */
+class GateTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static PolicyDecisionPoint pdp;
+
+    private final ThreadStateHost host = new ThreadStateHost();
+    private final AgentSettingsStore settings = new AgentSettingsStore();
+    private final RecordingHandlers handlers = new RecordingHandlers();
+    private Path logFile;
+    private Gate gate;
+
+    @BeforeAll
+    static void loadBundle() {
+        pdp = new EmbeddedPdp(configuration(Path.of(System.getProperty("gatehouse.bundle.dir", "../target/bundle"),
+                "bundle.tar.gz")));
+        assertTrue(pdp.status().healthy(), "run `make bundle` first: " + pdp.status());
+    }
+
+    static EmbeddedPdpConfiguration configuration(Path bundle) {
+        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
+        configuration.setBundlePath(bundle.toString());
+        configuration.setPoolMax(1);
+        return configuration;
+    }
+
+    @BeforeEach
+    void build(@TempDir Path dir) {
+        logFile = dir.resolve("decisions.jsonl");
+        gate = gate(pdp, logFile);
+        settings.put("a1", new AgentSettings(false, new AgentSettings.Project(true, Optional.of("pp-1")),
+                new AgentSettings.Wiki(true, true)));
+        settings.put("a2", new AgentSettings(false, new AgentSettings.Project(false, Optional.empty()),
+                new AgentSettings.Wiki(true, true)));
+    }
+
+    private Gate gate(PolicyDecisionPoint engine, Path log) {
+        ToolRegistry registry = ToolRegistry.join(ToolRegistryFactory.readTable(), ToolRegistryFactory::readSchema,
+                handlers.all());
+        DecisionLogConfiguration configuration = new DecisionLogConfiguration();
+        configuration.setPath(log.toString());
+        return new Gate(registry, new TrustedContextResolver(host, settings, new GatewayProperties()),
+                new ClosedSchemaArgumentCheck(), engine, new DecisionLog(configuration));
+    }
+
+    /** The decision ids of the tools/call records written so far, in order. */
+    private List<String> recorded() throws IOException {
+        List<String> ids = new ArrayList<>();
+        for (String line : Files.readAllLines(logFile)) {
+            JsonNode record = JSON.readTree(line);
+            if (record.path("method").asText().equals("tools/call")) {
+                ids.add(record.path("decision_id").asText());
+            }
+        }
+        return ids;
+    }
+
+    private List<String> denial(GateResult result) {
+        return assertInstanceOf(GateResult.Denied.class, result).reasons().stream().map(Decision.Reason::code)
+                .toList();
+    }
+
+    @Test
+    void anAllowedCallReachesItsHandlerWithObligationsAfterTheRecord() throws IOException {
+        GateResult result = gate.call(Callers.a1(), "wiki_read", Map.of("path", "notes/page.md"));
+        GateResult.Completed completed = assertInstanceOf(GateResult.Completed.class, result);
+        assertEquals(List.of(completed.decisionId()), recorded());
+        ToolCall call = handlers.calls.get(0).getValue();
+        assertEquals(Optional.of("agents/a1/notes/page.md"), call.obligations().wikiPath());
+        assertEquals("a1", call.context().logicalAgentId());
+    }
+
+    @Test
+    void identityArgumentsAreDeniedAtAnyDepthAndReachNoHandler() throws IOException {
+        assertEquals(List.of("identity_argument"),
+                denial(gate.call(Callers.a1(), "wiki_read", Map.of("path", "page.md", "AgentId", "a2"))));
+        assertTrue(denial(gate.call(Callers.a1(), "project_work_submit", Map.of("runId", "r1",
+                "runRevision", "run:1", "assignmentRevision", "position:1",
+                "result", Map.of("nested", Map.of("projectId", "p2")))))
+                .contains("identity_argument"));
+        assertEquals(List.of(), handlers.calls);
+        assertEquals(2, recorded().size());
+    }
+
+    @Test
+    void unknownAndLookAlikeNamesAreDecidedByThePolicy() throws IOException {
+        for (String name : List.of("no_such_tool", "WIKI_READ", "wiki_read ", "wiki_reаd")) {
+            assertEquals(List.of("unknown_tool"), denial(gate.call(Callers.a1(), name, Map.of("path", "page.md"))),
+                    name);
+        }
+        assertEquals(4, recorded().size());
+        assertEquals(List.of(), handlers.calls);
+    }
+
+    @Test
+    void aCapabilityTurnedOffAndOnAppliesToTheNextCall() {
+        assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1(), "project_work_list", Map.of()));
+        settings.put("a1", new AgentSettings(false, new AgentSettings.Project(false, Optional.empty()),
+                new AgentSettings.Wiki(true, true)));
+        assertEquals(List.of("capability_missing"), denial(gate.call(Callers.a1(), "project_work_list", Map.of())));
+        settings.put("a1", new AgentSettings(false, new AgentSettings.Project(true, Optional.of("pp-1")),
+                new AgentSettings.Wiki(true, true)));
+        assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1(), "project_work_list", Map.of()));
+    }
+
+    @Test
+    void aThreadWhoseRunEndedReadsButCannotWrite() {
+        assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1Ended(), "wiki_read",
+                Map.of("path", "page.md")));
+        assertEquals(List.of("parent_not_active"), denial(gate.call(Callers.a1Ended(), "wiki_write",
+                Map.of("path", "page.md", "content", "x"))));
+    }
+
+    @Test
+    void aSupervisedPlanModeThreadLaunchesWithinItsModesOnly() {
+        GateResult within = gate.call(Callers.a2(), "t3_thread_launch", Map.of("projectId", "proj-1",
+                "prompt", "go"));
+        ToolCall call = assertInstanceOf(GateResult.Completed.class, within) != null
+                ? handlers.calls.get(0).getValue() : null;
+        assertEquals(Optional.of(new Modes("approval-required", "plan")), call.obligations().modes());
+        assertEquals(List.of("runtime_mode_escalation_denied"), denial(gate.call(Callers.a2(), "t3_thread_launch",
+                Map.of("projectId", "proj-1", "prompt", "go", "runtimeMode", "full-access"))));
+        assertEquals(List.of("interaction_mode_escalation_denied"), denial(gate.call(Callers.a2(),
+                "t3_thread_launch", Map.of("projectId", "proj-1", "prompt", "go", "interactionMode", "default"))));
+    }
+
+    @Test
+    void targetThreadsAreCheckedAgainstTheCallersLimitsAndFailClosed() {
+        assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1(), "t3_thread_send",
+                Map.of("threadId", "t2", "message", "hi")));
+        assertEquals(List.of("runtime_mode_escalation_denied", "interaction_mode_escalation_denied"),
+                denial(gate.call(Callers.a2(), "t3_thread_send", Map.of("threadId", "t1", "message", "hi"))));
+        host.failing.add("t2");
+        assertEquals(List.of("thread_not_found"), denial(gate.call(Callers.a1(), "t3_thread_send",
+                Map.of("threadId", "t2", "message", "hi"))));
+    }
+
+    @Test
+    void readOnlyAndNarrowedOutsideAgents() {
+        AuthenticatedCaller readOnly = Callers.outside("o1", "read-only", Optional.empty());
+        assertInstanceOf(GateResult.Completed.class, gate.call(readOnly, "t3_thread_list", Map.of()));
+        assertTrue(denial(gate.call(readOnly, "t3_thread_send", Map.of("threadId", "t1", "message", "x")))
+                .contains("read_only_client"));
+        AuthenticatedCaller narrowed = Callers.outside("o2", "full-access", Optional.of(new Modes("auto", "plan")));
+        assertEquals(List.of("runtime_mode_escalation_denied"), denial(gate.call(narrowed, "t3_thread_launch",
+                Map.of("projectId", "proj-1", "prompt", "go", "runtimeMode", "full-access"))));
+    }
+
+    @Test
+    void theListIsExactlyTheToolsWhoseCallsAreAllowedForEachCallerKind() throws Exception {
+        Map<String, Map<String, Object>> minimal = MinimalArguments.load();
+        for (AuthenticatedCaller caller : List.of(Callers.a1(), Callers.a2(), Callers.a1Ended(),
+                Callers.outside("o1", "read-only", Optional.empty()),
+                Callers.outside("o2", "auto", Optional.of(new Modes("approval-required", "plan"))))) {
+            Set<String> listed = new TreeSet<>(gate.list(caller).stream().map(RegisteredTool::name).toList());
+            Set<String> allowed = new TreeSet<>();
+            minimal.forEach((tool, arguments) -> {
+                if (gate.call(caller, tool, arguments) instanceof GateResult.Completed) {
+                    allowed.add(tool);
+                }
+            });
+            assertEquals(allowed, listed, caller.toString());
+        }
+    }
+
+    @Test
+    void theMinimalArgumentsFixtureSatisfiesEverySchema() throws Exception {
+        ClosedSchemaArgumentCheck check = new ClosedSchemaArgumentCheck();
+        Map<String, Map<String, Object>> minimal = MinimalArguments.load();
+        assertEquals(new TreeSet<>(ToolRegistryFactory.readTable().stream().map(Map.Entry::getKey).toList()),
+                minimal.keySet());
+        minimal.forEach((tool, arguments) -> assertEquals(List.of(),
+                check.check(ToolRegistryFactory.readSchema(tool).orElseThrow(), arguments), tool));
+    }
+
+    @Test
+    void aPdpThatCannotDecideDeniesEverythingAndListsNothing() {
+        Gate broken = gate(new EmbeddedPdp(configuration(Path.of("/nonexistent/bundle.tar.gz"))), logFile);
+        assertEquals(List.of("policy_unavailable"), denial(broken.call(Callers.a1(), "t3_thread_list", Map.of())));
+        assertEquals(List.of(), broken.list(Callers.a1()));
+        assertEquals(List.of(), handlers.calls);
+    }
+
+    @Test
+    void aFailedDecisionLogWriteDenies() throws IOException {
+        Files.writeString(logFile, "");
+        Gate unlogged = gate(pdp, logFile.resolve("under-a-file.jsonl"));
+        assertEquals(List.of("policy_unavailable"), denial(unlogged.call(Callers.a1(), "t3_thread_list", Map.of())));
+        assertEquals(List.of(), unlogged.list(Callers.a1()));
+        assertEquals(List.of(), handlers.calls);
+    }
+
+    @Test
+    void anAllowWithoutTheRowsObligationsIsNotEnforced() {
+        PolicyDecisionPoint allowsWithoutObligations = new PolicyDecisionPoint() {
+            @Override
+            public PolicyOutcome<Decision> decide(DecisionInput input) {
+                return new PolicyOutcome.Decided<>(new Decision(true, List.of(),
+                        dev.gatehouse.gateway.policy.api.Obligations.NONE, "rev", 1));
+            }
+
+            @Override
+            public PolicyOutcome<dev.gatehouse.gateway.policy.api.VisibleTools> visibleTools(DecisionInput input) {
+                return pdp.visibleTools(input);
+            }
+
+            @Override
+            public dev.gatehouse.gateway.policy.api.PdpStatus status() {
+                return pdp.status();
+            }
+        };
+        assertEquals(List.of("policy_unavailable"), denial(gate(allowsWithoutObligations, logFile).call(Callers.a1(),
+                "wiki_read", Map.of("path", "page.md"))));
+        assertEquals(List.of(), handlers.calls);
+    }
+}

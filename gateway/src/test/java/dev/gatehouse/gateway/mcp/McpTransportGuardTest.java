@@ -1,0 +1,236 @@
+package dev.gatehouse.gateway.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.gateway.auth.AgentSession;
+import dev.gatehouse.gateway.auth.SessionStore;
+import dev.gatehouse.gateway.support.RawHttp;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.micronaut.context.annotation.Property;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The transport guard of {@code /mcp} over real HTTP (public-failures rows 8, 10, 13, 14), in front of
+ * authentication, the gate and both SDKs.
+ */
+@MicronautTest
+@Property(name = "micronaut.server.port", value = "-1")
+@Property(name = "gatehouse.policy.bundle-path", value = "../target/bundle/bundle.tar.gz")
+@Property(name = "gatehouse.admin.credential", value = "admin-test-credential")
+@Property(name = "gatehouse.mcp.max-request-bytes", value = "65536")
+@Property(name = "gatehouse.audit.path", value = "target/test-decisions/transport-guard.jsonl")
+class McpTransportGuardTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** A 2026-07-28 request (there is no ping in that revision): server/discover. */
+    private static final String PING = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\","
+            + "\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+            + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"},"
+            + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+
+    @Inject
+    EmbeddedServer server;
+    @Inject
+    SessionStore sessions;
+    @Inject
+    dev.gatehouse.gateway.audit.DecisionLog decisions;
+
+    private String token;
+
+    @BeforeEach
+    void attach() {
+        token = dev.gatehouse.gateway.auth.SessionTokens.mint();
+        sessions.put(token, new AgentSession("s-guard", "local", "t1", "ps-1", "p-1", "a1", "proj-1",
+                Optional.empty()));
+    }
+
+    private long records() throws IOException {
+        java.nio.file.Path file = decisions.file();
+        return java.nio.file.Files.exists(file) ? java.nio.file.Files.readAllLines(file).size() : 0;
+    }
+
+    /** Decision-log records of one MCP method. */
+    private long records(String method) throws IOException {
+        java.nio.file.Path file = decisions.file();
+        if (!java.nio.file.Files.exists(file)) {
+            return 0;
+        }
+        long count = 0;
+        for (String line : java.nio.file.Files.readAllLines(file)) {
+            if (JSON.readTree(line).path("method").asText().equals(method)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private String bearer() {
+        return "Authorization: Bearer " + token;
+    }
+
+    private RawHttp.Response modernPing(String... extra) throws IOException {
+        String[] headers = new String[extra.length + 3];
+        headers[0] = bearer();
+        headers[1] = "Mcp-Method: server/discover";
+        headers[2] = "MCP-Protocol-Version: 2026-07-28";
+        System.arraycopy(extra, 0, headers, 3, extra.length);
+        return RawHttp.post(server.getPort(), PING, headers);
+    }
+
+    private static JsonNode json(RawHttp.Response response) throws IOException {
+        return JSON.readTree(response.body());
+    }
+
+    @Test
+    void batchesAreRefusedBeforeTheGate() throws IOException {
+        long before = records();
+        RawHttp.Response response = RawHttp.post(server.getPort(), "[{\"jsonrpc\":\"2.0\",\"id\":1,"
+                + "\"method\":\"tools/call\",\"params\":{\"name\":\"wiki_write\",\"arguments\":{\"path\":\"page.md\","
+                + "\"content\":\"x\"}}}]", bearer());
+        assertEquals(400, response.status());
+        JsonNode body = json(response);
+        assertEquals(-32600, body.path("error").path("code").asInt());
+        assertTrue(body.get("id").isNull());
+        assertEquals(before, records());
+    }
+
+    @Test
+    void invalidIdsAreRefused() throws IOException {
+        for (String id : new String[] {"null", "1.5", "true", "{}", "[1]"}) {
+            RawHttp.Response response = RawHttp.post(server.getPort(), "{\"jsonrpc\":\"2.0\",\"id\":" + id
+                    + ",\"method\":\"tools/call\",\"params\":{\"name\":\"wiki_write\",\"arguments\":{}}}", bearer());
+            assertEquals(400, response.status(), id);
+            assertEquals(-32600, json(response).path("error").path("code").asInt(), id);
+        }
+    }
+
+    @Test
+    void foreignOriginsAndHostsAreForbiddenEvenWithAValidToken() throws IOException {
+        int port = server.getPort();
+        assertEquals(403, RawHttp.post(port, PING, bearer(), "Origin: http://attacker.example").status());
+        assertEquals(403, RawHttp.post(port, PING, bearer(), "Origin: null").status());
+        byte[] ping = PING.getBytes(StandardCharsets.UTF_8);
+        RawHttp.Response foreignHost = RawHttp.send(port, "POST /mcp HTTP/1.1\r\nHost: attacker.example:" + port
+                + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                + "Content-Length: " + ping.length + "\r\n" + bearer(), ping);
+        assertEquals(403, foreignHost.status());
+        RawHttp.Response control = modernPing();
+        assertEquals(200, control.status(), control.body());
+    }
+
+    @Test
+    void oversizedBodiesAre413BeforeAuthenticationAlsoWhenChunked() throws IOException {
+        int port = server.getPort();
+        byte[] big = new byte[1024 * 1024];
+        java.util.Arrays.fill(big, (byte) ' ');
+        StringBuilder chunked = new StringBuilder();
+        RawHttp.Response noToken = RawHttp.send(port, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port
+                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked",
+                chunk(big, chunked));
+        assertEquals(413, noToken.status());
+        RawHttp.Response lying = RawHttp.send(port, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port
+                + "\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n" + bearer(), big);
+        assertEquals(413, lying.status());
+    }
+
+    private static byte[] chunk(byte[] body, StringBuilder unused) {
+        String head = Integer.toHexString(body.length) + "\r\n";
+        byte[] out = new byte[head.length() + body.length + 7];
+        System.arraycopy(head.getBytes(StandardCharsets.ISO_8859_1), 0, out, 0, head.length());
+        System.arraycopy(body, 0, out, head.length(), body.length);
+        System.arraycopy("\r\n0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1), 0, out, head.length() + body.length,
+                7);
+        return out;
+    }
+
+    @Test
+    void unauthenticatedRequestsGet401WithResourceMetadata() throws IOException {
+        RawHttp.Response response = RawHttp.post(server.getPort(), PING);
+        assertEquals(401, response.status());
+        assertTrue(response.headers().get("www-authenticate").startsWith("Bearer resource_metadata=\""),
+                response.headers().toString());
+        assertEquals(401, RawHttp.post(server.getPort(), PING, "Authorization: Bearer admin-test-credential")
+                .status());
+    }
+
+    @Test
+    void aMalformedModeLimitIs400() throws IOException {
+        RawHttp.Response response = RawHttp.post(server.getPort(), PING, bearer(), "T3-Mode-Limit: everything");
+        assertEquals(400, response.status());
+        assertEquals("invalid_mode_limit", json(response).path("error").path("message").asText());
+    }
+
+    @Test
+    void modernHeadersThatDisagreeWithTheBodyAre400() throws IOException {
+        RawHttp.Response method = RawHttp.post(server.getPort(), PING, bearer(), "Mcp-Method: tools/call",
+                "MCP-Protocol-Version: 2026-07-28");
+        assertEquals(400, method.status());
+        assertEquals(-32600, json(method).path("error").path("code").asInt());
+        RawHttp.Response version = RawHttp.post(server.getPort(), PING, bearer(), "Mcp-Method: server/discover",
+                "MCP-Protocol-Version: 2025-11-25");
+        assertEquals(400, version.status());
+        assertEquals(-32600, json(version).path("error").path("code").asInt());
+    }
+
+    @Test
+    void handshakeSessionsAreServerIssuedAndBoundToTheirCaller() throws IOException {
+        String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                + "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+        RawHttp.Response init = RawHttp.post(server.getPort(), initialize, bearer(), "Mcp-Session-Id: chosen-by-client");
+        assertEquals(200, init.status(), init.body());
+        String sessionId = init.headers().get("mcp-session-id");
+        assertTrue(sessionId != null && !sessionId.equals("chosen-by-client"), init.headers().toString());
+
+        String listTools = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}";
+        assertEquals(404, RawHttp.post(server.getPort(), listTools, bearer(), "Mcp-Session-Id: chosen-by-client")
+                .status());
+        String other = dev.gatehouse.gateway.auth.SessionTokens.mint();
+        sessions.put(other, new AgentSession("s-other", "local", "t2", "ps-2", "p-2", "a2", "proj-1",
+                Optional.empty()));
+        assertEquals(404, RawHttp.post(server.getPort(), listTools, "Authorization: Bearer " + other,
+                "Mcp-Session-Id: " + sessionId).status());
+        assertEquals(400, RawHttp.post(server.getPort(), listTools, bearer()).status());
+        long listingsBefore = records("tools/list");
+        RawHttp.Response owner = RawHttp.post(server.getPort(), listTools, bearer(), "Mcp-Session-Id: " + sessionId);
+        assertEquals(200, owner.status(), owner.body());
+        assertEquals(listingsBefore + 1, records("tools/list"), "one visible_tools evaluation per tools/list");
+    }
+
+    /** Public-failures row 15: arguments that are not an object, or missing, still reach the policy as facts. */
+    @Test
+    void nonObjectOrMissingArgumentsAreSchemaDenialsInBothEras() throws IOException {
+        String meta = ",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"},"
+                + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
+        for (String arguments : new String[] {",\"arguments\":\"page.md\"", ",\"arguments\":[\"page.md\"]",
+            ",\"arguments\":null", ""}) {
+            String body = "{\"jsonrpc\":\"2.0\",\"id\":\"c1\",\"method\":\"tools/call\",\"params\":{"
+                    + "\"name\":\"wiki_read\"" + arguments + meta + "}}";
+            RawHttp.Response response = RawHttp.post(server.getPort(), body, bearer(), "Mcp-Method: tools/call",
+                    "Mcp-Name: wiki_read", "MCP-Protocol-Version: 2026-07-28");
+            assertEquals(200, response.status(), response.body());
+            JsonNode result = firstJson(response.body()).path("result");
+            assertEquals("c1", firstJson(response.body()).path("id").asText());
+            assertTrue(result.path("isError").asBoolean(), response.body());
+            assertEquals("denied", result.path("structuredContent").path("kind").asText(), response.body());
+            assertEquals("schema", result.path("structuredContent").path("reasons").get(0).path("code").asText(),
+                    response.body());
+        }
+    }
+
+    /** The first JSON object in a body that may be plain JSON or one SSE event. */
+    private static JsonNode firstJson(String body) throws IOException {
+        int start = body.indexOf('{');
+        return JSON.readTree(body.substring(start, body.lastIndexOf('}') + 1));
+    }
+}

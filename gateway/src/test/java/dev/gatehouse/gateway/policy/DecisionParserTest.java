@@ -1,0 +1,126 @@
+package dev.gatehouse.gateway.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.Obligations;
+import dev.gatehouse.gateway.policy.api.PolicyFault;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.VisibleTools;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Only the exact shape of schemas/decision.json decides (public-failures.md row 17). */
+class DecisionParserTest {
+
+    private static final String DENY = "{\"allow\":false,\"reasons\":[{\"code\":\"unknown_tool\",\"message\":\"m\"}],"
+            + "\"obligations\":{}}";
+
+    @Test
+    void anAllowWithObligationsIsDecided() {
+        Decision decision = decided("[{\"result\":{\"allow\":true,\"reasons\":[],\"obligations\":"
+                + "{\"modes\":{\"runtimeMode\":\"auto\",\"interactionMode\":\"plan\"},\"wikiPath\":\"agents/a1/p.md\"}}}]");
+        assertEquals(true, decision.allow());
+        assertEquals(new Obligations(Optional.of(new Modes("auto", "plan")), Optional.of("agents/a1/p.md")),
+                decision.obligations());
+        assertEquals("rev", decision.bundleRevision());
+    }
+
+    @Test
+    void aDenialKeepsReasonsInPolicyOrder() {
+        Decision decision = decided("[{\"result\":{\"allow\":false,\"reasons\":[{\"code\":\"schema\",\"message\":\"a\"},"
+                + "{\"code\":\"path_invalid\",\"message\":\"b\"}],\"obligations\":{}}}]");
+        assertEquals(List.of(new Decision.Reason("schema", "a"), new Decision.Reason("path_invalid", "b")),
+                decision.reasons());
+        assertEquals(Obligations.NONE, decision.obligations());
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            []                                                                         | undefined
+            {}                                                                         | malformed_result
+            [{}]                                                                       | malformed_result
+            [{"result":{}}]                                                            | malformed_result
+            [{"result":[true]}]                                                        | malformed_result
+            [{"result":true}]                                                          | malformed_result
+            [{"result":{"allow":"true","reasons":[],"obligations":{}}}]                | malformed_result
+            [{"result":{"allow":1,"reasons":[],"obligations":{}}}]                     | malformed_result
+            [{"result":{"allow":true,"obligations":{}}}]                               | malformed_result
+            [{"result":{"allow":true,"reasons":[]}}]                                   | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{},"extra":1}}]        | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":[]}}]                  | malformed_result
+            [{"result":{"allow":true,"reasons":{},"obligations":{}}}]                  | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"wikiPath":1}}}]      | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"other":"x"}}}]       | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"modes":{"runtimeMode":"auto"}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[{"code":"schema","message":"m"}],"obligations":{}}}] | malformed_result
+            [{"result":{"allow":false,"reasons":[],"obligations":{}}}]                 | malformed_result
+            [{"result":{"allow":false,"reasons":["schema"],"obligations":{}}}]         | malformed_result
+            [{"result":{"allow":false,"reasons":[{"code":"schema"}],"obligations":{}}}] | malformed_result
+            [{"result":{"allow":false,"reasons":[{"code":1,"message":"m"}],"obligations":{}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{}}},{"result":{"allow":true,"reasons":[],"obligations":{}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{}},"x":1}]            | malformed_result
+            """)
+    void everyOtherShapeIsAFault(String raw, String code) {
+        PolicyOutcome<Decision> outcome = DecisionParser.decision(resultSet(raw), System.nanoTime());
+        PolicyFault fault = assertInstanceOf(PolicyOutcome.Failed.class, outcome).fault();
+        assertEquals(code, fault.code());
+    }
+
+    @Test
+    void aDuplicateMemberCannotSmuggleAnAllow() {
+        assertThrows(JsonProcessingException.class, () -> PolicyJson.MAPPER.readTree(
+                "[{\"result\":{\"allow\":false,\"allow\":true,\"reasons\":[],\"obligations\":{}}}]"));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            []                            | undefined
+            [{"result":{}}]               | malformed_result
+            [{"result":"wiki_read"}]      | malformed_result
+            [{"result":["wiki_read",1]}]  | malformed_result
+            [{"result":[]},{"result":[]}] | malformed_result
+            """)
+    void visibleToolsMustBeAnArrayOfStrings(String raw, String code) {
+        PolicyOutcome<VisibleTools> outcome = DecisionParser.visibleTools(resultSet(raw), System.nanoTime());
+        assertEquals(code, assertInstanceOf(PolicyOutcome.Failed.class, outcome).fault().code());
+    }
+
+    @Test
+    void visibleToolsKeepPolicyOrder() {
+        PolicyOutcome<VisibleTools> outcome = DecisionParser.visibleTools(
+                resultSet("[{\"result\":[\"t3_thread_list\",\"wiki_read\"]}]"), System.nanoTime());
+        VisibleTools tools = (VisibleTools) assertInstanceOf(PolicyOutcome.Decided.class, outcome).value();
+        assertEquals(List.of("t3_thread_list", "wiki_read"), tools.names());
+    }
+
+    @Test
+    void theParsedDecisionWritesBackToTheSameJson() throws Exception {
+        String raw = "{\"allow\":true,\"reasons\":[],\"obligations\":{\"modes\":{\"runtimeMode\":\"auto\","
+                + "\"interactionMode\":\"plan\"},\"wikiPath\":\"agents/a1/x\"}}";
+        Decision decision = decided("[{\"result\":" + raw + "}]");
+        assertEquals(PolicyJson.MAPPER.readTree(raw), DecisionJson.decision(decision));
+        assertEquals(PolicyJson.MAPPER.readTree(DENY), DecisionJson.decision(decided("[{\"result\":" + DENY + "}]")));
+    }
+
+    private static Decision decided(String raw) {
+        PolicyOutcome<Decision> outcome = DecisionParser.decision(resultSet(raw), System.nanoTime());
+        return (Decision) assertInstanceOf(PolicyOutcome.Decided.class, outcome, () -> outcome.toString()).value();
+    }
+
+    private static ResultSet resultSet(String raw) {
+        try {
+            return new ResultSet(PolicyJson.MAPPER.readTree(raw), "rev");
+        } catch (Exception e) {
+            throw new IllegalArgumentException(raw, e);
+        }
+    }
+
+}

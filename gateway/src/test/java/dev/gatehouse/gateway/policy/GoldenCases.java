@@ -1,0 +1,113 @@
+package dev.gatehouse.gateway.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.context.TrustedContext;
+import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
+import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
+import dev.gatehouse.gateway.policy.api.DecisionInput.ThreadShell;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The golden decision matrix: every {@code policy-tests/golden/<family>/cases.json} of the shape
+ * {@code {"cases": [{"name", "input", "expected"}]}}.
+ */
+public final class GoldenCases {
+
+    private GoldenCases() {
+    }
+
+    /** One golden case. */
+    public record GoldenCase(String family, String name, ObjectNode input, JsonNode expected) {
+
+        /** {@code family/name}, unique across the matrix. */
+        public String id() {
+            return family + "/" + name;
+        }
+
+        /**
+         * The same input as typed values, when the typed API can express it exactly: the mapper must give back
+         * this very JSON. Inputs made to test the policy's own guards (absent caller, foreign wiki root, arguments
+         * that are JSON null) cannot be built by the PEP and are replayed as JSON only.
+         */
+        public Optional<DecisionInput> typed() {
+            try {
+                DecisionInput typed = toTyped(input);
+                return DecisionInputMapper.forCall(typed).equals(input) ? Optional.of(typed) : Optional.empty();
+            } catch (RuntimeException notExpressible) {
+                return Optional.empty();
+            }
+        }
+    }
+
+    /** All cases of all families, in family then file order. */
+    public static List<GoldenCase> all() {
+        Path golden = TestBundle.repo().resolve("policy-tests/golden");
+        List<GoldenCase> cases = new ArrayList<>();
+        try (Stream<Path> families = Files.list(golden)) {
+            for (Path file : families.map(dir -> dir.resolve("cases.json")).filter(Files::isRegularFile).sorted()
+                    .toList()) {
+                String family = file.getParent().getFileName().toString();
+                for (JsonNode c : PolicyJson.MAPPER.readTree(file.toFile()).path("cases")) {
+                    cases.add(new GoldenCase(family, c.get("name").asText(), (ObjectNode) c.get("input"),
+                            c.get("expected")));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return cases;
+    }
+
+    /** Builds the typed input the PEP would build for this JSON; throws when a required member is missing. */
+    static DecisionInput toTyped(JsonNode input) {
+        JsonNode caller = input.get("caller");
+        TrustedContext context = new TrustedContext("golden", kind(caller.get("kind").asText()),
+                text(caller, "threadId"), Optional.empty(), Optional.empty(), caller.get("logicalAgentId").textValue(),
+                "golden agent", Optional.empty(), Optional.empty(), modes(caller.get("limits")),
+                caller.has("modeLimit") ? Optional.of(modes(caller.get("modeLimit"))) : Optional.empty(),
+                caller.get("readOnly").booleanValue(), caller.get("live").booleanValue(),
+                PolicyJson.MAPPER.convertValue(caller.get("capabilities"), List.class));
+        List<ArgumentError> errors = new ArrayList<>();
+        for (JsonNode error : input.path("argumentErrors")) {
+            errors.add(new ArgumentError(error.get("keyword").textValue(), error.get("instanceLocation").textValue(),
+                    text(error, "property"), error.get("message").textValue()));
+        }
+        Map<String, ThreadShell> targets = new LinkedHashMap<>();
+        input.path("targets").path("threads").fields().forEachRemaining(entry -> targets.put(entry.getKey(),
+                new ThreadShell(entry.getValue().get("found").booleanValue(), text(entry.getValue(), "runtimeMode"),
+                        text(entry.getValue(), "interactionMode"))));
+        Optional<Object> arguments = input.has("arguments")
+                ? Optional.ofNullable(PolicyJson.MAPPER.convertValue(input.get("arguments"), Object.class))
+                : Optional.empty();
+        return new DecisionInput(text(input, "tool"), arguments, errors, context, targets);
+    }
+
+    private static CallerKind kind(String wire) {
+        for (CallerKind kind : CallerKind.values()) {
+            if (kind.wire().equals(wire)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("unknown caller kind " + wire);
+    }
+
+    private static Modes modes(JsonNode json) {
+        return new Modes(json.get("runtimeMode").textValue(), json.get("interactionMode").textValue());
+    }
+
+    private static Optional<String> text(JsonNode json, String member) {
+        return json.has(member) ? Optional.of(json.get(member).textValue()) : Optional.empty();
+    }
+}

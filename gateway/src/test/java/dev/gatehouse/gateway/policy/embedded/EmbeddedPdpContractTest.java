@@ -1,0 +1,29 @@
+package dev.gatehouse.gateway.policy.embedded;
+
+import dev.gatehouse.gateway.policy.EvaluatingPdp;
+import dev.gatehouse.gateway.policy.PdpContractTest;
+import dev.gatehouse.gateway.policy.TestBundle;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The golden matrix through the Wasm engine. */
+class EmbeddedPdpContractTest extends PdpContractTest {
+
+    private EmbeddedPdp pdp;
+
+    @BeforeAll
+    void start() {
+        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
+        configuration.setBundlePath(TestBundle.freshBundle().toString());
+        pdp = new EmbeddedPdp(configuration);
+    }
+
+    @Override
+    protected EvaluatingPdp pdp() {
+        return pdp;
+    }
+
+    @Override
+    protected String engineName() {
+        return EmbeddedPdp.ENGINE;
+    }
+}

@@ -1,0 +1,161 @@
+package dev.gatehouse.gateway.policy.embedded;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatehouse.gateway.context.TrustedContext;
+import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
+import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.OpaCli;
+import dev.gatehouse.gateway.policy.TestBundle;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.PdpStatus;
+import dev.gatehouse.gateway.policy.api.PolicyFault;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Fail closed: a bundle the engine cannot use leaves the PDP up, denying every call with
+ * {@code bundle_unavailable} and saying why in its status; an engine error on one call is a fault for that call.
+ */
+class EmbeddedPdpFaultTest {
+
+    private static final TrustedContext CALLER = new TrustedContext("env", CallerKind.THREAD, Optional.of("t1"),
+            Optional.empty(), Optional.empty(), "a1", "a1", Optional.empty(), Optional.empty(),
+            new Modes("full-access", "default"), Optional.empty(), false, true, List.of("wiki.read"));
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aMissingBundleDeniesEverything() {
+        assertUnavailable(pdpFor(dir.resolve("nothing-here.tar.gz")), "does not exist");
+    }
+
+    @Test
+    void randomBytesDenyEverything() throws IOException {
+        byte[] noise = new byte[4096];
+        new Random(17).nextBytes(noise);
+        Path file = Files.write(dir.resolve("noise.tar.gz"), noise);
+        assertUnavailable(pdpFor(file), "not a readable gzipped tar");
+    }
+
+    @Test
+    void aTarballWithoutPolicyWasmDeniesEverything() throws IOException {
+        Path file = tarball("no-wasm.tar.gz", Map.of("data.json", "{}".getBytes(StandardCharsets.UTF_8)));
+        assertUnavailable(pdpFor(file), "has no /policy.wasm");
+    }
+
+    @Test
+    void aCorruptModuleDeniesEverything() throws IOException {
+        Path file = tarball("corrupt.tar.gz", Map.of("policy.wasm", "\0asm but not really".getBytes(
+                StandardCharsets.UTF_8), "data.json", "{}".getBytes(StandardCharsets.UTF_8)));
+        assertUnavailable(pdpFor(file), "cannot be instantiated");
+    }
+
+    @Test
+    void theRealModuleWithoutItsDataFailsTheSelfTest() throws IOException, BundleException {
+        byte[] wasm = BundleReader.read(TestBundle.freshBundle()).wasm();
+        Path file = tarball("no-data.tar.gz", Map.of("policy.wasm", wasm, "data.json",
+                "{}".getBytes(StandardCharsets.UTF_8)));
+        assertUnavailable(pdpFor(file), "self-test of gatehouse/authz/decision failed");
+    }
+
+    @Test
+    void aBuiltinTheHostLacksIsAFaultNeverAnAllow() throws IOException {
+        Path policies = Files.createDirectories(dir.resolve("policies"));
+        Files.writeString(policies.resolve("authz.rego"), """
+                package gatehouse.authz
+
+                default decision := {"allow": false, "reasons": [{"code": "unknown_tool", "message": "no"}],
+                  "obligations": {}}
+
+                decision := {"allow": true, "reasons": [], "obligations": {}} if {
+                  input.tool == "boom"
+                  http.send({"method": "get", "url": "http://127.0.0.1:9/"}).status_code == 200
+                }
+
+                visible_tools := ["t"]
+                """);
+        Path bundle = dir.resolve("builtin.tar.gz");
+        OpaCli.buildWasmBundle(policies, bundle);
+        EmbeddedPdp pdp = pdpFor(bundle);
+        assertTrue(pdp.status().healthy(), "the self-test does not reach the built-in");
+        PolicyFault fault = assertInstanceOf(PolicyOutcome.Failed.class, pdp.decide(call("boom"))).fault();
+        assertEquals(PolicyFault.EVALUATION_ERROR, fault.code());
+        Decision after = (Decision) assertInstanceOf(PolicyOutcome.Decided.class, pdp.decide(call("other")))
+                .value();
+        assertFalse(after.allow(), "the replacement instance answers the next call");
+    }
+
+    @Test
+    void inputTooDeepToSerialiseIsAFault() {
+        Map<String, Object> deep = new HashMap<>();
+        Map<String, Object> level = deep;
+        for (int i = 0; i < 5_000; i++) {
+            Map<String, Object> next = new HashMap<>();
+            level.put("k", next);
+            level = next;
+        }
+        EmbeddedPdp pdp = pdpFor(TestBundle.freshBundle());
+        PolicyOutcome<Decision> outcome = pdp.decide(new DecisionInput(Optional.of("wiki_read"),
+                Optional.of(deep), List.of(), CALLER, Map.of()));
+        assertEquals(PolicyFault.EVALUATION_ERROR,
+                assertInstanceOf(PolicyOutcome.Failed.class, outcome).fault().code());
+    }
+
+    private static void assertUnavailable(EmbeddedPdp pdp, String why) {
+        PdpStatus status = pdp.status();
+        assertFalse(status.healthy());
+        assertTrue(status.bundleRevision().isEmpty());
+        PolicyFault fault = status.fault().orElseThrow();
+        assertEquals(PolicyFault.BUNDLE_UNAVAILABLE, fault.code());
+        assertTrue(fault.detail().contains(why), fault.detail());
+        assertEquals(fault, assertInstanceOf(PolicyOutcome.Failed.class, pdp.decide(call("wiki_read"))).fault());
+        assertEquals(fault, assertInstanceOf(PolicyOutcome.Failed.class,
+                pdp.visibleTools(DecisionInput.forListing(CALLER))).fault());
+    }
+
+    private static DecisionInput call(String tool) {
+        return new DecisionInput(Optional.of(tool), Optional.of(Map.of("path", "page.md")), List.of(), CALLER,
+                Map.of());
+    }
+
+    private static EmbeddedPdp pdpFor(Path bundle) {
+        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
+        configuration.setBundlePath(bundle.toString());
+        configuration.setPoolMax(1);
+        return new EmbeddedPdp(configuration);
+    }
+
+    /** A gzipped tar made by the system's {@code tar}, entries named {@code ./<name>}. */
+    private Path tarball(String name, Map<String, byte[]> entries) throws IOException {
+        Path content = Files.createDirectories(dir.resolve(name + ".d"));
+        for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
+            Files.write(content.resolve(entry.getKey()), entry.getValue());
+        }
+        Path file = dir.resolve(name);
+        try {
+            Process tar = new ProcessBuilder("tar", "-czf", file.toString(), "-C", content.toString(), ".")
+                    .inheritIO().start();
+            assertEquals(0, tar.waitFor());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+        return file;
+    }
+}

@@ -1,0 +1,85 @@
+package dev.gatehouse.gateway.tools.wiki;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.gatehouse.facade.error.FacadeResult;
+import dev.gatehouse.facade.error.ServiceError;
+import dev.gatehouse.facade.wiki.WikiScope;
+import dev.gatehouse.gateway.policy.api.Obligations;
+import dev.gatehouse.gateway.tools.Contexts;
+import dev.gatehouse.gateway.tools.ToolCall;
+import dev.gatehouse.gateway.tools.ToolOutcome;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Wiki handlers: the resolved path from the obligation, identity from the context, results as they came. */
+class WikiToolsTest {
+
+    private static final Obligations RESOLVED = new Obligations(Optional.empty(), Optional.of("agents/a1/page.md"));
+    private static final WikiScope A1 = new WikiScope("a1", "agents/a1");
+
+    private final RecordingWiki wiki = new RecordingWiki();
+
+    @Test
+    void readUsesTheResolvedPathAndNeverTheRawArgument() {
+        ToolOutcome outcome = new WikiReadTool(wiki).handle(call(Map.of("path", "../a2/secret.md"), RESOLVED));
+
+        assertEquals(List.of(new RecordingWiki.Call("read", A1, "agents/a1/page.md", List.of())), wiki.calls);
+        assertEquals(new ToolOutcome.Succeeded(Map.of("path", "page.md", "content", "text", "revision", "r1")),
+                outcome);
+    }
+
+    @Test
+    void writeAndDeletePassContentAndRevisions() {
+        new WikiWriteTool(wiki).handle(call(Map.of("path", "page.md", "content", "new", "baseRevision", "r1"),
+                RESOLVED));
+        new WikiWriteTool(wiki).handle(call(Map.of("path", "page.md", "content", "fresh"), RESOLVED));
+        ToolOutcome deleted = new WikiDeleteTool(wiki).handle(call(Map.of("path", "page.md", "baseRevision", "r2"),
+                RESOLVED));
+
+        assertEquals(List.of(
+                new RecordingWiki.Call("write", A1, "agents/a1/page.md", List.of("new", Optional.of("r1"))),
+                new RecordingWiki.Call("write", A1, "agents/a1/page.md", List.of("fresh", Optional.empty())),
+                new RecordingWiki.Call("delete", A1, "agents/a1/page.md", List.of("r2"))), wiki.calls);
+        assertEquals(new ToolOutcome.Succeeded(Map.of("path", "page.md", "revision", "r2")), deleted);
+    }
+
+    @Test
+    void listAndSearchProjectEntriesAndHits() {
+        Obligations root = new Obligations(Optional.empty(), Optional.of("agents/a1"));
+
+        ToolOutcome listed = new WikiListTool(wiki).handle(call(Map.of(), root));
+        ToolOutcome found = new WikiSearchTool(wiki).handle(call(Map.of("query", "line"), root));
+
+        assertEquals(new ToolOutcome.Succeeded(Map.of("entries", List.of(
+                Map.of("path", "page.md", "kind", "page", "revision", "r1"),
+                Map.of("path", "notes", "kind", "folder")))), listed);
+        assertEquals(new ToolOutcome.Succeeded(Map.of("hits", List.of(Map.of("path", "page.md", "snippet",
+                "a line")))), found);
+        assertEquals(new RecordingWiki.Call("search", A1, "agents/a1", List.of("line")), wiki.calls.get(1));
+    }
+
+    @Test
+    void withoutAResolvedPathNothingIsCalled() {
+        ToolOutcome outcome = new WikiReadTool(wiki).handle(call(Map.of("path", "page.md"), Obligations.NONE));
+
+        assertEquals(new ToolOutcome.Failed(new ServiceError.Rejected("the decision carried no resolved wiki path",
+                "obligation_missing")), outcome);
+        assertEquals(List.of(), wiki.calls);
+    }
+
+    @Test
+    void serviceFailuresComeBackAsTheyWere() {
+        ServiceError conflict = new ServiceError.Conflict("stale");
+        wiki.failure = new FacadeResult.Failed<>(conflict);
+
+        assertEquals(new ToolOutcome.Failed(conflict), new WikiWriteTool(wiki).handle(call(Map.of("path", "page.md",
+                "content", "x", "baseRevision", "r0"), RESOLVED)));
+    }
+
+    private static ToolCall call(Map<String, Object> arguments, Obligations obligations) {
+        return new ToolCall(arguments, obligations, Contexts.thread("a1", "t1"));
+    }
+}

@@ -1,0 +1,190 @@
+package dev.gatehouse.local.host;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatehouse.local.http.ApiException;
+import dev.gatehouse.local.http.ApiResponses;
+import dev.gatehouse.local.http.RequestBodies;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Consumes;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Header;
+import io.micronaut.http.annotation.Patch;
+import io.micronaut.http.annotation.PathVariable;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.Put;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The host HTTP contract (schemas/services/host.schema.json) over the {@link HostStore}. */
+@Controller("/host/v1")
+@ExecuteOn(TaskExecutors.BLOCKING)
+@Consumes(MediaType.APPLICATION_JSON)
+public class HostController {
+
+    /** How many of the latest messages a thread read returns. */
+    private static final int MESSAGES = 50;
+
+    private final HostStore store;
+
+    public HostController(HostStore store) {
+        this.store = store;
+    }
+
+    /** {@code GET /host/v1/threads[?projectId=]} → {@code ThreadList}. */
+    @Get("/threads")
+    public HttpResponse<byte[]> threads(@QueryValue Optional<String> projectId) {
+        return ApiResponses.ok(Map.of("threads", store.threads(projectId).stream().map(HostController::thread)
+                .toList()));
+    }
+
+    /** {@code GET /host/v1/threads/{threadId}} → {@code ThreadDetail}. */
+    @Get("/threads/{threadId}")
+    public HttpResponse<byte[]> thread(@PathVariable String threadId) {
+        HostState.Thread thread = store.thread(threadId);
+        Map<String, Object> out = thread(thread);
+        List<HostState.Message> messages = thread.messages;
+        out.put("messages", messages.subList(Math.max(0, messages.size() - MESSAGES), messages.size()).stream()
+                .map(m -> Map.of("role", m.role, "text", m.text, "sentAt", m.sentAt)).toList());
+        return ApiResponses.ok(out);
+    }
+
+    /** {@code GET /host/v1/threads/{threadId}/worktree} → {@code Worktree}. */
+    @Get("/threads/{threadId}/worktree")
+    public HttpResponse<byte[]> worktree(@PathVariable String threadId) {
+        HostState.Worktree worktree = store.thread(threadId).worktree;
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("branch", worktree.branch);
+        out.put("clean", worktree.clean);
+        out.put("changedFiles", worktree.changedFiles);
+        out.put("ahead", worktree.ahead);
+        out.put("behind", worktree.behind);
+        out.put("workspaceRef", worktree.workspaceRef);
+        return ApiResponses.ok(out);
+    }
+
+    /** {@code GET /host/v1/threads/{threadId}/preview} → {@code Preview}. */
+    @Get("/threads/{threadId}/preview")
+    public HttpResponse<byte[]> preview(@PathVariable String threadId) {
+        return ApiResponses.ok(preview(store.thread(threadId).preview));
+    }
+
+    /** {@code PUT /host/v1/threads/{threadId}/preview} with {@code OpenPreviewRequest} → {@code Preview}. */
+    @Put("/threads/{threadId}/preview")
+    public HttpResponse<byte[]> openPreview(@PathVariable String threadId, @Body byte[] body) {
+        String url = RequestBodies.text(RequestBodies.object(body), "url");
+        return ApiResponses.ok(preview(store.openPreview(threadId, url)));
+    }
+
+    /** {@code POST /host/v1/threads} with {@code LaunchRequest} → 201 {@code LaunchedThread}. */
+    @Post("/threads")
+    public HttpResponse<byte[]> launch(@Header("Gatehouse-Agent-Id") Optional<String> agentId, @Body byte[] body) {
+        JsonNode request = RequestBodies.object(body);
+        HostState.Thread thread = store.launch(agent(agentId), RequestBodies.text(request, "projectId"),
+                RequestBodies.text(request, "prompt"), RequestBodies.optionalText(request, "title"),
+                RequestBodies.text(request, "runtimeMode"), RequestBodies.text(request, "interactionMode"));
+        return ApiResponses.json(HttpStatus.CREATED, Map.of("threadId", thread.threadId, "runId",
+                thread.activeRunId, "runtimeMode", thread.runtimeMode, "interactionMode", thread.interactionMode));
+    }
+
+    /** {@code POST /host/v1/threads/{threadId}/messages} with {@code SendRequest} → 201 {@code MessageReceipt}. */
+    @Post("/threads/{threadId}/messages")
+    public HttpResponse<byte[]> send(@PathVariable String threadId, @Body byte[] body) {
+        String messageId = store.send(threadId, RequestBodies.text(RequestBodies.object(body), "message"));
+        return ApiResponses.json(HttpStatus.CREATED, Map.of("threadId", threadId, "messageId", messageId));
+    }
+
+    /** {@code POST /host/v1/threads/{threadId}/interrupt} → {@code InterruptReceipt}. */
+    @Post("/threads/{threadId}/interrupt")
+    public HttpResponse<byte[]> interrupt(@PathVariable String threadId) {
+        return ApiResponses.ok(Map.of("threadId", threadId, "interrupted", store.interrupt(threadId)));
+    }
+
+    /** {@code POST /host/v1/threads/{threadId}/delegations} with {@code DelegateRequest} → 201 {@code Delegation}. */
+    @Post("/threads/{threadId}/delegations")
+    public HttpResponse<byte[]> delegate(@PathVariable String threadId,
+            @Header("Gatehouse-Agent-Id") Optional<String> agentId, @Body byte[] body) {
+        JsonNode request = RequestBodies.object(body);
+        HostState.Delegation delegation = store.delegate(threadId, agent(agentId),
+                RequestBodies.text(request, "task"), RequestBodies.text(request, "runtimeMode"),
+                RequestBodies.text(request, "interactionMode"));
+        return ApiResponses.json(HttpStatus.CREATED, Map.of("delegationId", delegation.delegationId,
+                "runtimeMode", delegation.runtimeMode, "interactionMode", delegation.interactionMode,
+                "status", delegation.status));
+    }
+
+    /** {@code GET /host/v1/projects} → {@code ProjectList}. */
+    @Get("/projects")
+    public HttpResponse<byte[]> projects() {
+        return ApiResponses.ok(Map.of("projects", store.projects().stream().map(HostController::project).toList()));
+    }
+
+    /** {@code PATCH /host/v1/projects/{projectId}} with {@code ProjectChanges} → {@code Project}. */
+    @Patch("/projects/{projectId}")
+    public HttpResponse<byte[]> updateProject(@PathVariable String projectId, @Body byte[] body) {
+        JsonNode request = RequestBodies.object(body);
+        return ApiResponses.ok(project(store.updateProject(projectId, RequestBodies.optionalText(request, "name"),
+                RequestBodies.optionalText(request, "defaultBranch"))));
+    }
+
+    /** {@code PATCH /host/v1/environment/preferences} with {@code Preferences} → {@code Preferences}. */
+    @Patch("/environment/preferences")
+    public HttpResponse<byte[]> updatePreferences(@Body byte[] body) {
+        JsonNode request = RequestBodies.object(body);
+        JsonNode days = request.get("autoArchiveDays");
+        if (days != null && !days.isNull() && !(days.isIntegralNumber() && days.canConvertToInt())) {
+            throw ApiException.badRequest("bad_request", "'autoArchiveDays' must be an integer");
+        }
+        HostState.Preferences preferences = store.updatePreferences(
+                RequestBodies.optionalText(request, "defaultRuntimeMode"),
+                RequestBodies.optionalText(request, "defaultInteractionMode"),
+                days == null || days.isNull() ? Optional.empty() : Optional.of(days.intValue()));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("defaultRuntimeMode", preferences.defaultRuntimeMode);
+        out.put("defaultInteractionMode", preferences.defaultInteractionMode);
+        out.put("autoArchiveDays", preferences.autoArchiveDays);
+        return ApiResponses.ok(out);
+    }
+
+    private static String agent(Optional<String> agentId) {
+        return agentId.filter(a -> !a.isBlank())
+                .orElseThrow(() -> ApiException.badRequest("agent_required", "Gatehouse-Agent-Id missing"));
+    }
+
+    private static Map<String, Object> thread(HostState.Thread thread) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("threadId", thread.threadId);
+        out.put("title", thread.title);
+        out.put("archived", thread.archived);
+        out.put("runtimeMode", thread.runtimeMode);
+        out.put("interactionMode", thread.interactionMode);
+        out.put("activeRunId", thread.activeRunId);
+        out.put("providerInstanceId", thread.providerInstanceId);
+        out.put("projectId", thread.projectId);
+        return out;
+    }
+
+    private static Map<String, Object> project(HostState.Project project) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("projectId", project.projectId);
+        out.put("name", project.name);
+        out.put("defaultBranch", project.defaultBranch);
+        out.put("workspaceRef", project.workspaceRef);
+        return out;
+    }
+
+    private static Map<String, Object> preview(HostState.Preview preview) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("open", preview.open);
+        out.put("url", preview.url);
+        return out;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.gatehouse.local.host;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Everything the local host stores, saved as one JSON file (Jackson maps the public fields). */
+public final class HostState {
+
+    public Map<String, Thread> threads = new LinkedHashMap<>();
+    public Map<String, Project> projects = new LinkedHashMap<>();
+    public Preferences preferences = new Preferences();
+    /** The number of the next generated id (threads, runs, messages, delegations). */
+    public long nextId = 1;
+
+    /** One thread with its modes, live run, messages, worktree and preview. */
+    public static final class Thread {
+        public String threadId;
+        public String title;
+        public boolean archived;
+        public String runtimeMode;
+        public String interactionMode;
+        public String activeRunId;
+        public String providerInstanceId;
+        public String projectId;
+        /** The logical agent the thread runs as. */
+        public String agentId;
+        public List<Message> messages = new ArrayList<>();
+        public Worktree worktree = new Worktree();
+        public Preview preview = new Preview();
+        public List<Delegation> delegations = new ArrayList<>();
+    }
+
+    public static final class Message {
+        public String messageId;
+        public String role;
+        public String text;
+        public String sentAt;
+    }
+
+    public static final class Worktree {
+        public String branch = "main";
+        public boolean clean = true;
+        public List<String> changedFiles = new ArrayList<>();
+        public int ahead;
+        public int behind;
+        public String workspaceRef;
+    }
+
+    public static final class Preview {
+        public boolean open;
+        public String url;
+    }
+
+    public static final class Delegation {
+        public String delegationId;
+        public String task;
+        public String runtimeMode;
+        public String interactionMode;
+        public String status;
+        public String requestedBy;
+    }
+
+    public static final class Project {
+        public String projectId;
+        public String name;
+        public String defaultBranch;
+        public String workspaceRef;
+    }
+
+    public static final class Preferences {
+        public String defaultRuntimeMode;
+        public String defaultInteractionMode;
+        public Integer autoArchiveDays;
+    }
+}

@@ -1,0 +1,178 @@
+package dev.gatehouse.local.host;
+
+import dev.gatehouse.local.http.ApiException;
+import dev.gatehouse.local.storage.JsonState;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The local host: threads with modes, archived flag, live run and provider instance; T3 projects; environment
+ * preferences. All methods are serialised; every change is saved before it is answered. Missing things are 404
+ * ({@code thread_not_found}, {@code project_not_found}); acting on an archived thread is 422
+ * {@code thread_archived}; an unknown mode is 400 {@code bad_mode}.
+ */
+public final class HostStore {
+
+    private static final Set<String> RUNTIME_MODES = Set.of("approval-required", "auto-accept-edits", "auto",
+            "full-access");
+    private static final Set<String> INTERACTION_MODES = Set.of("plan", "default");
+
+    private final JsonState<HostState> file;
+    private final HostState state;
+    private final Clock clock;
+
+    public HostStore(JsonState<HostState> file, Clock clock) {
+        this.file = file;
+        this.clock = clock;
+        this.state = file.load().orElseGet(HostState::new);
+    }
+
+    /** Adds projects and threads (demo seeding). */
+    public synchronized void seed(List<HostState.Project> projects, List<HostState.Thread> threads) {
+        projects.forEach(p -> state.projects.put(p.projectId, p));
+        threads.forEach(t -> state.threads.put(t.threadId, t));
+        file.save(state);
+    }
+
+    /** Threads, of one project when given. */
+    public synchronized List<HostState.Thread> threads(Optional<String> projectId) {
+        return state.threads.values().stream()
+                .filter(t -> projectId.isEmpty() || projectId.get().equals(t.projectId)).toList();
+    }
+
+    public synchronized HostState.Thread thread(String threadId) {
+        HostState.Thread thread = state.threads.get(threadId);
+        if (thread == null) {
+            throw ApiException.notFound("thread_not_found", "no such thread");
+        }
+        return thread;
+    }
+
+    public synchronized List<HostState.Project> projects() {
+        return List.copyOf(state.projects.values());
+    }
+
+    public synchronized HostState.Preferences preferences() {
+        return state.preferences;
+    }
+
+    /** Renames a project or changes its default branch. */
+    public synchronized HostState.Project updateProject(String projectId, Optional<String> name,
+            Optional<String> defaultBranch) {
+        HostState.Project project = project(projectId);
+        name.ifPresent(n -> project.name = n);
+        defaultBranch.ifPresent(b -> project.defaultBranch = b);
+        file.save(state);
+        return project;
+    }
+
+    /** Starts a thread with a live run in {@code projectId}, owned by {@code agentId}. */
+    public synchronized HostState.Thread launch(String agentId, String projectId, String prompt,
+            Optional<String> title, String runtimeMode, String interactionMode) {
+        project(projectId);
+        checkModes(runtimeMode, interactionMode);
+        HostState.Thread thread = new HostState.Thread();
+        thread.threadId = "t-" + state.nextId++;
+        thread.title = title.orElse("Untitled");
+        thread.runtimeMode = runtimeMode;
+        thread.interactionMode = interactionMode;
+        thread.activeRunId = "run-" + state.nextId++;
+        thread.providerInstanceId = "pi-local";
+        thread.projectId = projectId;
+        thread.agentId = agentId;
+        thread.worktree.workspaceRef = "ws-" + thread.threadId;
+        thread.messages.add(message("user", prompt));
+        state.threads.put(thread.threadId, thread);
+        file.save(state);
+        return thread;
+    }
+
+    /** Appends a message from an agent; returns the message id. */
+    public synchronized String send(String threadId, String text) {
+        HostState.Thread thread = activeThread(threadId);
+        HostState.Message message = message("agent", text);
+        thread.messages.add(message);
+        file.save(state);
+        return message.messageId;
+    }
+
+    /** Ends the active run; false when none was running. */
+    public synchronized boolean interrupt(String threadId) {
+        HostState.Thread thread = thread(threadId);
+        boolean running = thread.activeRunId != null;
+        thread.activeRunId = null;
+        file.save(state);
+        return running;
+    }
+
+    /** Records a task handed to a sub-agent of the thread. */
+    public synchronized HostState.Delegation delegate(String threadId, String agentId, String task,
+            String runtimeMode, String interactionMode) {
+        HostState.Thread thread = activeThread(threadId);
+        checkModes(runtimeMode, interactionMode);
+        HostState.Delegation delegation = new HostState.Delegation();
+        delegation.delegationId = "d-" + state.nextId++;
+        delegation.task = task;
+        delegation.runtimeMode = runtimeMode;
+        delegation.interactionMode = interactionMode;
+        delegation.status = "started";
+        delegation.requestedBy = agentId;
+        thread.delegations.add(delegation);
+        file.save(state);
+        return delegation;
+    }
+
+    /** Opens the thread's preview at {@code url}. */
+    public synchronized HostState.Preview openPreview(String threadId, String url) {
+        HostState.Thread thread = activeThread(threadId);
+        thread.preview.open = true;
+        thread.preview.url = url;
+        file.save(state);
+        return thread.preview;
+    }
+
+    /** Applies the given preference changes; returns all preferences. */
+    public synchronized HostState.Preferences updatePreferences(Optional<String> runtimeMode,
+            Optional<String> interactionMode, Optional<Integer> autoArchiveDays) {
+        runtimeMode.ifPresent(mode -> checkModes(mode, "default"));
+        interactionMode.ifPresent(mode -> checkModes("auto", mode));
+        runtimeMode.ifPresent(mode -> state.preferences.defaultRuntimeMode = mode);
+        interactionMode.ifPresent(mode -> state.preferences.defaultInteractionMode = mode);
+        autoArchiveDays.ifPresent(days -> state.preferences.autoArchiveDays = days);
+        file.save(state);
+        return state.preferences;
+    }
+
+    private HostState.Thread activeThread(String threadId) {
+        HostState.Thread thread = thread(threadId);
+        if (thread.archived) {
+            throw ApiException.unprocessable("thread_archived", "the thread is archived");
+        }
+        return thread;
+    }
+
+    private HostState.Project project(String projectId) {
+        HostState.Project project = state.projects.get(projectId);
+        if (project == null) {
+            throw ApiException.notFound("project_not_found", "no such project");
+        }
+        return project;
+    }
+
+    private HostState.Message message(String role, String text) {
+        HostState.Message message = new HostState.Message();
+        message.messageId = "m-" + state.nextId++;
+        message.role = role;
+        message.text = text;
+        message.sentAt = clock.instant().toString();
+        return message;
+    }
+
+    private static void checkModes(String runtimeMode, String interactionMode) {
+        if (!RUNTIME_MODES.contains(runtimeMode) || !INTERACTION_MODES.contains(interactionMode)) {
+            throw ApiException.badRequest("bad_mode", "unknown mode");
+        }
+    }
+}

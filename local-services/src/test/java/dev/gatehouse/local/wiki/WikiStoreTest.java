@@ -1,0 +1,164 @@
+package dev.gatehouse.local.wiki;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatehouse.local.http.ApiException;
+import dev.gatehouse.local.storage.AtomicFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The wiki store on a real directory: optimistic concurrency, atomic writes, confinement. */
+class WikiStoreTest {
+
+    private static final WikiPath PAGE = WikiPath.parse("agents/a1/page.md");
+    private static final WikiPath ROOT = WikiPath.parse("agents/a1");
+
+    @TempDir
+    Path dir;
+
+    private WikiStore store;
+
+    @BeforeEach
+    void create() {
+        store = new WikiStore(dir, AtomicFiles.PLAIN);
+        assertEquals("r1", store.write(PAGE, "original", Optional.empty()));
+    }
+
+    @Test
+    void ofConcurrentWritesFromOneRevisionExactlyOneWinsAndTheOthersConflict() throws Exception {
+        int writers = 8;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        List<Future<String>> results = new ArrayList<>();
+        for (int i = 0; i < writers; i++) {
+            String content = "content " + i;
+            results.add(pool.submit((Callable<String>) () -> {
+                start.await();
+                try {
+                    return content + " -> " + store.write(PAGE, content, Optional.of("r1"));
+                } catch (ApiException e) {
+                    return e.code();
+                }
+            }));
+        }
+        start.countDown();
+        List<String> outcomes = new ArrayList<>();
+        for (Future<String> result : results) {
+            outcomes.add(result.get());
+        }
+        pool.shutdown();
+
+        List<String> winners = outcomes.stream().filter(o -> o.endsWith("-> r2")).toList();
+        assertEquals(1, winners.size(), outcomes.toString());
+        assertEquals(writers - 1, outcomes.stream().filter("revision_conflict"::equals).count());
+        String winner = winners.get(0).substring(0, winners.get(0).indexOf(" -> "));
+        assertEquals(new WikiStore.Page("agents/a1/page.md", winner, "r2"), store.read(PAGE));
+    }
+
+    @Test
+    void aWriteThatFailsHalfwayLeavesTheOldPageAndNoTemporaryFile() throws IOException {
+        byte[] big = "x".repeat(4 * 1024 * 1024).getBytes(StandardCharsets.UTF_8);
+        WikiStore failing = new WikiStore(dir, (out, content) -> {
+            out.write(content, 0, content.length / 2);
+            throw new IOException("No space left on device");
+        });
+
+        assertThrows(RuntimeException.class, () -> failing.write(PAGE, new String(big, StandardCharsets.UTF_8),
+                Optional.of("r1")));
+
+        assertEquals(new WikiStore.Page("agents/a1/page.md", "original", "r1"), store.read(PAGE));
+        assertEquals(List.of(new WikiStore.Entry("agents/a1/page.md", "page", Optional.of("r1"))), store.list(ROOT));
+        assertEquals(List.of(), temporaries());
+    }
+
+    @Test
+    void leftoversOfACrashedWriteNeverShowAndAreRemovedAtStart() throws IOException {
+        Path leftover = dir.resolve("agents/a1/page.md~0b7d.tmp");
+        Files.writeString(leftover, "half a page with the word original");
+
+        assertEquals(List.of(new WikiStore.Entry("agents/a1/page.md", "page", Optional.of("r1"))), store.list(ROOT));
+        assertEquals(List.of(new WikiStore.Hit("agents/a1/page.md", "original")), store.search(ROOT, "original"));
+
+        store.removeLeftovers();
+
+        assertFalse(Files.exists(leftover));
+    }
+
+    @Test
+    void writeWithoutBaseOnAnExistingPageAndDeleteFromAStaleRevisionConflict() {
+        ApiException create = assertThrows(ApiException.class, () -> store.write(PAGE, "again", Optional.empty()));
+        ApiException delete = assertThrows(ApiException.class, () -> store.delete(PAGE, "r0"));
+
+        assertEquals("revision_conflict", create.code());
+        assertEquals("revision_conflict", delete.code());
+        assertEquals("original", store.read(PAGE).content());
+    }
+
+    @Test
+    void revisionsKeepIncreasingAcrossDeleteAndRecreate() {
+        assertEquals("r2", store.write(PAGE, "second", Optional.of("r1")));
+        assertEquals("r2", store.delete(PAGE, "r2"));
+        assertEquals("page_not_found", assertThrows(ApiException.class, () -> store.read(PAGE)).code());
+
+        assertEquals("r3", store.write(PAGE, "third", Optional.empty()));
+    }
+
+    @Test
+    void searchStaysUnderTheRequestedFolder() {
+        store.write(WikiPath.parse("agents/a2/secret.md"), "A2-SECRET", Optional.empty());
+        store.write(WikiPath.parse("agents/a10/page.md"), "secret of a10", Optional.empty());
+
+        assertEquals(List.of(), store.search(ROOT, "secret"));
+        assertEquals(List.of(new WikiStore.Hit("agents/a2/secret.md", "A2-SECRET")),
+                store.search(WikiPath.parse("agents/a2"), "a2-secret"));
+    }
+
+    @Test
+    void symbolicLinksAreRefusedAndNothingIsCreatedOutside() throws IOException {
+        store.write(WikiPath.parse("agents/a2/secret.md"), "A2-SECRET", Optional.empty());
+        Path outside = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-outside"));
+        Files.createSymbolicLink(dir.resolve("agents/a1/link-out"), Path.of("../a2"));
+        Files.createSymbolicLink(dir.resolve("agents/a1/dir-link"), outside);
+
+        assertEquals("path_escape", assertThrows(ApiException.class,
+                () -> store.read(WikiPath.parse("agents/a1/link-out/secret.md"))).code());
+        assertEquals("path_escape", assertThrows(ApiException.class,
+                () -> store.write(WikiPath.parse("agents/a1/dir-link/new.md"), "x", Optional.empty())).code());
+        assertEquals(List.of(new WikiStore.Entry("agents/a1/page.md", "page", Optional.of("r1"))), store.list(ROOT));
+        try (Stream<Path> created = Files.list(outside)) {
+            assertEquals(0, created.count());
+        }
+    }
+
+    @Test
+    void malformedPathsAreRefused() {
+        for (String path : List.of("", "/etc/passwd", "agents//a1", "agents/../a2", "agents/a1/x~tmp",
+                "agents\\a1", "agents/a1/trailing.", "agents/%2e%2e")) {
+            assertEquals("path_invalid", assertThrows(ApiException.class, () -> WikiPath.parse(path)).code(), path);
+        }
+        assertTrue(WikiPath.parse("agents/a1/Notizen über/страница 1.md").segments().size() == 4);
+    }
+
+    private List<Path> temporaries() throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(AtomicFiles::isTemporary).toList();
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.gatehouse.facade.http;
+
+import dev.gatehouse.facade.host.HostFacade;
+import dev.gatehouse.facade.host.HttpHostFacade;
+import dev.gatehouse.facade.project.HttpProjectFacade;
+import dev.gatehouse.facade.project.ProjectFacade;
+import dev.gatehouse.facade.wiki.HttpWikiFacade;
+import dev.gatehouse.facade.wiki.WikiFacade;
+import io.micronaut.context.BeanLocator;
+import io.micronaut.context.annotation.Factory;
+import io.micronaut.inject.qualifiers.Qualifiers;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+
+/**
+ * The three facade beans, built from {@code gatehouse.services.{project,wiki,host}} ({@link ServiceEndpoint}).
+ * An integration without a URL gets a {@link DisabledFacade}.
+ */
+@Factory
+public class FacadeFactory {
+
+    private final BeanLocator beans;
+    private final List<ServiceClient> clients = new CopyOnWriteArrayList<>();
+
+    public FacadeFactory(BeanLocator beans) {
+        this.beans = beans;
+    }
+
+    @Singleton
+    ProjectFacade projectFacade() {
+        return build(ProjectFacade.class, "project", c -> new HttpProjectFacade(c, mapper(c)));
+    }
+
+    @Singleton
+    WikiFacade wikiFacade() {
+        return build(WikiFacade.class, "wiki", c -> new HttpWikiFacade(c, mapper(c)));
+    }
+
+    @Singleton
+    HostFacade hostFacade() {
+        return build(HostFacade.class, "host", c -> new HttpHostFacade(c, mapper(c)));
+    }
+
+    private <T> T build(Class<T> type, String name, Function<ServiceClient, T> http) {
+        Optional<ServiceEndpoint> endpoint = beans.findBean(ServiceEndpoint.class, Qualifiers.byName(name))
+                .filter(e -> e.getUrl().isPresent());
+        return endpoint.map(e -> {
+            ServiceClient client = new ServiceClient(e);
+            clients.add(client);
+            return http.apply(client);
+        }).orElseGet(() -> DisabledFacade.of(type, name));
+    }
+
+    /** Releases the HTTP connections when the context stops. */
+    @PreDestroy
+    void close() {
+        clients.forEach(ServiceClient::close);
+    }
+
+    private static ReplyMapper mapper(ServiceClient client) {
+        return new ReplyMapper(client.service(), client.deadline().toMillis());
+    }
+}

@@ -1,0 +1,59 @@
+package dev.gatehouse.facade.http;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import io.micronaut.http.HttpMethod;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The transport's retry rule: a read is sent again once only when nothing was sent; a mutation never. */
+class ServiceClientTest {
+
+    @Test
+    void aRefusedReadIsTriedExactlyTwiceAndARefusedMutationOnce() {
+        AtomicInteger built = new AtomicInteger();
+        try (ServiceClient client = new ServiceClient(ServiceEndpoint.of("wiki", URI.create("http://127.0.0.1:"
+                + freePort()), "c", StubService.DEADLINE))) {
+            Reply read = client.read(() -> {
+                built.incrementAndGet();
+                return Requests.get("/x");
+            });
+            Reply mutation = client.mutate(Requests.json(HttpMethod.POST, "/x", Map.of()));
+
+            assertEquals(2, built.get());
+            assertEquals(new Reply.Refused(true), read);
+            assertEquals(new Reply.Refused(true), mutation);
+        }
+    }
+
+    @Test
+    void aReadThatReachedTheServiceIsNotResent() {
+        try (StubService stub = new StubService(); ServiceClient client = new ServiceClient(stub.endpoint("wiki"))) {
+            stub.server().stubFor(get("/x").willReturn(aResponse().withStatus(503)));
+
+            Reply reply = client.read(() -> Requests.get("/x"));
+
+            assertEquals(503, assertInstanceOf(Reply.Answered.class, reply).status());
+            stub.server().verify(1, getRequestedFor(urlEqualTo("/x")));
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

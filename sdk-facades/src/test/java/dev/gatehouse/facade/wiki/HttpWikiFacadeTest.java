@@ -1,0 +1,128 @@
+package dev.gatehouse.facade.wiki;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.delete;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.put;
+import static com.github.tomakehurst.wiremock.client.WireMock.putRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static dev.gatehouse.facade.http.StubService.error;
+import static dev.gatehouse.facade.http.StubService.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import dev.gatehouse.facade.error.FacadeResult;
+import dev.gatehouse.facade.error.ServiceError;
+import dev.gatehouse.facade.http.ContractSchemas;
+import dev.gatehouse.facade.http.ReplyMapper;
+import dev.gatehouse.facade.http.ServiceClient;
+import dev.gatehouse.facade.http.StubService;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The Wiki facade against a WireMock Wiki service: paths relative to the root, nothing from outside it. */
+class HttpWikiFacadeTest {
+
+    private static final WikiScope A1 = new WikiScope("a1", "agents/a1");
+
+    private static StubService stub;
+    private static HttpWikiFacade facade;
+
+    @BeforeAll
+    static void start() {
+        stub = new StubService();
+        facade = new HttpWikiFacade(new ServiceClient(stub.endpoint("wiki")), new ReplyMapper("wiki", 500));
+        stub.server().stubFor(get(urlPathEqualTo("/wiki/v1/folders")).willReturn(json(200,
+                "{\"path\":\"agents/a1\",\"entries\":[]}")));
+        facade.list(A1, "agents/a1");
+        stub.server().resetAll();
+    }
+
+    @AfterAll
+    static void stop() {
+        facade.close();
+        stub.close();
+    }
+
+    @AfterEach
+    void reset() {
+        stub.server().resetAll();
+    }
+
+    @Test
+    void listingIsRelativeToTheRootAndDropsAnythingOutsideIt() {
+        String body = "{\"path\":\"agents/a1\",\"entries\":["
+                + "{\"path\":\"agents/a1/page.md\",\"kind\":\"page\",\"revision\":\"r3\"},"
+                + "{\"path\":\"agents/a1/notes\",\"kind\":\"folder\"},"
+                + "{\"path\":\"agents/a10/page.md\",\"kind\":\"page\",\"revision\":\"r1\"},"
+                + "{\"path\":\"agents/a2/secret.md\",\"kind\":\"page\",\"revision\":\"r1\"}]}";
+        assertEquals(List.of(), ContractSchemas.errors("wiki", "FolderListing", body));
+        stub.server().stubFor(get(urlPathEqualTo("/wiki/v1/folders")).withQueryParam("path", equalTo("agents/a1"))
+                .withHeader("Gatehouse-Agent-Id", equalTo("a1")).willReturn(json(200, body)));
+
+        assertEquals(new FacadeResult.Ok<>(List.of(
+                new WikiEntry("page.md", "page", Optional.of("r3")),
+                new WikiEntry("notes", "folder", Optional.empty()))), facade.list(A1, "agents/a1"));
+    }
+
+    @Test
+    void searchKeepsOnlyHitsInsideTheRoot() {
+        stub.server().stubFor(get(urlPathEqualTo("/wiki/v1/search")).withQueryParam("path", equalTo("agents/a1"))
+                .withQueryParam("query", equalTo("secret words")).willReturn(json(200, "{\"hits\":["
+                        + "{\"path\":\"agents/a1/x y/p.md\",\"snippet\":\"secret words here\"},"
+                        + "{\"path\":\"agents/a2/secret.md\",\"snippet\":\"A2-SECRET\"}]}")));
+
+        assertEquals(new FacadeResult.Ok<>(List.of(new WikiHit("x y/p.md", "secret words here"))),
+                facade.search(A1, "agents/a1", "secret words"));
+    }
+
+    @Test
+    void aPageFromOutsideTheRootIsIncompatibleNotShown() {
+        stub.server().stubFor(get(urlPathEqualTo("/wiki/v1/pages")).willReturn(json(200,
+                "{\"path\":\"agents/a2/secret.md\",\"content\":\"A2-SECRET\",\"revision\":\"r1\"}")));
+
+        ServiceError error = assertInstanceOf(FacadeResult.Failed.class, facade.read(A1, "agents/a1/page.md"))
+                .error();
+
+        assertEquals("incompatible", error.kind());
+    }
+
+    @Test
+    void writeSendsTheContractBodyAndMapsConflictAndMissingPage() {
+        stub.server().stubFor(put(urlPathEqualTo("/wiki/v1/pages")).willReturn(json(200,
+                "{\"path\":\"agents/a1/page.md\",\"revision\":\"r4\"}")));
+
+        assertEquals(new FacadeResult.Ok<>(new WikiRevision("page.md", "r4")),
+                facade.write(A1, "agents/a1/page.md", "new text", Optional.of("r3")));
+        LoggedRequest sent = stub.server().findAll(putRequestedFor(urlPathEqualTo("/wiki/v1/pages"))).get(0);
+        assertEquals(List.of(), ContractSchemas.errors("wiki", "WriteRequest", sent.getBodyAsString()));
+        assertEquals("agents/a1/page.md", sent.queryParameter("path").firstValue());
+
+        stub.server().stubFor(put(urlPathEqualTo("/wiki/v1/pages")).willReturn(error(409, "revision_conflict")));
+        assertEquals("conflict", kind(facade.write(A1, "agents/a1/page.md", "x", Optional.of("r1"))));
+
+        stub.server().stubFor(delete(urlPathEqualTo("/wiki/v1/pages")).willReturn(error(404, "page_not_found")));
+        assertEquals(new FacadeResult.Failed<>(new ServiceError.NotFound("the wiki service has no such page",
+                "page")), facade.delete(A1, "agents/a1/gone.md", "r1"));
+    }
+
+    @Test
+    void aWriteWhoseConnectionBreaksIsUncertainAndNotResent() {
+        stub.server().stubFor(put(urlPathEqualTo("/wiki/v1/pages"))
+                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                        .withFault(Fault.RANDOM_DATA_THEN_CLOSE)));
+
+        assertEquals("uncertain", kind(facade.write(A1, "agents/a1/page.md", "x", Optional.empty())));
+        stub.server().verify(1, putRequestedFor(urlPathEqualTo("/wiki/v1/pages")));
+    }
+
+    private static String kind(FacadeResult<?> result) {
+        return assertInstanceOf(FacadeResult.Failed.class, result).error().kind();
+    }
+}
