@@ -7,6 +7,7 @@ import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
+import java.util.function.Function;
 
 /**
  * The one call path of every engine: marshal ({@link DecisionInputMapper}) → evaluate (the engine) → parse
@@ -45,25 +46,26 @@ public abstract class EvaluatingPdp implements PolicyDecisionPoint, PolicyEvalua
      * caller, a malformed wiki root).
      */
     final PolicyOutcome<Decision> decide(ObjectNode input, long startNanos) {
-        PolicyOutcome<ResultSet> answer = evaluate(Entrypoint.DECISION, input);
-        PolicyOutcome<Decision> outcome = answer instanceof PolicyOutcome.Decided<ResultSet> decided
-                ? DecisionParser.decision(decided.value(), startNanos)
-                : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<ResultSet>) answer).fault());
-        observe(outcome instanceof PolicyOutcome.Decided<Decision> d
-                ? new PolicyOutcome.Decided<>(d.value().bundleRevision())
-                : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<Decision>) outcome).fault()));
-        return outcome;
+        return evaluateAndParse(Entrypoint.DECISION, input, result -> DecisionParser.decision(result, startNanos),
+                Decision::bundleRevision);
     }
 
     /** Lists visible tools for decision-input JSON as given; package-private for the same reason. */
     final PolicyOutcome<VisibleTools> visibleTools(ObjectNode input, long startNanos) {
-        PolicyOutcome<ResultSet> answer = evaluate(Entrypoint.VISIBLE_TOOLS, input);
-        PolicyOutcome<VisibleTools> outcome = answer instanceof PolicyOutcome.Decided<ResultSet> decided
-                ? DecisionParser.visibleTools(decided.value(), startNanos)
+        return evaluateAndParse(Entrypoint.VISIBLE_TOOLS, input,
+                result -> DecisionParser.visibleTools(result, startNanos), VisibleTools::bundleRevision);
+    }
+
+    /** The one path of both entry points: evaluate, parse the result strictly, report the outcome to observe. */
+    private <T> PolicyOutcome<T> evaluateAndParse(Entrypoint entrypoint, ObjectNode input,
+            Function<ResultSet, PolicyOutcome<T>> parse, Function<T, String> revision) {
+        PolicyOutcome<ResultSet> answer = evaluate(entrypoint, input);
+        PolicyOutcome<T> outcome = answer instanceof PolicyOutcome.Decided<ResultSet> decided
+                ? parse.apply(decided.value())
                 : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<ResultSet>) answer).fault());
-        observe(outcome instanceof PolicyOutcome.Decided<VisibleTools> d
-                ? new PolicyOutcome.Decided<>(d.value().bundleRevision())
-                : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<VisibleTools>) outcome).fault()));
+        observe(outcome instanceof PolicyOutcome.Decided<T> d
+                ? new PolicyOutcome.Decided<>(revision.apply(d.value()))
+                : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<T>) outcome).fault()));
         return outcome;
     }
 
