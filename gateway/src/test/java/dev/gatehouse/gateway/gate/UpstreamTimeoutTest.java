@@ -1,0 +1,96 @@
+package dev.gatehouse.gateway.gate;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import com.github.tomakehurst.wiremock.client.WireMock;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import dev.gatehouse.facade.error.ServiceError;
+import dev.gatehouse.gateway.context.AgentSettings;
+import dev.gatehouse.gateway.context.AgentSettingsStore;
+import dev.gatehouse.gateway.support.Callers;
+import dev.gatehouse.gateway.tools.ToolOutcome;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.micronaut.test.support.TestPropertyProvider;
+import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * cases/public-failures.md row 23: a wiki service that accepts a read and never answers. Each call through the gate
+ * ends as a structured {@code unavailable} tool error within the deadline plus one second, the read is sent once
+ * (a read is retried only when the connection was refused), and the gateway keeps answering afterwards.
+ */
+@MicronautTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class UpstreamTimeoutTest implements TestPropertyProvider {
+
+    private static final long DEADLINE_MS = 500;
+    private static final int CALLS = 5;
+
+    private final WireMockServer services = new WireMockServer(wireMockConfig().bindAddress("127.0.0.1").dynamicPort());
+
+    @Inject
+    Gate gate;
+    @Inject
+    AgentSettingsStore settings;
+
+    @Override
+    public Map<String, String> getProperties() {
+        services.start();
+        services.stubFor(WireMock.get(urlPathEqualTo("/host/v1/threads/t1")).willReturn(aResponse().withStatus(200)
+                .withHeader("Content-Type", "application/json").withHeader("Api-Version", "1")
+                .withBody("{\"threadId\":\"t1\",\"title\":\"t\",\"archived\":false,\"runtimeMode\":\"full-access\","
+                        + "\"interactionMode\":\"default\",\"activeRunId\":\"run-1\",\"providerInstanceId\":\"p-1\","
+                        + "\"projectId\":\"demo\",\"messages\":[]}")));
+        services.stubFor(WireMock.get(urlPathEqualTo("/wiki/v1/pages")).willReturn(aResponse().withFixedDelay(60_000)));
+        String url = services.baseUrl();
+        return Map.of(
+                "micronaut.server.port", "-1",
+                "gatehouse.policy.bundle-path", System.getProperty("gatehouse.bundle.dir", "../target/bundle")
+                        + "/bundle.tar.gz",
+                "gatehouse.audit.path", "target/test-decisions/upstream-timeout.jsonl",
+                "gatehouse.admin.credential", "admin-test-credential",
+                "gatehouse.services.host.url", url,
+                "gatehouse.services.host.credential", "service-credential",
+                "gatehouse.services.wiki.url", url,
+                "gatehouse.services.wiki.credential", "service-credential",
+                "gatehouse.services.wiki.deadline", DEADLINE_MS + "ms");
+    }
+
+    @AfterAll
+    void stop() {
+        services.stop();
+    }
+
+    @Test
+    void aServiceThatNeverAnswersEndsInUnavailableWithinTheDeadlineAndTheGatewayStaysUp() {
+        settings.put("a1", new AgentSettings(false, new AgentSettings.Project(false, Optional.empty()),
+                new AgentSettings.Wiki(true, false)));
+        // The first HTTP call of a JVM loads the client (~0.5 s); the budget is about the service, not class loading.
+        assertFalse(gate.list(Callers.a1()).isEmpty());
+
+        for (int i = 0; i < CALLS; i++) {
+            long start = System.nanoTime();
+            GateResult result = gate.call(Callers.a1(), "wiki_read", Map.of("path", "page.md"));
+            long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+
+            GateResult.Completed completed = assertInstanceOf(GateResult.Completed.class, result);
+            ToolOutcome.Failed failed = assertInstanceOf(ToolOutcome.Failed.class, completed.outcome());
+            assertInstanceOf(ServiceError.Unavailable.class, failed.error());
+            assertFalse(completed.decisionId().isBlank());
+            assertTrue(elapsedMs <= DEADLINE_MS + 1000, "call " + i + " took " + elapsedMs + " ms");
+        }
+        services.verify(CALLS, getRequestedFor(urlPathEqualTo("/wiki/v1/pages")));
+        assertTrue(gate.list(Callers.a1()).stream().anyMatch(tool -> tool.name().equals("wiki_read")),
+                "the gateway must still answer after the timeouts");
+    }
+}
