@@ -21,14 +21,15 @@ help:
 	@echo "make bench  - JMH benchmarks, results in bench/results.md"
 
 # The pinned OPA, built from the Go module proxy into a cache outside the repository and reused while
-# `opa version` matches the pin. No other download route exists here.
+# `opa version` matches the pin. No other download route exists here. (The version is captured before it is
+# compared: `opa version | grep -q` under pipefail fails at random when grep exits first and opa gets SIGPIPE.)
 opa:
-	@if [ -x "$(OPA)" ] && "$(OPA)" version 2>/dev/null | grep -qx "Version: $(OPA_VERSION:v%=%)"; then exit 0; fi; \
+	@if [ -x "$(OPA)" ] && [[ "$$("$(OPA)" version 2>/dev/null)" == *"Version: $(OPA_VERSION:v%=%)"* ]]; then exit 0; fi; \
 	command -v go >/dev/null || { echo "Go is needed once, to build OPA $(OPA_VERSION) (go install)"; exit 1; }; \
 	echo ">> building OPA $(OPA_VERSION) with go install into $(OPA_DIR) (first time only, takes a few minutes)"; \
 	mkdir -p "$(OPA_DIR)"; \
 	GOBIN="$(OPA_DIR)" GOFLAGS=-mod=mod go install github.com/open-policy-agent/opa@$(OPA_VERSION); \
-	"$(OPA)" version | grep -qx "Version: $(OPA_VERSION:v%=%)" || { echo "built OPA does not report $(OPA_VERSION)"; exit 1; }; \
+	[[ "$$("$(OPA)" version)" == *"Version: $(OPA_VERSION:v%=%)"* ]] || { echo "built OPA does not report $(OPA_VERSION)"; exit 1; }; \
 	echo ">> OPA $(OPA_VERSION) ready"
 
 policy: policy-families policy-fmt policy-check policy-test

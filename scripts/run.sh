@@ -45,9 +45,18 @@ stop() {
 }
 trap stop INT TERM EXIT
 
-wait_for() { # url, name, pid
+# Credentials go to these ports, so they must be ours: refuse to start when something already listens there.
+for port in "$LOCAL_PORT" "$PORT"; do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "127.0.0.1:$port is already in use (another make run?). Stop it, or choose other ports with" \
+      "GATEHOUSE_PORT (gateway, default 8080) and GATEHOUSE_LOCAL_PORT (local services, default 8181)." >&2
+    exit 1
+  fi
+done
+
+wait_for() { # url, name, pid: the answer must come while our own process is alive
   for _ in $(seq 1 120); do
-    if curl -s -o /dev/null "$1"; then return 0; fi
+    if curl -s -o /dev/null "$1" && kill -0 "$3" 2>/dev/null; then return 0; fi
     kill -0 "$3" 2>/dev/null || { echo "$2 exited; see $DATA/logs/$2.log" >&2; exit 1; }
     sleep 0.5
   done

@@ -54,6 +54,12 @@ path_problems contains concat("", ["a path has at most ", format_int(max_segment
 	count(relative) > max_segments
 }
 
+# A page lives below the subtree root: "." names the root folder, which no page tool may read, write or delete.
+path_problems contains "a page path names a page below the subtree root, not \".\"" if {
+	spec.names == "page"
+	raw == "."
+}
+
 path_problems contains problem if {
 	count(relative) <= max_segments
 	some segment in relative

@@ -236,13 +236,16 @@ PATHS = {
 for name, path in PATHS.items():
     add("wiki", f"wiki_read_{name}", make_input(CALLERS["thread_full"], "wiki_read", {"path": path}))
 OK_PATHS = {
-    "root_dot": ".", "nested": "notes/2026/plan.md", "inner_space": "meeting notes/plan v2.md",
+    "nested": "notes/2026/plan.md", "inner_space": "meeting notes/plan v2.md",
     "unicode_letters": "\u65e5\u672c/\u00e9t\u00e9.md", "dots_inside": "a.b.c/v1.2.md", "max_segments": "/".join(["d"] * 32),
     "max_segment_length": "p" * 256, "dash_underscore": "-_/_-.md", "arabic_digits": "\u0661\u0662\u0663.md",
 }
 for name, path in OK_PATHS.items():
     add("wiki", f"wiki_read_ok_{name}", make_input(CALLERS["thread_full"], "wiki_read", {"path": path}))
 add("wiki", "wiki_list_default_root", make_input(CALLERS["thread_full"], "wiki_list", {}))
+for tool, extra in [("wiki_read", {}), ("wiki_write", {"content": "x"}), ("wiki_delete", {"baseRevision": "r1"})]:
+    add("wiki", f"{tool}_root_is_not_a_page", make_input(CALLERS["thread_full"], tool, {"path": "."} | extra))
+add("wiki", "wiki_list_root_dot", make_input(CALLERS["thread_full"], "wiki_list", {"path": "."}))
 add("wiki", "wiki_search_default_root", make_input(CALLERS["thread_supervised_plan"], "wiki_search", {"query": "q"}))
 add("wiki", "wiki_search_sub_path", make_input(CALLERS["thread_supervised_plan"], "wiki_search", {"query": "q", "path": "notes"}))
 add("wiki", "wiki_read_missing_path", make_input(CALLERS["thread_full"], "wiki_read", {},

@@ -94,7 +94,7 @@ def _wiki(inp, row):
     segs = raw.split("/") if isinstance(raw, str) else None
     if isinstance(raw, str):
         rel = [] if raw == "." else segs
-        valid = len(rel) <= 32 and all(_segment_ok(s) for s in rel)
+        valid = len(rel) <= 32 and all(_segment_ok(s) for s in rel) and not (spec["names"] == "page" and raw == ".")
     if not valid or root_segs is None:
         codes.append("path_invalid")
     escapes = False

@@ -25,7 +25,15 @@ test_wiki_sibling_prefix_escape if {
 
 test_wiki_resolved_path_is_the_obligation if {
 	read("notes/plan.md").obligations == {"wikiPath": "agents/a1/notes/plan.md"}
-	read(".").obligations == {"wikiPath": "agents/a1"}
+	d := authz.decision with input as testing.call("wiki_list", {"path": "."})
+	d.obligations == {"wikiPath": "agents/a1"}
+}
+
+test_wiki_page_tools_never_name_the_root if {
+	every tool in ["wiki_read", "wiki_write", "wiki_delete"] {
+		d := authz.decision with input as testing.call(tool, {"path": ".", "content": "x", "baseRevision": "r1"})
+		d.reasons == [{"code": "path_invalid", "message": "a page path names a page below the subtree root, not \".\""}]
+	}
 }
 
 test_wiki_default_path_is_root if {

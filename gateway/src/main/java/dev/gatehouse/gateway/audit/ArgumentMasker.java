@@ -21,9 +21,10 @@ final class ArgumentMasker {
     /** The value written instead of a masked one. */
     static final TextNode MASK = TextNode.valueOf("**masked**");
 
+    /** Found anywhere in a member name, whatever the case or the characters around it (newlines included). */
     private static final Pattern CREDENTIAL_LIKE = Pattern.compile(
-            "(?i).*(credential|token|authori[sz]ation|password|passwd|secret|api[-_]?key|cookie|bearer"
-                    + "|private[-_]?key).*");
+            "(?i)(credential|token|authori[sz]ation|pass[-_ ]?w(or)?d|secret|api[-_ ]?key|cookie|bearer"
+                    + "|private[-_ ]?key)");
 
     private ArgumentMasker() {
     }
@@ -48,7 +49,7 @@ final class ArgumentMasker {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> member = it.next();
                 String path = pointer + "/" + member.getKey().replace("~", "~0").replace("/", "~1");
-                if (CREDENTIAL_LIKE.matcher(member.getKey()).matches()) {
+                if (CREDENTIAL_LIKE.matcher(member.getKey()).find()) {
                     member.setValue(MASK);
                     masked.add(path);
                 } else {

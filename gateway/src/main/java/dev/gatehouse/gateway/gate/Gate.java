@@ -157,7 +157,7 @@ public class Gate {
                 LOG.error("handler of {} returned null (decision {})", tool.name(), decisionId);
                 return new GateResult.HandlerFault(decisionId);
             }
-            return new GateResult.Completed(decisionId, result);
+            return new GateResult.Completed(decisionId, tool.row().toolkit(), result);
         } catch (RuntimeException e) {
             LOG.error("handler of {} threw (decision {})", tool.name(), decisionId, e);
             return new GateResult.HandlerFault(decisionId);

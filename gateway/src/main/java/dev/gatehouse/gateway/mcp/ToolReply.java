@@ -13,9 +13,10 @@ import java.util.Map;
  * <li>denied: {@code isError: true}, {@code structuredContent {kind: "denied", reasons: [{code, message}],
  * decisionId}};</li>
  * <li>handler succeeded: {@code structuredContent} = the handler's projected result;</li>
- * <li>service failure: {@code isError: true}, {@code {kind, message, hint?, operationId?, decisionId}} with hint
- * {@code project_work_list} for {@code conflict} and {@code project_operation_get} for {@code uncertain}
- * (DOMAIN.md §8);</li>
+ * <li>service failure: {@code isError: true}, {@code {kind, message, hint?, operationId?, decisionId}}; the hint
+ * names the tool to call next, by toolkit: {@code project_work_list} for a project {@code conflict} and
+ * {@code project_operation_get} for a project {@code uncertain} (DOMAIN.md §8), the matching read tool for the
+ * wiki and thread toolkits;</li>
  * <li>handler fault: {@code isError: true}, {@code {kind: "internal", message, decisionId}}, no exception text.</li>
  * </ul>
  * The text content repeats the structured content as JSON for clients that read only text. The decision id is also
@@ -26,6 +27,12 @@ import java.util.Map;
  * @param decisionId        the decision log id
  */
 public record ToolReply(Map<String, Object> structuredContent, boolean isError, String decisionId) {
+
+    /** Recovery hints: toolkit → error kind → the tool that shows the current state (DOMAIN.md §8). */
+    private static final Map<String, Map<String, String>> HINTS = Map.of(
+            "project", Map.of("conflict", "project_work_list", "uncertain", "project_operation_get"),
+            "wiki", Map.of("conflict", "wiki_read", "uncertain", "wiki_read"),
+            "thread", Map.of("conflict", "t3_thread_read", "uncertain", "t3_thread_read"));
 
     /** {@code _meta} key of the decision id. */
     public static final String DECISION_ID_META = "dev.gatehouse/decisionId";
@@ -44,7 +51,8 @@ public record ToolReply(Map<String, Object> structuredContent, boolean isError, 
                 return new ToolReply(ok.structuredContent(), false, completed.decisionId());
             }
             ServiceError error = ((ToolOutcome.Failed) completed.outcome()).error();
-            return new ToolReply(serviceError(error, completed.decisionId()), true, completed.decisionId());
+            return new ToolReply(serviceError(error, HINTS.getOrDefault(completed.toolkit(), Map.of()),
+                    completed.decisionId()), true, completed.decisionId());
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("kind", "internal");
@@ -65,15 +73,14 @@ public record ToolReply(Map<String, Object> structuredContent, boolean isError, 
         return body;
     }
 
-    private static Map<String, Object> serviceError(ServiceError error, String decisionId) {
+    private static Map<String, Object> serviceError(ServiceError error, Map<String, String> hints, String decisionId) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("kind", error.kind());
         body.put("message", error.message());
-        if (error instanceof ServiceError.Conflict) {
-            body.put("hint", "project_work_list");
+        if (hints.containsKey(error.kind())) {
+            body.put("hint", hints.get(error.kind()));
         }
         if (error instanceof ServiceError.Uncertain uncertain) {
-            body.put("hint", "project_operation_get");
             uncertain.operationId().ifPresent(id -> body.put("operationId", id));
         }
         if (error instanceof ServiceError.NotFound notFound) {

@@ -47,7 +47,8 @@ public final class AtomicFiles {
      * @throws IOException when writing or forcing failed
      */
     public static Pending prepare(Path target, byte[] content, ContentWriter writer) throws IOException {
-        Path temp = target.resolveSibling(target.getFileName() + MARK + UUID.randomUUID() + ".tmp");
+        // Named apart from the target so that the longest page name still leaves room for the temporary's.
+        Path temp = target.resolveSibling(MARK + UUID.randomUUID() + ".tmp");
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 OutputStream out = Channels.newOutputStream(channel)) {
             writer.write(out, content);

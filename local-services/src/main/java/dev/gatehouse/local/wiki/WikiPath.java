@@ -33,7 +33,7 @@ public record WikiPath(List<String> segments) {
             throw invalid();
         }
         for (String part : parts) {
-            if (part.length() > MAX_SEGMENT_LENGTH || part.equals(".") || part.equals("..")
+            if (part.codePointCount(0, part.length()) > MAX_SEGMENT_LENGTH || part.equals(".") || part.equals("..")
                     || !SEGMENT.matcher(part).matches()) {
                 throw invalid();
             }

@@ -29,6 +29,8 @@ import java.util.stream.Stream;
 public final class WikiStore {
 
     private static final String REVISION_SUFFIX = AtomicFiles.MARK + "rev";
+    /** The longest file name common Linux file systems store, in bytes. */
+    private static final int MAX_NAME_BYTES = 255;
     private static final int MAX_HITS = 100;
     private static final int MAX_SNIPPET = 200;
 
@@ -156,7 +158,11 @@ public final class WikiStore {
      */
     public String write(WikiPath path, String content, Optional<String> baseRevision) {
         Path file = resolve(path);
+        storable(path);
         synchronized (lock(path)) {
+            if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+                throw ApiException.unprocessable("not_a_page", "a folder exists at this path");
+            }
             boolean exists = Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS);
             long last = lastRevision(file);
             String current = revisionName(last);
@@ -246,6 +252,22 @@ public final class WikiStore {
             return Long.parseLong(Files.readString(record, StandardCharsets.UTF_8).strip());
         } catch (IOException | NumberFormatException e) {
             throw new IllegalStateException("unreadable revision record for a page", e);
+        }
+    }
+
+    /**
+     * Pages are files here, so their names must fit the file system's 255-byte name limit together with the
+     * revision record's suffix; the rules of DOMAIN.md §7 allow longer names (256 characters of any script).
+     *
+     * @throws ApiException 422 {@code name_too_long} for a segment this storage cannot hold
+     */
+    private static void storable(WikiPath path) {
+        for (String segment : path.segments()) {
+            if (segment.getBytes(StandardCharsets.UTF_8).length + REVISION_SUFFIX.length() > MAX_NAME_BYTES) {
+                throw ApiException.unprocessable("name_too_long",
+                        "a path segment is longer than this wiki storage can hold (" + MAX_NAME_BYTES
+                                + " bytes with its revision record)");
+            }
         }
     }
 

@@ -102,6 +102,29 @@ class WikiStoreTest {
     }
 
     @Test
+    void aFolderIsNotAPageAndNothingIsWrittenBesideIt() throws IOException {
+        ApiException refused = assertThrows(ApiException.class, () -> store.write(ROOT, "x", Optional.empty()));
+
+        assertEquals("not_a_page", refused.code());
+        try (Stream<Path> files = Files.list(dir.resolve("agents"))) {
+            assertEquals(List.of(dir.resolve("agents/a1")), files.toList());
+        }
+    }
+
+    @Test
+    void namesLongerThanTheStorageHoldsAreRefusedCleanly() throws IOException {
+        String longest = "p".repeat(251);
+        assertEquals("r1", store.write(WikiPath.parse("agents/a1/" + longest), "fits", Optional.empty()));
+
+        for (String name : List.of("p".repeat(252), "\u00e9".repeat(200), "\ud835\udc00".repeat(200))) {
+            ApiException refused = assertThrows(ApiException.class,
+                    () -> store.write(WikiPath.parse("agents/a1/" + name), "x", Optional.empty()));
+            assertEquals("name_too_long", refused.code());
+        }
+        assertEquals(List.of(), temporaries());
+    }
+
+    @Test
     void writeWithoutBaseOnAnExistingPageAndDeleteFromAStaleRevisionConflict() {
         ApiException create = assertThrows(ApiException.class, () -> store.write(PAGE, "again", Optional.empty()));
         ApiException delete = assertThrows(ApiException.class, () -> store.delete(PAGE, "r0"));
