@@ -45,15 +45,7 @@ public final class OpaCli {
     public static void buildRegoBundle(String revision, Path target) {
         List<String> command = List.of(TestBundle.opa().toString(), "build", "-b", TestBundle.policies().toString(),
                 "--revision", revision, "-o", target.toString());
-        try {
-            Process process = new ProcessBuilder(command).inheritIO().start();
-            assertEquals(0, process.waitFor(), "opa build failed: " + command);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        build(command);
     }
 
     /** {@code opa build -t wasm} of {@code policyDir} with both {@code Entrypoint}s: a Wasm bundle for fault tests. */
@@ -63,6 +55,10 @@ public final class OpaCli {
         for (Entrypoint entrypoint : Entrypoint.values()) {
             command.addAll(List.of("-e", entrypoint.path()));
         }
+        build(command);
+    }
+
+    private static void build(List<String> command) {
         try {
             Process process = new ProcessBuilder(command).inheritIO().start();
             assertEquals(0, process.waitFor(), "opa build failed: " + command);
