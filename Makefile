@@ -69,10 +69,15 @@ test: policy bundle
 	@echo ">> mvn verify"
 	@$(MVN) verify
 
+# The jars are removed first: re-shading an already shaded jar only grows original-*.jar.
 build: bundle
+	@rm -f sdk-facades/target/*.jar local-services/target/*.jar gateway/target/*.jar bench/target/*.jar
 	@$(MVN) -q -DskipTests install
 
-run: build
+# Ports are checked before building, so a second `make run` next to a running one changes nothing.
+run:
+	@scripts/check-ports.sh
+	@$(MAKE) --no-print-directory build
 	@scripts/run.sh
 
 # A scripted session with a real MCP client against a running `make run`.

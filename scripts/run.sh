@@ -45,14 +45,7 @@ stop() {
 }
 trap stop INT TERM EXIT
 
-# Credentials go to these ports, so they must be ours: refuse to start when something already listens there.
-for port in "$LOCAL_PORT" "$PORT"; do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-    echo "127.0.0.1:$port is already in use (another make run?). Stop it, or choose other ports with" \
-      "GATEHOUSE_PORT (gateway, default 8080) and GATEHOUSE_LOCAL_PORT (local services, default 8181)." >&2
-    exit 1
-  fi
-done
+"$ROOT/scripts/check-ports.sh"
 
 wait_for() { # url, name, pid: the answer must come while our own process is alive
   for _ in $(seq 1 120); do
