@@ -1,43 +1,43 @@
 # METADATA
 # title: Access classes
 # description: |
-#   The class of a tool's row says who may call it (DOMAIN.md §3): read-only clients only read,
+#   The class of a tool's row says who may call it (docs/domain.md §3): read-only clients only read,
 #   caller-bound classes need a thread caller, and anything but reads needs a live run when the caller
-#   is a thread. Requirements per class are policy data (policies/access_classes.json). Mode rules of
-#   the classes live in the modes family.
+#   is a thread. Requirements per class are policy data (policies/gatehouse/access_classes/data.json);
+#   liveness and writability are derived from facts in the caller family. Mode rules of the classes
+#   live in the modes family.
 package gatehouse.authz.access
 
+import data.gatehouse.authz.caller
 import data.gatehouse.authz.tools
 
 # Caller-level class rules for `row`; also used for tools/list.
 ok(row) if {
 	class := data.gatehouse.access_classes[row.class]
-	caller_known
+	caller.kind
 	writable(class)
 	thread_caller(class)
 	live(class)
 }
 
-caller_known if input.caller.kind in {"thread", "outside_agent"}
-
 writable(class) if class.writes == false
 
-writable(_) if input.caller.readOnly == false
+writable(_) if caller.writable
 
 thread_caller(class) if class.threadCaller == false
 
-thread_caller(_) if input.caller.kind == "thread"
+thread_caller(_) if caller.kind == "thread"
 
 live(class) if class.live == "never"
 
 live(class) if {
 	class.live == "thread"
-	input.caller.kind == "outside_agent"
+	caller.kind == "outside_agent"
 }
 
 live(class) if {
 	class.live in {"thread", "always"}
-	input.caller.live == true
+	caller.live
 }
 
 called_class := data.gatehouse.access_classes[tools.row.class]
@@ -64,20 +64,12 @@ denials["thread_credential_required"] := "this tool acts as the calling thread a
 
 # METADATA
 # title: parent_not_active
-# description: The calling thread does not own a live run, and the tool needs one.
+# description: The calling thread does not own a live run, and the tool needs one. Not given while the
+#   thread's state is unknown because the host failed (that is `unavailable`).
 # custom:
 #   code: parent_not_active
 denials["parent_not_active"] := "the calling thread has no live run" if {
 	class := called_class
 	not live(class)
-}
-
-# METADATA
-# title: caller_unknown
-# description: The decision input names no known caller kind; the PEP always sends one, so deny.
-# custom:
-#   code: caller_unknown
-denials["caller_unknown"] := "the decision input has no known caller" if {
-	called_class
-	not caller_known
+	not caller.thread_unavailable
 }

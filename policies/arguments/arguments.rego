@@ -2,8 +2,10 @@
 # title: Tool arguments
 # description: |
 #   Arguments must be an object that passed the tool's closed input schema (violations arrive as
-#   facts in input.argumentErrors) and must carry no identity key at any depth (DOMAIN.md §6).
-#   Identity keys are policy data (policies/identity.json), compared without regard to case.
+#   facts in input.argumentErrors) and must carry no identity key at any depth (docs/domain.md §6).
+#   Identity keys are policy data (policies/gatehouse/identity/data.json), compared without regard to
+#   case. A requested mode must be a mode of its axis or `inherit` (the schema says so too; the policy
+#   does not rely on it).
 package gatehouse.authz.arguments
 
 import data.gatehouse.authz.tools
@@ -37,6 +39,16 @@ schema_problems contains problem.message if {
 schema_problems contains "arguments were not validated" if not errors_listed
 
 schema_problems contains "arguments must be an object" if not arguments_object
+
+schema_problems contains concat("", [field, " is not a mode of ", axis]) if {
+	some axis, field in tools.row.modeFields
+	value := input.arguments[field]
+	not mode_value(axis, value)
+}
+
+mode_value(axis, value) if _ = data.gatehouse.modes.rank[axis][value]
+
+mode_value(_, value) if value == data.gatehouse.modes.inherit
 
 # Named so that `not` sees an undefined input as false: `not is_array(input.x)` never fires when x is absent.
 errors_listed if is_array(input.argumentErrors)

@@ -2,22 +2,24 @@
 # title: Capability scopes
 # description: |
 #   A row's capability must be held by the caller, matched by exact equality (no prefixes, no
-#   hierarchy). Scopes are independent: each row names one, and nothing else is consulted
-#   (DOMAIN.md §4). Some scopes can never be held by a caller kind whatever its settings say
-#   (outside agents never hold `preview`; policies/capabilities.json).
+#   hierarchy). The scopes a caller holds are derived in the caller family from the agent's settings
+#   on this call (docs/domain.md §4). Scopes are independent: each row names one, and nothing else is
+#   consulted. Some scopes can never be held by a caller kind whatever its settings say (outside agents
+#   never hold `preview`; policies/gatehouse/capabilities/data.json).
 package gatehouse.authz.capabilities
 
+import data.gatehouse.authz.caller
 import data.gatehouse.authz.tools
 
 ok(row) if row.capability == null
 
 ok(row) if {
 	is_string(row.capability)
-	row.capability in input.caller.capabilities
+	row.capability in caller.held
 	not never_held(row.capability)
 }
 
-never_held(capability) if capability in data.gatehouse.capabilities.never_held[input.caller.kind]
+never_held(capability) if capability in data.gatehouse.capabilities.never_held[caller.kind]
 
 # METADATA
 # title: capability_denied

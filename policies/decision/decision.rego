@@ -4,11 +4,13 @@
 #   The two entry points the PEP calls. `decision` answers one tools/call; `visible_tools` answers
 #   tools/list with the names the caller may call, in one evaluation. Each family below owns its own
 #   rules and reason codes; this package only joins them. Deny by default: `allow` is true only when
-#   every family positively says so (DOMAIN.md §3-§7).
+#   every family positively says so (docs/domain.md §3-§7). Facts about the caller are
+#   derived once, in the caller family.
 package gatehouse.authz
 
 import data.gatehouse.authz.access
 import data.gatehouse.authz.arguments
+import data.gatehouse.authz.caller
 import data.gatehouse.authz.capabilities
 import data.gatehouse.authz.modes
 import data.gatehouse.authz.tools
@@ -39,6 +41,7 @@ default allow := false
 
 allow if {
 	tools.ok
+	count(caller.unknown) == 0
 	arguments.ok
 	access.ok(tools.row)
 	modes.ok
@@ -58,6 +61,8 @@ reasons := [{"code": code, "message": message} |
 }
 
 denial(code) := tools.denials[code]
+
+denial(code) := caller.denials[code]
 
 denial(code) := arguments.denials[code]
 

@@ -1,39 +1,32 @@
 # METADATA
 # title: Mode ceilings
 # description: |
-#   Two independent lattices, runtime and interaction (DOMAIN.md §2; ranks in policies/modes.json).
-#   A caller never gets, starts or changes a thread above its own limits (DOMAIN.md §3):
+#   Two independent lattices, runtime and interaction (docs/domain.md §2; ranks in
+#   policies/gatehouse/modes/data.json). A caller never gets, starts or changes a thread above its own
+#   limits (docs/domain.md §3); the limits themselves come from the caller family:
 #   - requested modes (rows with modeFields, whatever their class) must be at or below the caller's
-#     limit; `inherit` or an omitted mode resolves to the caller's own, returned as an obligation;
-#   - every thread named by a row's threadFields must run within the caller's limits; a target whose
-#     lookup failed is denied; an omitted id is the caller's own thread;
+#     limit; `inherit` or an omitted mode resolves to the caller's own, returned as the obligation
+#     `modes`, keyed by the row's mode field;
+#   - every thread named by a row's threadFields must run within the caller's limits; a target that
+#     does not exist is denied; an omitted id is the caller's own thread;
 #   - classes with minimumLimits (write_environment) need limits at least that high on each axis.
-#   An outside agent's T3-Mode-Limit (input.caller.modeLimit) narrows its limits and never widens them.
+#   While the calling thread's state is unknown (host failed) no escalation is claimed: the caller
+#   family denies with `unavailable`.
 package gatehouse.authz.modes
 
+import data.gatehouse.authz.caller
 import data.gatehouse.authz.tools
-
-rank := data.gatehouse.modes.rank
 
 axes := data.gatehouse.modes.axes
 
-# The caller's effective limit on `axis`: its limits, narrowed by modeLimit when one is given.
-limit(axis) := input.caller.limits[axis] if not input.caller.modeLimit
-
-limit(axis) := narrower(axis, input.caller.limits[axis], input.caller.modeLimit[axis]) if input.caller.modeLimit
-
-narrower(axis, a, b) := a if rank[axis][a] <= rank[axis][b]
-
-narrower(axis, a, b) := b if rank[axis][b] < rank[axis][a]
-
-at_or_below(axis, mode) if rank[axis][mode] <= rank[axis][limit(axis)]
+at_or_below(axis, mode) if caller.at_or_below(axis, mode)
 
 # --- requested modes -------------------------------------------------------------------------------
 
 # The mode a call asks for on `axis`, with `inherit` and omission resolved to the caller's limit.
 requested(axis) := input.arguments[tools.row.modeFields[axis]] if not inherits(axis)
 
-requested(axis) := limit(axis) if inherits(axis)
+requested(axis) := caller.limit(axis) if inherits(axis)
 
 inherits(axis) if not input.arguments[tools.row.modeFields[axis]]
 
@@ -45,10 +38,14 @@ requested_within if {
 	}
 }
 
+# A requested value that is not a mode of the axis is the schema family's finding, not an escalation.
 escalations contains [axis, concat("", ["requested ", axis, " is above the caller's limit"])] if {
 	some axis, _ in tools.row.modeFields
+	is_mode(axis, requested(axis))
 	not requested_within_axis(axis)
 }
+
+is_mode(axis, mode) if _ = data.gatehouse.modes.rank[axis][mode]
 
 # Named so that `not` also fires when the requested mode or the limit is undefined.
 requested_within_axis(axis) if at_or_below(axis, requested(axis))
@@ -77,17 +74,22 @@ target_within(field) if {
 # Named so that `not` also fires when a found thread lacks a mode.
 target_within_axis(field, axis) if at_or_below(axis, found_target(field)[axis])
 
-caller_has_thread if is_string(input.caller.threadId)
+caller_has_thread if {
+	caller.kind == "thread"
+	is_string(input.caller.threadId)
+}
 
 found_target(field) := thread if {
 	thread := input.targets.threads[input.arguments[field]]
-	thread.found == true
+	thread.lookup == "found"
 }
 
+# A named thread that was not found, or not looked up at all; one whose lookup failed is `unavailable`.
 unresolved_targets contains field if {
 	some field in tools.row.threadFields
 	input.arguments[field]
 	not found_target(field)
+	not target_unavailable(field)
 }
 
 unresolved_targets contains field if {
@@ -95,6 +97,8 @@ unresolved_targets contains field if {
 	not input.arguments[field]
 	not caller_has_thread
 }
+
+target_unavailable(field) if input.targets.threads[input.arguments[field]].lookup == "unavailable"
 
 escalations contains [axis, concat("", ["target thread in ", field, " runs with a ", axis, " above the caller's limit"])] if {
 	some field in tools.row.threadFields
@@ -128,8 +132,9 @@ ok if {
 
 default obligations := {}
 
-# The modes the handler must use: requested, or the caller's own where inherited or omitted.
-obligations := {"modes": {axis: requested(axis) | some axis, _ in tools.row.modeFields}} if {
+# The modes the handler must use, keyed by the row's mode field: requested, or the caller's own where
+# inherited or omitted.
+obligations := {"modes": {field: requested(axis) | some axis, field in tools.row.modeFields}} if {
 	count(tools.row.modeFields) > 0
 }
 
@@ -140,11 +145,11 @@ axis_code := {
 
 # METADATA
 # title: thread_not_found
-# description: A thread named by the call could not be looked up, so its modes are unknown.
+# description: A thread named by the call does not exist (or the caller has no thread of its own).
 # custom:
 #   code: thread_not_found
 denials["thread_not_found"] := concat("", [
-	"target thread could not be looked up: ",
+	"target thread could not be found: ",
 	concat(", ", sort(unresolved_targets)),
 ]) if {
 	count(unresolved_targets) > 0
@@ -153,9 +158,11 @@ denials["thread_not_found"] := concat("", [
 # METADATA
 # title: runtime_mode_escalation_denied, interaction_mode_escalation_denied
 # description: The call asks for, or acts on a thread with, a mode above the caller's limit on that axis.
+#   Not claimed while the calling thread's state is unknown because the host failed.
 # custom:
 #   code: runtime_mode_escalation_denied interaction_mode_escalation_denied
 denials[code] := concat("; ", sort(messages)) if {
+	not caller.thread_unavailable
 	some axis, code in axis_code
 	messages := {pair[1] | some pair in escalations; pair[0] == axis}
 	count(messages) > 0

@@ -1,9 +1,9 @@
 # METADATA
 # title: Tool access table lookup
 # description: |
-#   Every tool has exactly one row in data.gatehouse.access_table (policies/access_table.json); a name
+#   Every tool has exactly one row in data.gatehouse.access_table (policies/gatehouse/access_table/data.json); a name
 #   without a row is denied. Names match exactly: no case folding, trimming or normalisation
-#   (DOMAIN.md §3).
+#   (docs/domain.md §3).
 package gatehouse.authz.tools
 
 # The access-table row of the called tool; undefined for an unknown name.

@@ -1,12 +1,13 @@
 # METADATA
 # title: Wiki subtree confinement
 # description: |
-#   A wiki path argument is relative to the caller's subtree (input.wiki.root, agents/<agentId>).
-#   Segments are separated by "/" only; each uses letters and digits of any script, "-", "_", "."
-#   and inner spaces, does not start or end with a space, does not end with ".", is not "." or "..",
-#   and is at most 256 characters; at most 32 segments; "." alone is the subtree root. Nothing is
-#   decoded or normalised. Containment is decided segment by segment, never by string prefix, and the
-#   resolved full path is returned as the obligation `wikiPath` (DOMAIN.md §7).
+#   Every argument field listed in the row's `paths` holds a wiki path relative to the caller's subtree
+#   (input.wiki.root, agents/<agentId>). Segments are separated by "/" only; each uses letters and
+#   digits of any script, "-", "_", "." and inner spaces, does not start or end with a space, does not
+#   end with ".", is not "." or "..", and is at most 256 characters; at most 32 segments; "." alone is
+#   the subtree root. Nothing is decoded or normalised. Containment is decided segment by segment, never
+#   by string prefix, and the resolved full path of every field is returned as the obligation
+#   `wikiPaths`, keyed by field (docs/domain.md §7).
 package gatehouse.authz.wiki
 
 import data.gatehouse.authz.tools
@@ -15,26 +16,26 @@ max_segments := 32
 
 max_segment_chars := 256
 
-spec := tools.row.wikiPath
+specs := tools.row.paths
 
-applies if is_object(spec)
+applies if count(specs) > 0
 
-# The path as given, or the row's default when the argument is omitted.
-raw := input.arguments[spec.field]
+# The path in `field` as given, or the field's default when the argument is omitted.
+raw(field) := input.arguments[field] if specs[field]
 
-raw := spec.default if {
-	not has_argument
-	is_string(spec.default)
+raw(field) := specs[field].default if {
+	not has_argument(field)
+	is_string(specs[field].default)
 }
 
-has_argument if _ = input.arguments[spec.field]
+has_argument(field) if _ = input.arguments[field]
 
-segments := split(raw, "/") if is_string(raw)
+segments(field) := split(raw(field), "/") if is_string(raw(field))
 
 # Segments below the subtree root: none for ".".
-relative := [] if raw == "."
+relative(field) := [] if raw(field) == "."
 
-relative := segments if raw != "."
+relative(field) := segments(field) if raw(field) != "."
 
 root_segments := split(input.wiki.root, "/") if {
 	is_string(input.wiki.root)
@@ -43,26 +44,32 @@ root_segments := split(input.wiki.root, "/") if {
 	}
 }
 
-# --- path rules ------------------------------------------------------------------------------------
+# --- path rules: [field, problem] pairs ------------------------------------------------------------
 
-path_problems contains "a path is required" if not path_given
+path_problems contains [field, "a path is required"] if {
+	some field, _ in specs
+	not path_given(field)
+}
 
 # Named so that `not` sees an absent path as false: `not is_string(raw)` never fires when raw is undefined.
-path_given if is_string(raw)
+path_given(field) if is_string(raw(field))
 
-path_problems contains concat("", ["a path has at most ", format_int(max_segments, 10), " segments"]) if {
-	count(relative) > max_segments
+path_problems contains [field, concat("", ["a path has at most ", format_int(max_segments, 10), " segments"])] if {
+	some field, _ in specs
+	count(relative(field)) > max_segments
 }
 
 # A page lives below the subtree root: "." names the root folder, which no page tool may read, write or delete.
-path_problems contains "a page path names a page below the subtree root, not \".\"" if {
+path_problems contains [field, "a page path names a page below the subtree root, not \".\""] if {
+	some field, spec in specs
 	spec.names == "page"
-	raw == "."
+	raw(field) == "."
 }
 
-path_problems contains problem if {
-	count(relative) <= max_segments
-	some segment in relative
+path_problems contains [field, problem] if {
+	some field, _ in specs
+	count(relative(field)) <= max_segments
+	some segment in relative(field)
 	some problem in segment_problems(segment)
 }
 
@@ -104,9 +111,14 @@ passes("dot", segment) if {
 
 passes("length", segment) if count(segment) <= max_segment_chars
 
-valid if {
-	path_given
-	count(path_problems) == 0
+has_problems(field) if {
+	some pair in path_problems
+	pair[0] == field
+}
+
+valid(field) if {
+	path_given(field)
+	not has_problems(field)
 }
 
 # --- containment -----------------------------------------------------------------------------------
@@ -120,19 +132,25 @@ within(root, target) if {
 
 # Lexical escape check, independent of the segment rules: walking the raw segments from the root,
 # ".." must never climb above it. Bounded by max_segments so the quadratic walk stays small.
-escapes if {
-	count(segments) <= max_segments
-	some i, _ in segments
-	depth(i) < 0
+escapes(field) if {
+	count(segments(field)) <= max_segments
+	some i, _ in segments(field)
+	depth(field, i) < 0
 }
 
-depth(i) := count([j | some j, s in segments; j <= i; not s in {"", ".", ".."}]) - count([j |
-	some j, s in segments
+depth(field, i) := count([j | some j, s in segments(field); j <= i; not s in {"", ".", ".."}]) - count([j |
+	some j, s in segments(field)
 	j <= i
 	s == ".."
 ])
 
-resolved := array.concat(root_segments, relative) if valid
+resolved(field) := array.concat(root_segments, relative(field)) if valid(field)
+
+# Inside the subtree, by the segment rules and by the independent escape walk.
+confined(field) if {
+	within(root_segments, resolved(field))
+	not escapes(field)
+}
 
 # --- result ----------------------------------------------------------------------------------------
 
@@ -140,34 +158,38 @@ ok if not applies
 
 ok if {
 	applies
-	within(root_segments, resolved)
-	not escapes
+	every field, _ in specs {
+		confined(field)
+	}
 }
 
 default obligations := {}
 
-obligations := {"wikiPath": concat("/", resolved)} if {
+obligations := {"wikiPaths": {field: concat("/", resolved(field)) | some field, _ in specs; confined(field)}} if {
 	applies
-	within(root_segments, resolved)
 }
 
 # METADATA
 # title: path_invalid
-# description: The wiki path breaks a path rule, or the caller has no valid wiki subtree.
+# description: A wiki path breaks a path rule, or the caller has no valid wiki subtree.
 # custom:
 #   code: path_invalid
 denials["path_invalid"] := concat("; ", sort(problems)) if {
 	applies
-	problems := path_problems | {"the caller has no wiki subtree" | not root_segments}
+	problems := {concat(": ", pair) | some pair in path_problems} | {"the caller has no wiki subtree" | not root_segments}
 	count(problems) > 0
 }
 
 # METADATA
 # title: path_escape
-# description: The wiki path resolves outside the caller's subtree.
+# description: A wiki path resolves outside the caller's subtree.
 # custom:
 #   code: path_escape
-denials["path_escape"] := "the path leaves the caller's subtree" if {
+denials["path_escape"] := concat("; ", sort({concat("", [field, ": the path leaves the caller's subtree"]) |
+	some field, _ in specs
+	escapes(field)
+})) if {
 	applies
-	escapes
+	some field, _ in specs
+	escapes(field)
 }

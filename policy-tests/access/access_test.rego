@@ -6,7 +6,9 @@ import data.gatehouse.testing
 
 row(name) := data.gatehouse.access_table[name]
 
-ended := object.union(testing.thread_a1, {"live": false})
+ended := testing.with_thread(testing.thread_a1, {"activeRun": false})
+
+write_call(caller) := testing.call_as(caller, "wiki_write", {"path": "p.md", "content": "x"})
 
 test_access_read_allowed_for_everyone if {
 	every caller in [testing.thread_a1, ended, testing.outside_full, testing.outside_read_only] {
@@ -35,31 +37,83 @@ test_access_act_as_caller_needs_a_live_thread if {
 }
 
 test_access_write_needs_live_run_only_for_threads if {
-	d1 := authz.decision with input as testing.call_as(ended, "wiki_write", {"path": "p.md", "content": "x"})
+	d1 := authz.decision with input as write_call(ended)
 	testing.codes(d1) == ["parent_not_active"]
-	d2 := authz.decision with input as testing.call_as(testing.outside_full, "wiki_write", {"path": "p.md", "content": "x"})
+	d2 := authz.decision with input as write_call(testing.outside_full)
 	d2.allow
 }
 
-test_access_field_absent_read_only_denies_writes if {
-	not access.ok(row("wiki_write")) with input as {"caller": json.remove(testing.thread_a1, ["readOnly"])}
+# Each fact behind "owns a live run" is needed: changing or removing any one of them is not live.
+test_access_live_needs_every_fact if {
+	every change in [
+		{"archived": true}, {"archived": "false"}, {"activeRun": false}, {"activeRun": "true"},
+		{"providerInstanceId": "pi-2"}, {"lookup": "not_found"},
+	] {
+		d := authz.decision with input as write_call(testing.with_thread(testing.thread_a1, change))
+		testing.codes(d) == ["parent_not_active"]
+	}
 }
 
-test_access_field_absent_read_only_string_denies_writes if {
-	not access.ok(row("wiki_write")) with input as {"caller": object.union(testing.thread_a1, {"readOnly": "false"})}
+test_access_field_absent_live_facts_deny_writes if {
+	every path in [
+		"thread/archived", "thread/activeRun", "thread/providerInstanceId", "thread/lookup",
+		"session/providerInstanceId", "thread", "session",
+	] {
+		d := authz.decision with input as write_call(json.remove(testing.thread_a1, [path]))
+		d.allow == false
+		"parent_not_active" in testing.codes(d)
+	}
 }
 
-test_access_field_absent_live_denies_writes if {
-	not access.ok(row("wiki_write")) with input as {"caller": json.remove(testing.thread_a1, ["live"])}
+# A provider instance that matches only because both are absent is no match.
+test_access_both_instances_absent_is_not_live if {
+	caller := json.remove(testing.thread_a1, ["thread/providerInstanceId", "session/providerInstanceId"])
+	not access.ok(row("wiki_write")) with input as {"caller": caller}
+}
+
+# `live` sent as a verdict is not a fact the policy reads.
+test_access_live_verdict_is_ignored if {
+	caller := object.union(ended, {"live": true})
+	not access.ok(row("wiki_write")) with input as {"caller": caller}
+}
+
+test_access_thread_lookup_unavailable_is_unavailable_not_blame if {
+	caller := testing.with_thread(testing.thread_a1, {"lookup": "unavailable"})
+	d := authz.decision with input as write_call(json.remove(caller, ["thread/activeRun"]))
+	testing.codes(d) == ["unavailable"]
+}
+
+test_access_thread_lookup_unavailable_still_reads if {
+	caller := json.remove(testing.with_thread(testing.thread_a1, {"lookup": "unavailable"}), ["thread/runtimeMode", "thread/interactionMode"])
+	d := authz.decision with input as testing.call_as(caller, "wiki_read", {"path": "p.md"})
+	d.allow
+}
+
+test_access_read_only_ceiling_denies_writes if {
+	d := authz.decision with input as write_call(testing.outside_read_only)
+	testing.codes(d) == ["read_only_client", "capability_missing"]
+}
+
+test_access_field_absent_ceiling_denies_writes if {
+	not access.ok(row("wiki_write")) with input as {"caller": json.remove(testing.outside_full, ["ceiling"])}
+}
+
+test_access_unknown_ceiling_denies_writes if {
+	not access.ok(row("wiki_write")) with input as {"caller": object.union(testing.outside_full, {"ceiling": "root"})}
+}
+
+# `readOnly` sent as a verdict is not a fact the policy reads.
+test_access_read_only_verdict_is_ignored if {
+	caller := object.union(testing.outside_read_only, {"readOnly": false})
+	not access.ok(row("wiki_write")) with input as {"caller": caller}
 }
 
 test_access_field_absent_kind_denies_caller_bound if {
 	not access.ok(row("t3_worktree_status")) with input as {"caller": json.remove(testing.thread_a1, ["kind"])}
 }
 
-test_access_field_absent_kind_denies_writes_without_live if {
-	caller := json.remove(object.union(testing.thread_a1, {"live": false}), ["kind"])
-	not access.ok(row("wiki_write")) with input as {"caller": caller}
+test_access_field_absent_kind_denies_writes if {
+	not access.ok(row("wiki_write")) with input as {"caller": json.remove(testing.thread_a1, ["kind"])}
 }
 
 test_access_parent_absent_denies_everything_but_plain_reads if {

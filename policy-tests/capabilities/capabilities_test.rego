@@ -1,48 +1,84 @@
 package gatehouse.capabilities_test
 
 import data.gatehouse.authz
+import data.gatehouse.authz.caller
 import data.gatehouse.authz.capabilities
 import data.gatehouse.testing
 
-with_caps(caps) := object.union(testing.thread_a1, {"capabilities": caps})
+with_settings(settings) := object.union(testing.thread_a1, {"settings": settings})
 
+setting(path, value) := json.patch(testing.all_settings, [{"op": "replace", "path": path, "value": value}])
+
+test_capabilities_held_follow_settings if {
+	caller.held == {"preview", "project.work.read", "project.work.write", "wiki.read", "wiki.write", "orchestration"} with input as {"caller": testing.thread_a1}
+	caller.held == {"orchestration"} with input as {"caller": with_settings(testing.no_settings)}
+	caller.held == {"project.work.read", "project.work.write", "wiki.read"} with input as {"caller": testing.outside_read_only}
+}
+
+# A setting grants its scope only when it is exactly true.
+test_capabilities_setting_must_be_true if {
+	every value in ["true", 1, null, {}] {
+		not "wiki.write" in caller.held with input as {"caller": with_settings(setting("/wiki/write", value))}
+	}
+}
+
+# Scope names match exactly: a made-up row asking for a near-miss name is never satisfied.
 test_capabilities_exact_match_only if {
 	every near in ["wiki", "wiki.write-legacy", "WIKI.WRITE", "wiki.write ", "wiki.*"] {
-		d := authz.decision with input as testing.call_as(with_caps([near]), "wiki_write", {"path": "p.md", "content": "x"})
+		row := object.union(data.gatehouse.access_table.wiki_write, {"capability": near})
+		d := authz.decision with input as testing.call("made_up", {"path": "p.md", "content": "x"})
+			with data.gatehouse.access_table as {"made_up": row}
 		testing.codes(d) == ["capability_missing"]
 	}
 }
 
 test_capabilities_preview_off_leaves_project_and_wiki if {
-	caller := with_caps(["project.work.read", "project.work.write", "wiki.read", "wiki.write", "orchestration"])
-	d1 := authz.decision with input as testing.call_as(caller, "preview_open", {"url": "http://x"})
+	c := with_settings(setting("/browserAccess", false))
+	d1 := authz.decision with input as testing.call_as(c, "preview_open", {"url": "http://x"})
 	testing.codes(d1) == ["capability_missing"]
-	d2 := authz.decision with input as testing.call_as(caller, "wiki_read", {"path": "p.md"})
+	d2 := authz.decision with input as testing.call_as(c, "wiki_read", {"path": "p.md"})
 	d2.allow
-	d3 := authz.decision with input as testing.call_as(caller, "project_work_list", {})
+	d3 := authz.decision with input as testing.call_as(c, "project_work_list", {})
 	d3.allow
 }
 
 test_capabilities_wiki_off_leaves_preview if {
-	caller := with_caps(["preview", "project.work.read", "orchestration"])
-	d1 := authz.decision with input as testing.call_as(caller, "wiki_read", {"path": "p.md"})
+	c := with_settings(setting("/wiki/read", false))
+	d1 := authz.decision with input as testing.call_as(c, "wiki_read", {"path": "p.md"})
 	testing.codes(d1) == ["capability_missing"]
-	d2 := authz.decision with input as testing.call_as(caller, "preview_status", {})
+	d2 := authz.decision with input as testing.call_as(c, "preview_status", {})
 	d2.allow
 }
 
 test_capabilities_outside_agent_never_holds_preview if {
-	caller := object.union(testing.outside_full, {"capabilities": ["preview"]})
-	d := authz.decision with input as testing.call_as(caller, "preview_status", {})
+	d := authz.decision with input as testing.call_as(testing.outside_full, "preview_status", {})
 	testing.codes(d) == ["thread_credential_required", "capability_denied"]
 }
 
+# Without the never-held rule, preview would pass for an outside agent whose settings grant it.
+test_capabilities_never_held_overrides_settings if {
+	"preview" in caller.held with input as {"caller": testing.outside_full}
+	not capabilities.ok(data.gatehouse.access_table.preview_status) with input as {"caller": testing.outside_full}
+	row := object.union(data.gatehouse.access_table.wiki_read, {"capability": "preview"})
+	d := authz.decision with input as testing.call_as(testing.outside_full, "made_up", {"path": "p.md"})
+		with data.gatehouse.access_table as {"made_up": row}
+	testing.codes(d) == ["capability_denied"]
+}
+
+test_capabilities_orchestration_only_for_writers if {
+	"orchestration" in caller.held with input as {"caller": testing.outside_full}
+	not "orchestration" in caller.held with input as {"caller": testing.outside_read_only}
+	not "orchestration" in caller.held with input as {"caller": json.remove(testing.outside_full, ["ceiling"])}
+}
+
 test_capabilities_tool_without_capability_needs_none if {
-	capabilities.ok(data.gatehouse.access_table.t3_thread_list) with input as {"caller": with_caps([])}
+	capabilities.ok(data.gatehouse.access_table.t3_thread_list) with input as {"caller": with_settings(testing.no_settings)}
 }
 
 test_capabilities_field_absent_denies if {
-	not capabilities.ok(data.gatehouse.access_table.wiki_read) with input as {"caller": json.remove(testing.thread_a1, ["capabilities"])}
+	not capabilities.ok(data.gatehouse.access_table.wiki_read) with input as {"caller": json.remove(testing.thread_a1, ["settings"])}
+	not capabilities.ok(data.gatehouse.access_table.wiki_read) with input as {"caller": json.remove(testing.thread_a1, ["settings/wiki/read"])}
+	not capabilities.ok(data.gatehouse.access_table.wiki_read) with input as {"caller": json.remove(testing.thread_a1, ["settings/wiki"])}
 }
 
 test_capabilities_parent_absent_denies if {

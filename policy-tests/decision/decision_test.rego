@@ -5,7 +5,7 @@ import data.gatehouse.testing
 
 test_decision_allowed_call_has_allow_true_no_reasons_and_obligations if {
 	d := authz.decision with input as testing.call("wiki_read", {"path": "page.md"})
-	d == {"allow": true, "reasons": [], "obligations": {"wikiPath": "agents/a1/page.md"}}
+	d == {"allow": true, "reasons": [], "obligations": {"wikiPaths": {"path": "agents/a1/page.md"}}}
 }
 
 test_decision_denied_call_has_reasons_and_no_obligations if {

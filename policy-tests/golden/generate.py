@@ -19,20 +19,25 @@ import oracle
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.join(HERE, "..", "..")
 
-ALL_CAPS = ["preview", "project.work.read", "project.work.write", "wiki.read", "wiki.write", "orchestration"]
-OUTSIDE_CAPS = ["project.work.read", "project.work.write", "wiki.read", "wiki.write", "orchestration"]
+ALL_SETTINGS = {"browserAccess": True, "project": {"enabled": True}, "wiki": {"read": True, "write": True}}
 
 
-def thread(agent, tid, runtime, interaction, live=True, caps=ALL_CAPS):
-    return {"kind": "thread", "readOnly": False, "live": live,
-            "limits": {"runtimeMode": runtime, "interactionMode": interaction},
-            "capabilities": list(caps), "logicalAgentId": agent, "threadId": tid}
+def settings(preview=True, project=True, wiki_read=True, wiki_write=True):
+    return {"browserAccess": preview, "project": {"enabled": project}, "wiki": {"read": wiki_read, "write": wiki_write}}
 
 
-def outside(agent, runtime, read_only=False, caps=OUTSIDE_CAPS, mode_limit=None):
-    c = {"kind": "outside_agent", "readOnly": read_only, "live": False,
-         "limits": {"runtimeMode": runtime, "interactionMode": "default"},
-         "capabilities": list(caps), "logicalAgentId": agent}
+def thread(agent, tid, runtime, interaction, live=True, st=None, **shell):
+    """A thread caller as the PIP describes it; `live` builds a shell that owns a live run."""
+    t = {"lookup": "found", "archived": False, "activeRun": live, "providerInstanceId": "pi-1",
+         "runtimeMode": runtime, "interactionMode": interaction}
+    t.update(shell)
+    return {"kind": "thread", "logicalAgentId": agent, "threadId": tid, "session": {"providerInstanceId": "pi-1"},
+            "thread": t, "settings": copy.deepcopy(st or ALL_SETTINGS)}
+
+
+def outside(agent, ceiling, st=None, mode_limit=None):
+    c = {"kind": "outside_agent", "logicalAgentId": agent, "ceiling": ceiling,
+         "settings": copy.deepcopy(st or settings(preview=False))}
     if mode_limit:
         c["modeLimit"] = {"runtimeMode": mode_limit[0], "interactionMode": mode_limit[1]}
     return c
@@ -42,47 +47,38 @@ CALLERS = {
     "thread_full": thread("a1", "t1", "full-access", "default"),
     "thread_supervised_plan": thread("a2", "t2", "approval-required", "plan"),
     "thread_run_ended": thread("a1", "t3", "full-access", "default", live=False),
+    "thread_host_unavailable": {**thread("a1", "t4", "full-access", "default"), "thread": {"lookup": "unavailable"}},
     "outside_full": outside("o1", "full-access"),
     "outside_supervised": outside("o2", "approval-required"),
-    "outside_read_only": outside("r1", "approval-required", read_only=True,
-                                 caps=["project.work.read", "wiki.read"]),
+    "outside_read_only": outside("r1", "read-only", st=settings(preview=False, wiki_write=False)),
 }
 
-VALID_ARGS = {
-    "t3_thread_list": {},
-    "t3_thread_read": {"threadId": "t9"},
-    "t3_project_list": {},
-    "t3_worktree_status": {},
-    "preview_status": {},
-    "preview_open": {"url": "http://localhost:5173/"},
-    "delegate_task": {"task": "write the tests"},
-    "t3_thread_send": {"threadId": "t9", "message": "status?"},
-    "t3_thread_interrupt": {"threadId": "t9"},
-    "t3_thread_launch": {"projectId": "demo", "prompt": "fix the build"},
-    "t3_project_update": {"projectId": "demo", "name": "Demo"},
-    "t3_environment_preferences_update": {"preferences": {"defaultRuntimeMode": "auto"}},
-    "project_work_list": {},
-    "project_work_get": {"runId": "run-1"},
-    "project_work_submit": {"runId": "run-1", "runRevision": "run:4", "assignmentRevision": "position:2",
-                            "result": {"summary": "done"}},
-    "project_operation_get": {"operationId": "op-1"},
-    "wiki_list": {},
-    "wiki_read": {"path": "page.md"},
-    "wiki_search": {"query": "deploy"},
-    "wiki_write": {"path": "notes/page.md", "content": "hello"},
-    "wiki_delete": {"path": "page.md", "baseRevision": "r1"},
-}
+def _example(tool):
+    """The first example of the tool's input schema: arguments that satisfy it (schemas/tools/<tool>.input.json)."""
+    with open(os.path.join(REPO, "schemas", "tools", tool + ".input.json"), encoding="utf-8") as f:
+        return json.load(f)["examples"][0]
 
-LOW_THREAD = {"found": True, "runtimeMode": "approval-required", "interactionMode": "plan"}
+
+# Every tool of the access table, with arguments its closed schema accepts: nothing here lists tools.
+VALID_ARGS = {tool: _example(tool) for tool in oracle.TABLE}
+
+LOW_THREAD = {"lookup": "found", "runtimeMode": "approval-required", "interactionMode": "plan"}
+
+
+def named_threads(tool, args):
+    """Shells the PIP looks up by default: every thread the row's threadFields name, running low."""
+    row = oracle.TABLE.get(tool) if isinstance(tool, str) else None
+    ids = [args.get(f) for f in (row or {}).get("threadFields", [])] if isinstance(args, dict) else []
+    return {i: dict(LOW_THREAD) for i in ids if isinstance(i, str)}
 
 
 def make_input(caller, tool, args, errors=None, threads=None, root=None):
     return {"tool": tool, "arguments": args, "argumentErrors": errors or [], "caller": copy.deepcopy(caller),
-            "targets": {"threads": threads if threads is not None else {"t9": LOW_THREAD}},
+            "targets": {"threads": threads if threads is not None else named_threads(tool, args)},
             "wiki": {"root": root or "agents/" + caller["logicalAgentId"]}}
 
 
-cases = {f: [] for f in ["decision", "tools", "arguments", "access", "modes", "capabilities", "wiki"]}
+cases = {f: [] for f in ["decision", "tools", "arguments", "caller", "access", "modes", "capabilities", "wiki"]}
 
 
 def add(family, name, inp):
@@ -118,16 +114,29 @@ for limit in RT:
         c = thread("a1", "t1", limit, "default")
         add("modes", f"send_target_runtime_{target}__limit_{limit}",
             make_input(c, "t3_thread_send", {"threadId": "t9", "message": "m"},
-                       threads={"t9": {"found": True, "runtimeMode": target, "interactionMode": "plan"}}))
+                       threads={"t9": {"lookup": "found", "runtimeMode": target, "interactionMode": "plan"}}))
 for limit in IM:
     for target in IM:
         c = thread("a1", "t1", "full-access", limit)
         add("modes", f"interrupt_target_interaction_{target}__limit_{limit}",
             make_input(c, "t3_thread_interrupt", {"threadId": "t9"},
-                       threads={"t9": {"found": True, "runtimeMode": "approval-required", "interactionMode": target}}))
-add("modes", "send_target_lookup_failed", make_input(CALLERS["thread_full"], "t3_thread_send",
-                                                     {"threadId": "t404", "message": "m"},
-                                                     threads={"t404": {"found": False}}))
+                       threads={"t9": {"lookup": "found", "runtimeMode": "approval-required", "interactionMode": target}}))
+add("modes", "send_target_not_found", make_input(CALLERS["thread_full"], "t3_thread_send",
+                                                 {"threadId": "t404", "message": "m"},
+                                                 threads={"t404": {"lookup": "not_found"}}))
+add("modes", "send_target_lookup_unavailable", make_input(CALLERS["thread_full"], "t3_thread_send",
+                                                          {"threadId": "t9", "message": "m"},
+                                                          threads={"t9": {"lookup": "unavailable"}}))
+add("modes", "launch_caller_thread_unavailable", make_input(CALLERS["thread_host_unavailable"], "t3_thread_launch",
+                                                            {"projectId": "p", "prompt": "p", "runtimeMode": "auto"}))
+add("modes", "thread_mode_limit_header_does_not_narrow",
+    make_input({**thread("a1", "t1", "full-access", "default"),
+                "modeLimit": {"runtimeMode": "approval-required", "interactionMode": "plan"}},
+               "t3_thread_launch", {"projectId": "p", "prompt": "p"}))
+for value in ["root", "FULL-ACCESS", 3]:
+    add("modes", f"launch_invalid_mode_{value}_is_schema_only",
+        make_input(CALLERS["thread_full"], "t3_thread_launch", {"projectId": "p", "prompt": "p", "runtimeMode": value},
+                   [{"keyword": "enum", "instanceLocation": "/runtimeMode", "message": "runtimeMode is not a mode"}]))
 add("modes", "send_target_not_looked_up", make_input(CALLERS["thread_full"], "t3_thread_send",
                                                      {"threadId": "t404", "message": "m"}, threads={}))
 add("modes", "send_omitted_target_is_own_thread", make_input(CALLERS["thread_supervised_plan"], "t3_thread_send",
@@ -149,26 +158,35 @@ add("modes", "environment_needs_default_interaction",
     make_input(thread("a1", "t1", "full-access", "plan"), "t3_environment_preferences_update",
                {"preferences": {"autoArchiveDays": 3}}))
 
-# --- capabilities: independent toggles ----------------------------------------------------------------
-def without(caps, *drop):
-    return [c for c in caps if c not in drop]
-
-
-for cap in ALL_CAPS:
-    c = thread("a1", "t1", "full-access", "default", caps=without(ALL_CAPS, cap))
+# --- capabilities: independent toggles, derived from settings ---------------------------------------
+TOGGLES = {"preview": {"preview": False}, "project": {"project": False}, "wiki_read": {"wiki_read": False},
+           "wiki_write": {"wiki_write": False}}
+for toggle, off in TOGGLES.items():
+    c = thread("a1", "t1", "full-access", "default", st=settings(**off))
     for tool in ["preview_open", "preview_status", "wiki_read", "wiki_write", "project_work_list",
                  "project_work_submit", "delegate_task"]:
-        add("capabilities", f"{tool}__without_{cap.replace('.', '_')}", make_input(c, tool, copy.deepcopy(VALID_ARGS[tool])))
-for near in ["wiki.write-legacy", "wiki", "WIKI.WRITE", "wiki.write "]:
-    c = thread("a1", "t1", "full-access", "default", caps=["wiki.read", near])
-    add("capabilities", f"wiki_write__near_miss_scope_{near.strip().replace('.', '_').replace('-', '_')}_{len(near)}",
-        make_input(c, "wiki_write", dict(VALID_ARGS["wiki_write"])))
-for near in ["project.work", "project"]:
-    c = thread("a1", "t1", "full-access", "default", caps=["project.work.read", near])
-    add("capabilities", f"project_work_submit__near_miss_scope_{near.replace('.', '_')}",
-        make_input(c, "project_work_submit", copy.deepcopy(VALID_ARGS["project_work_submit"])))
-add("capabilities", "preview_open__outside_agent_claims_preview",
-    make_input(outside("o1", "full-access", caps=OUTSIDE_CAPS + ["preview"]), "preview_status", {}))
+        add("capabilities", f"{tool}__without_{toggle}", make_input(c, tool, copy.deepcopy(VALID_ARGS[tool])))
+add("capabilities", "preview_status__outside_agent_settings_grant_preview",
+    make_input(outside("o1", "full-access", st=ALL_SETTINGS), "preview_status", {}))
+add("capabilities", "delegate_task__outside_read_only_has_no_orchestration",
+    make_input(CALLERS["outside_read_only"], "delegate_task", {"task": "t"}))
+for name, value in [("string_true", "true"), ("one", 1), ("null", None)]:
+    st = settings()
+    st["wiki"]["write"] = value
+    add("capabilities", f"wiki_write__setting_{name}_is_not_true",
+        make_input(thread("a1", "t1", "full-access", "default", st=st), "wiki_write", dict(VALID_ARGS["wiki_write"])))
+
+# --- caller: each fact behind "owns a live run", and lookups that failed ------------------------------
+for name, change in [("archived", {"archived": True}), ("no_active_run", {"activeRun": False}),
+                     ("other_instance", {"providerInstanceId": "pi-2"}), ("not_found", {"lookup": "not_found"})]:
+    add("caller", f"wiki_write__thread_{name}",
+        make_input(thread("a1", "t1", "full-access", "default", **change), "wiki_write", dict(VALID_ARGS["wiki_write"])))
+add("caller", "wiki_write__outside_agent_without_ceiling",
+    make_input({k: v for k, v in CALLERS["outside_full"].items() if k != "ceiling"}, "wiki_write",
+               dict(VALID_ARGS["wiki_write"])))
+add("caller", "wiki_write__thread_without_session_instance",
+    make_input({k: v for k, v in CALLERS["thread_full"].items() if k != "session"}, "wiki_write",
+               dict(VALID_ARGS["wiki_write"])))
 
 # --- arguments: identity keys at the top level, nested, any case; schema facts ---------------------------
 every = oracle.IDENTITY["every_tool"]
@@ -219,7 +237,7 @@ for n, name in enumerate(["WIKI_WRITE", "wiki_write ", "wiki_wr\u0456te", "wiki-
 add("tools", "unknown_tool_with_identity_key",
     make_input(CALLERS["thread_full"], "nope", {"agentId": "a2"}))
 
-# --- wiki: path shapes (DOMAIN.md §7) -----------------------------------------------------------------------
+# --- wiki: path shapes (docs/domain.md §7) -----------------------------------------------------------------------
 PATHS = {
     "sibling_prefix_a10": "../a10/page.md", "sibling_prefix_a1_old": "../a1-old/page.md",
     "backslash_traversal": "sub\\..\\..\\x", "backslash_parent": "..\\a2\\secret.md",

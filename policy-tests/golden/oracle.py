@@ -1,4 +1,4 @@
-"""An independent reading of DOMAIN.md §2-§7, used to check the golden matrix.
+"""An independent reading of docs/domain.md §1-§7, used to check the golden matrix.
 
 It predicts allow, the reason codes (in policy order) and the obligations of a decision input without OPA.
 generate.py refuses to write a case where this oracle and the policy disagree, so a golden case is stored
@@ -19,6 +19,7 @@ def _load(*parts):
 
 
 TABLE = _load("access_table")
+CLASSES = _load("access_classes")
 CODES = _load()["reason_codes"]
 IDENTITY = _load("identity")
 RUNTIME = ["approval-required", "auto-accept-edits", "auto", "full-access"]
@@ -33,14 +34,60 @@ def _rank(axis, mode):
     return order.index(mode) if isinstance(mode, str) and mode in order else None
 
 
+CEILING_RUNTIME = {"read-only": "approval-required", "approval-required": "approval-required",
+                   "auto-accept-edits": "auto-accept-edits", "auto": "auto", "full-access": "full-access"}
+
+
+def _thread(caller):
+    return caller.get("thread") if caller.get("kind") == "thread" and isinstance(caller.get("thread"), dict) else {}
+
+
+def _live(caller):
+    t, s = _thread(caller), caller.get("session") if isinstance(caller.get("session"), dict) else {}
+    return (t.get("lookup") == "found" and t.get("archived") is False and t.get("activeRun") is True
+            and isinstance(s.get("providerInstanceId"), str) and t.get("providerInstanceId") == s["providerInstanceId"])
+
+
+def _writable(caller):
+    return caller.get("kind") == "thread" or (
+        caller.get("kind") == "outside_agent" and caller.get("ceiling") in RUNTIME)
+
+
+def _base_limit(caller, axis):
+    if caller.get("kind") == "thread":
+        t = _thread(caller)
+        return t.get(axis) if t.get("lookup") == "found" else None
+    if caller.get("kind") == "outside_agent" and caller.get("ceiling") in CEILING_RUNTIME:
+        return CEILING_RUNTIME[caller["ceiling"]] if axis == "runtimeMode" else "default"
+    return None
+
+
 def _limit(caller, axis):
-    base = _rank(axis, (caller.get("limits") or {}).get(axis))
-    if "modeLimit" not in caller:
+    base = _rank(axis, _base_limit(caller, axis))
+    if caller.get("kind") != "outside_agent" or not isinstance(caller.get("modeLimit"), dict):
         return base
-    narrow = _rank(axis, (caller["modeLimit"] or {}).get(axis))
+    narrow = _rank(axis, caller["modeLimit"].get(axis))
     if base is None or narrow is None:
         return None
     return min(base, narrow)
+
+
+def _held(caller):
+    st = caller.get("settings") if isinstance(caller.get("settings"), dict) else {}
+    p = st.get("project") if isinstance(st.get("project"), dict) else {}
+    w = st.get("wiki") if isinstance(st.get("wiki"), dict) else {}
+    held = set()
+    if st.get("browserAccess") is True:
+        held.add("preview")
+    if p.get("enabled") is True:
+        held |= {"project.work.read", "project.work.write"}
+    if w.get("read") is True:
+        held.add("wiki.read")
+    if w.get("write") is True:
+        held.add("wiki.write")
+    if _writable(caller):
+        held.add("orchestration")
+    return held
 
 
 def _within(caller, axis, mode):
@@ -82,11 +129,10 @@ def _segment_ok(seg):
     return seg not in (".", "..")
 
 
-def _wiki(inp, row):
-    """Returns (codes, obligation path or None)."""
-    spec = row["wikiPath"]
+def _wiki_field(inp, field, spec):
+    """Returns (codes, resolved path or None) for one confined path field."""
     args = inp.get("arguments") if isinstance(inp.get("arguments"), dict) else {}
-    raw = args.get(spec["field"], spec.get("default")) if spec["field"] in args or "default" in spec else None
+    raw = args[field] if field in args else spec.get("default")
     root = (inp.get("wiki") or {}).get("root")
     root_segs = root.split("/") if isinstance(root, str) and all(_segment_ok(s) for s in root.split("/")) else None
     codes = []
@@ -112,6 +158,11 @@ def _wiki(inp, row):
     return codes, None
 
 
+def _needs_thread_state(row):
+    cls = CLASSES[row["class"]]
+    return cls["live"] != "never" or bool(row["modeFields"]) or bool(row["threadFields"]) or bool(cls["minimumLimits"])
+
+
 def decide(inp):
     """Returns {"allow": bool, "codes": [...], "obligations": {...}} for one decision input."""
     codes = set()
@@ -128,62 +179,82 @@ def decide(inp):
     problems = not isinstance(errors, list) or not isinstance(args, dict) or any(
         not (e.get("keyword") == "additionalProperties" and str(e.get("property", "")).lower() in keys)
         for e in errors)
+    a = args if isinstance(args, dict) else {}
+    if row is not None:
+        for axis, field in row["modeFields"].items():
+            if field in a and a[field] != "inherit" and _rank(axis, a[field]) is None:
+                problems = True
     if problems:
         codes.add("schema")
     obligations = {}
     if row is not None:
         cls = row["class"]
         kind = caller.get("kind")
+        thread_unavailable = kind == "thread" and _thread(caller).get("lookup") == "unavailable"
+        unknown = thread_unavailable and _needs_thread_state(row)
         if kind not in ("thread", "outside_agent"):
             codes.add("caller_unknown")
-        if cls in WRITES and caller.get("readOnly") is not False:
+        if cls in WRITES and not _writable(caller):
             codes.add("read_only_client")
         if cls in THREAD_ONLY and kind != "thread":
             codes.add("thread_credential_required")
         needs_live = cls == "act_as_caller" or (cls in WRITES and kind != "outside_agent")
-        if needs_live and caller.get("live") is not True:
+        if needs_live and not _live(caller) and not thread_unavailable:
             codes.add("parent_not_active")
-        a = args if isinstance(args, dict) else {}
-        resolved = {}
+        escalations = set()
+
+        def axis_code(axis):
+            return "runtime_mode_escalation_denied" if axis == "runtimeMode" else "interaction_mode_escalation_denied"
+
+        modes = {}
         for axis, field in row["modeFields"].items():
             want = a.get(field)
             if not want or want == "inherit":
                 limit = _limit(caller, axis)
                 want = AXES[axis][limit] if limit is not None else None
-            resolved[axis] = want
-            if not _within(caller, axis, want):
-                codes.add("runtime_mode_escalation_denied" if axis == "runtimeMode" else "interaction_mode_escalation_denied")
-        if resolved:
-            obligations["modes"] = resolved
+            modes[field] = want
+            if _rank(axis, want) is not None and not _within(caller, axis, want):
+                escalations.add(axis_code(axis))
         for field in row["threadFields"]:
             tid = a.get(field)
             if not tid:
-                if not isinstance(caller.get("threadId"), str):
+                if not (kind == "thread" and isinstance(caller.get("threadId"), str)):
                     codes.add("thread_not_found")
                 continue
             shell = ((inp.get("targets") or {}).get("threads") or {}).get(tid)
-            if not shell or shell.get("found") is not True:
+            lookup = shell.get("lookup") if isinstance(shell, dict) else None
+            if lookup == "unavailable":
+                unknown = True
+                continue
+            if lookup != "found":
                 codes.add("thread_not_found")
                 continue
             for axis in AXES:
                 if not _within(caller, axis, shell.get(axis)):
-                    codes.add("runtime_mode_escalation_denied" if axis == "runtimeMode" else "interaction_mode_escalation_denied")
-        if cls == "write_environment":
-            if not _within(caller, "runtimeMode", "full-access"):
-                codes.add("runtime_mode_escalation_denied")
-            if not _within(caller, "interactionMode", "default"):
-                codes.add("interaction_mode_escalation_denied")
+                    escalations.add(axis_code(axis))
+        for axis, minimum in CLASSES[cls]["minimumLimits"].items():
+            if not _within(caller, axis, minimum):
+                escalations.add(axis_code(axis))
+        if not thread_unavailable:
+            codes |= escalations
+        if unknown:
+            codes.add("unavailable")
         cap = row["capability"]
         if cap is not None:
             if kind == "outside_agent" and cap == "preview":
                 codes.add("capability_denied")
-            elif cap not in (caller.get("capabilities") or []):
+            elif cap not in _held(caller):
                 codes.add("capability_missing")
-        if "wikiPath" in row:
-            wiki_codes, path = _wiki(inp, row)
+        paths = {}
+        for field, spec in row["paths"].items():
+            wiki_codes, path = _wiki_field(inp, field, spec)
             codes.update(wiki_codes)
             if path is not None:
-                obligations["wikiPath"] = path
+                paths[field] = path
+        if modes:
+            obligations["modes"] = modes
+        if row["paths"]:
+            obligations["wikiPaths"] = paths
     allow = not codes
     return {"allow": allow, "codes": [c for c in CODES if c in codes], "obligations": obligations if allow else {}}
 

@@ -1,6 +1,7 @@
 package gatehouse.modes_test
 
 import data.gatehouse.authz
+import data.gatehouse.authz.caller
 import data.gatehouse.authz.modes
 import data.gatehouse.testing
 
@@ -33,9 +34,14 @@ test_modes_inherit_and_omitted_resolve_to_the_callers if {
 	d2.obligations.modes == {"runtimeMode": "full-access", "interactionMode": "default"}
 }
 
-test_modes_unknown_requested_mode_denied if {
-	d := authz.decision with input as launch(testing.thread_a1, {"runtimeMode": "root"})
-	testing.codes(d) == ["runtime_mode_escalation_denied"]
+# Not a mode at all is a schema finding, not an escalation, even for a full-access caller.
+test_modes_unknown_requested_mode_is_schema_only if {
+	every value in ["root", "FULL-ACCESS", "", 3, true] {
+		d := authz.decision with input as launch(testing.thread_a1, {"runtimeMode": value})
+		testing.codes(d) == ["schema"]
+	}
+	d2 := authz.decision with input as launch(testing.thread_a2_supervised, {"interactionMode": "everything"})
+	testing.codes(d2) == ["schema"]
 }
 
 test_modes_delegate_task_gets_the_ceiling_check_too if {
@@ -44,22 +50,38 @@ test_modes_delegate_task_gets_the_ceiling_check_too if {
 }
 
 test_modes_send_to_thread_above_caller_denied if {
-	d := authz.decision with input as send(testing.thread_a2_supervised, {"found": true, "runtimeMode": "auto", "interactionMode": "plan"})
+	d := authz.decision with input as send(testing.thread_a2_supervised, {"lookup": "found", "runtimeMode": "auto", "interactionMode": "plan"})
 	testing.codes(d) == ["runtime_mode_escalation_denied"]
 }
 
 test_modes_send_to_thread_within_allowed if {
-	d := authz.decision with input as send(testing.thread_a2_supervised, {"found": true, "runtimeMode": "approval-required", "interactionMode": "plan"})
+	d := authz.decision with input as send(testing.thread_a2_supervised, {"lookup": "found", "runtimeMode": "approval-required", "interactionMode": "plan"})
 	d.allow
 }
 
-test_modes_target_lookup_failed_denied if {
-	d := authz.decision with input as send(testing.thread_a1, {"found": false})
+test_modes_target_not_found_denied if {
+	d := authz.decision with input as send(testing.thread_a1, {"lookup": "not_found"})
+	testing.codes(d) == ["thread_not_found"]
+}
+
+test_modes_target_lookup_unavailable_is_unavailable if {
+	d := authz.decision with input as send(testing.thread_a1, {"lookup": "unavailable"})
+	testing.codes(d) == ["unavailable"]
+}
+
+test_modes_target_field_absent_lookup_denied if {
+	d := authz.decision with input as send(testing.thread_a1, {"runtimeMode": "plan", "interactionMode": "plan"})
+	testing.codes(d) == ["thread_not_found"]
+}
+
+# `found` sent as a verdict is not the lookup fact.
+test_modes_target_found_verdict_is_ignored if {
+	d := authz.decision with input as send(testing.thread_a1, {"found": true, "runtimeMode": "approval-required", "interactionMode": "plan"})
 	testing.codes(d) == ["thread_not_found"]
 }
 
 test_modes_target_found_without_modes_denied if {
-	d := authz.decision with input as send(testing.thread_a1, {"found": true})
+	d := authz.decision with input as send(testing.thread_a1, {"lookup": "found"})
 	d.allow == false
 	testing.codes(d) == ["runtime_mode_escalation_denied", "interaction_mode_escalation_denied"]
 }
@@ -95,8 +117,33 @@ test_modes_mode_limit_narrows if {
 }
 
 test_modes_mode_limit_never_widens if {
-	caller := object.union(testing.outside_read_only, {"readOnly": false, "modeLimit": {"runtimeMode": "full-access", "interactionMode": "default"}})
-	modes.limit("runtimeMode") == "approval-required" with input as {"caller": caller}
+	c := object.union(testing.outside("o2", "approval-required", testing.all_settings), {"modeLimit": {"runtimeMode": "full-access", "interactionMode": "default"}})
+	caller.limit("runtimeMode") == "approval-required" with input as {"caller": c}
+}
+
+# The header is sent for every caller; it narrows outside agents only (a thread's limits are its modes).
+test_modes_mode_limit_does_not_narrow_threads if {
+	c := object.union(testing.thread_a1, {"modeLimit": {"runtimeMode": "approval-required", "interactionMode": "plan"}})
+	d := authz.decision with input as launch(c, {})
+	d.obligations.modes == {"runtimeMode": "full-access", "interactionMode": "default"}
+}
+
+test_modes_read_only_limits_are_the_narrowest_runtime if {
+	caller.limit("runtimeMode") == "approval-required" with input as {"caller": testing.outside_read_only}
+	caller.limit("interactionMode") == "default" with input as {"caller": testing.outside_read_only}
+}
+
+test_modes_thread_lookup_unavailable_claims_no_escalation if {
+	c := json.remove(testing.with_thread(testing.thread_a1, {"lookup": "unavailable"}), ["thread/runtimeMode", "thread/interactionMode"])
+	d := authz.decision with input as launch(c, {"runtimeMode": "full-access"})
+	testing.codes(d) == ["unavailable"]
+	d2 := authz.decision with input as testing.call_as(c, "t3_project_update", {"projectId": "p"})
+	testing.codes(d2) == ["unavailable"]
+}
+
+test_modes_thread_not_found_has_no_limits if {
+	c := testing.with_thread(testing.thread_a1, {"lookup": "not_found"})
+	not caller.limit("runtimeMode") with input as {"caller": c}
 }
 
 test_modes_mode_limit_malformed_denies if {
@@ -105,15 +152,20 @@ test_modes_mode_limit_malformed_denies if {
 	d.allow == false
 }
 
-test_modes_field_absent_limits_denies if {
-	d := authz.decision with input as launch(json.remove(testing.thread_a1, ["limits"]), {})
+test_modes_field_absent_thread_modes_denies if {
+	d := authz.decision with input as launch(json.remove(testing.thread_a1, ["thread/runtimeMode", "thread/interactionMode"]), {"runtimeMode": "auto"})
 	d.allow == false
 	"runtime_mode_escalation_denied" in testing.codes(d)
 }
 
 test_modes_field_absent_one_axis_denies if {
-	d := authz.decision with input as launch(json.remove(testing.thread_a1, ["limits/interactionMode"]), {})
+	d := authz.decision with input as launch(json.remove(testing.thread_a1, ["thread/interactionMode"]), {"interactionMode": "plan"})
 	testing.codes(d) == ["interaction_mode_escalation_denied"]
+}
+
+test_modes_field_absent_ceiling_denies if {
+	d := authz.decision with input as launch(json.remove(testing.outside_full, ["ceiling"]), {"runtimeMode": "approval-required"})
+	d.allow == false
 }
 
 test_modes_parent_absent_denies if {

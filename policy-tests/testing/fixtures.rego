@@ -1,46 +1,47 @@
 # METADATA
-# description: Shared fixtures for the policy unit tests. Names follow cases/public-failures.md (a1, a2, r1).
+# description: |
+#   Shared fixtures for the policy unit tests: decision inputs made of facts, as the PIP sends them
+#   (schemas/decision-input.json). a1 and a2 are thread agents, o1 and r1 outside agents.
 package gatehouse.testing
 
-all_capabilities := ["preview", "project.work.read", "project.work.write", "wiki.read", "wiki.write", "orchestration"]
+all_settings := {"browserAccess": true, "project": {"enabled": true}, "wiki": {"read": true, "write": true}}
 
-thread_a1 := {
+no_settings := {"browserAccess": false, "project": {"enabled": false}, "wiki": {"read": false, "write": false}}
+
+# A thread caller that owns a live run: found, not archived, active run, same provider instance as its session.
+live_thread(agent, thread_id, runtime, interaction) := {
 	"kind": "thread",
-	"readOnly": false,
-	"live": true,
-	"limits": {"runtimeMode": "full-access", "interactionMode": "default"},
-	"capabilities": all_capabilities,
-	"logicalAgentId": "a1",
-	"threadId": "t1",
+	"logicalAgentId": agent,
+	"threadId": thread_id,
+	"session": {"providerInstanceId": "pi-1"},
+	"thread": {
+		"lookup": "found",
+		"archived": false,
+		"activeRun": true,
+		"providerInstanceId": "pi-1",
+		"runtimeMode": runtime,
+		"interactionMode": interaction,
+	},
+	"settings": all_settings,
 }
 
-thread_a2_supervised := {
-	"kind": "thread",
-	"readOnly": false,
-	"live": true,
-	"limits": {"runtimeMode": "approval-required", "interactionMode": "plan"},
-	"capabilities": all_capabilities,
-	"logicalAgentId": "a2",
-	"threadId": "t2",
-}
+thread_a1 := live_thread("a1", "t1", "full-access", "default")
 
-outside_full := {
+thread_a2_supervised := live_thread("a2", "t2", "approval-required", "plan")
+
+outside(agent, ceiling, settings) := {
 	"kind": "outside_agent",
-	"readOnly": false,
-	"live": false,
-	"limits": {"runtimeMode": "full-access", "interactionMode": "default"},
-	"capabilities": ["project.work.read", "project.work.write", "wiki.read", "wiki.write", "orchestration"],
-	"logicalAgentId": "o1",
+	"logicalAgentId": agent,
+	"ceiling": ceiling,
+	"settings": settings,
 }
 
-outside_read_only := {
-	"kind": "outside_agent",
-	"readOnly": true,
-	"live": false,
-	"limits": {"runtimeMode": "approval-required", "interactionMode": "default"},
-	"capabilities": ["project.work.read", "wiki.read"],
-	"logicalAgentId": "r1",
-}
+outside_full := outside("o1", "full-access", all_settings)
+
+outside_read_only := outside("r1", "read-only", {"browserAccess": false, "project": {"enabled": true}, "wiki": {"read": true, "write": false}})
+
+# `caller` with the calling thread's shell replaced by `thread` (merged member by member).
+with_thread(caller, thread) := object.union(caller, {"thread": object.union(caller.thread, thread)})
 
 # A complete decision input for `tool` called by a1 with `args`.
 call(tool, args) := call_as(thread_a1, tool, args)

@@ -8,7 +8,7 @@ read(path) := d if {
 	d := authz.decision with input as testing.call("wiki_read", {"path": path})
 }
 
-# cases/public-failures.md row 1: containment compares whole segments, never string prefixes.
+# Containment compares whole segments, never string prefixes.
 test_wiki_within_compares_segments if {
 	not wiki.within(["agents", "a1"], ["agents", "a10", "page.md"])
 	not wiki.within(["agents", "a1"], ["agents", "a1-old", "page.md"])
@@ -24,24 +24,24 @@ test_wiki_sibling_prefix_escape if {
 }
 
 test_wiki_resolved_path_is_the_obligation if {
-	read("notes/plan.md").obligations == {"wikiPath": "agents/a1/notes/plan.md"}
+	read("notes/plan.md").obligations == {"wikiPaths": {"path": "agents/a1/notes/plan.md"}}
 	d := authz.decision with input as testing.call("wiki_list", {"path": "."})
-	d.obligations == {"wikiPath": "agents/a1"}
+	d.obligations == {"wikiPaths": {"path": "agents/a1"}}
 }
 
 test_wiki_page_tools_never_name_the_root if {
 	every tool in ["wiki_read", "wiki_write", "wiki_delete"] {
 		d := authz.decision with input as testing.call(tool, {"path": ".", "content": "x", "baseRevision": "r1"})
-		d.reasons == [{"code": "path_invalid", "message": "a page path names a page below the subtree root, not \".\""}]
+		d.reasons == [{"code": "path_invalid", "message": "path: a page path names a page below the subtree root, not \".\""}]
 	}
 }
 
 test_wiki_default_path_is_root if {
 	d := authz.decision with input as testing.call("wiki_list", {})
-	d.obligations.wikiPath == "agents/a1"
+	d.obligations.wikiPaths.path == "agents/a1"
 }
 
-# rows 3, 4, 7: every other shape is path_invalid; nothing is decoded.
+# Every other shape is path_invalid; nothing is decoded.
 test_wiki_rejected_shapes if {
 	every path in [
 		"", "/etc/passwd", "file:///x", "C:/x", "//host/x", "~/x", "%2e%2e/x", "sub\\..\\..\\x",
@@ -66,7 +66,7 @@ test_wiki_segment_limits if {
 
 test_wiki_field_absent_path_denied if {
 	d := authz.decision with input as testing.call("wiki_read", {})
-	d.reasons == [{"code": "path_invalid", "message": "a path is required"}]
+	d.reasons == [{"code": "path_invalid", "message": "path: a path is required"}]
 }
 
 test_wiki_field_absent_path_null_denied if {
@@ -95,4 +95,37 @@ test_wiki_invalid_root_denied if {
 
 test_wiki_not_applied_to_other_tools if {
 	wiki.ok with input as testing.call("t3_thread_list", {"path": "../.."})
+}
+
+# A made-up row with two confined paths: each is checked on its own and each gets its obligation.
+move_row := {
+	"toolkit": "wiki", "class": "write", "capability": "wiki.write", "threadFields": [], "modeFields": {},
+	"paths": {"from": {"names": "page"}, "to": {"names": "page"}},
+}
+
+move(args) := d if {
+	d := authz.decision with input as testing.call("made_up_move", args)
+		with data.gatehouse.access_table as {"made_up_move": move_row}
+}
+
+test_wiki_every_path_field_is_confined if {
+	d := move({"from": "a.md", "to": "notes/b.md"})
+	d.allow
+	d.obligations == {"wikiPaths": {"from": "agents/a1/a.md", "to": "agents/a1/notes/b.md"}}
+	testing.codes(move({"from": "a.md", "to": "../a2/b.md"})) == ["path_invalid", "path_escape"]
+	testing.codes(move({"from": "../../x", "to": "b.md"})) == ["path_invalid", "path_escape"]
+	move({"from": "a.md"}).reasons == [{"code": "path_invalid", "message": "to: a path is required"}]
+	move({"from": "a.md", "to": "b.md"}).allow
+}
+
+test_wiki_escape_names_the_field if {
+	d := move({"from": "a.md", "to": "x/../../../a2/b.md"})
+	d.reasons[1] == {"code": "path_escape", "message": "to: the path leaves the caller's subtree"}
+}
+
+# The escape walk stands on its own: with the segment rules switched off, ".." still cannot climb out.
+test_wiki_escape_holds_without_segment_rules if {
+	not wiki.ok with input as testing.call("wiki_read", {"path": "../a2/secret.md"})
+		with wiki.segment_rules as {}
+	wiki.escapes("path") with input as testing.call("wiki_read", {"path": "x/../../a2/secret.md"})
 }
