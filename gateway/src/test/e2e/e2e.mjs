@@ -1,6 +1,6 @@
 // End-to-end scenario against a running gateway + local-services, in one protocol era (argv[2]).
 // Env: MCP_URL, ADMIN_URL, ADMIN_CREDENTIAL, A1_TOKEN, A2_TOKEN, A1_ENDED_TOKEN, O1_TOKEN (read-only JWT),
-//      O2_TOKEN (full-access JWT), MINIMAL_ARGUMENTS (path of minimal-arguments.json).
+//      O2_TOKEN (full-access JWT), MINIMAL_ARGUMENTS (path of a JSON file: tool → example arguments of its input schema).
 // Exits non-zero on the first failed expectation; prints every call.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -2,7 +2,7 @@ package dev.gatehouse.gateway.audit;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gatehouse.gateway.context.TrustedContext;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.DecisionInputMapper;
 import dev.gatehouse.gateway.policy.DecisionJson;
 import dev.gatehouse.gateway.policy.PolicyJson;
@@ -89,12 +89,11 @@ final class DecisionRecordJson {
         json.putObject("metrics").put("timer_eval_us", evalMicros);
     }
 
-    private static ObjectNode caller(TrustedContext context) {
+    private static ObjectNode caller(CallerFacts facts) {
         ObjectNode caller = PolicyJson.MAPPER.createObjectNode();
-        caller.put("kind", context.callerKind().wire());
-        caller.put("logicalAgentId", context.logicalAgentId());
-        context.threadId().ifPresent(id -> caller.put("threadId", id));
-        caller.put("environmentId", context.environmentId());
+        caller.put("kind", facts.kind());
+        caller.put("logicalAgentId", facts.logicalAgentId());
+        facts.threadId().ifPresent(id -> caller.put("threadId", id));
         return caller;
     }
 }

@@ -7,18 +7,20 @@ import java.util.Optional;
 
 /**
  * One row of the access table (policies/gatehouse/access_table/data.json, schemas/access-table.json) as the PEP
- * needs it. The policy reads the same row to decide; Java reads it only to register the tool and to know which
- * argument fields name target threads, whose shells the PIP must look up (DESIGN.md, Decision contract).
+ * needs it. The policy reads the same row to decide; Java reads it only to register the tool, to know which
+ * argument fields name target threads (whose shells the PIP must look up), and to know which obligations an allowed
+ * call of the row must carry (docs/design.md, Decision contract). Nothing here says what the fields mean.
  *
  * @param toolkit      {@code thread|project|wiki}
- * @param accessClass  the access class (DOMAIN.md §3)
- * @param capability   the capability the row needs, if any (DOMAIN.md §4)
+ * @param accessClass  the access class (docs/domain.md §3)
+ * @param capability   the capability the row needs, if any (docs/domain.md §4)
  * @param threadFields argument fields naming target threads
- * @param modeFields   axis → argument field requesting a mode on that axis
- * @param wikiPathField the argument holding a wiki path, for rows whose allowed calls carry a resolved wiki path
+ * @param modeFields   axis → argument field requesting a mode on that axis; each field gets a {@code modes}
+ *                     obligation
+ * @param pathFields   argument fields holding confined wiki paths; each gets a {@code wikiPaths} obligation
  */
 public record AccessRow(String toolkit, String accessClass, Optional<String> capability, List<String> threadFields,
-        Map<String, String> modeFields, Optional<String> wikiPathField) {
+        Map<String, String> modeFields, List<String> pathFields) {
 
     public AccessRow {
         Objects.requireNonNull(toolkit, "toolkit");
@@ -26,6 +28,6 @@ public record AccessRow(String toolkit, String accessClass, Optional<String> cap
         Objects.requireNonNull(capability, "capability");
         threadFields = List.copyOf(threadFields);
         modeFields = Map.copyOf(modeFields);
-        Objects.requireNonNull(wikiPathField, "wikiPathField");
+        pathFields = List.copyOf(pathFields);
     }
 }

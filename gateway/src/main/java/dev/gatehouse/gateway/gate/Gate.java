@@ -3,15 +3,17 @@ package dev.gatehouse.gateway.gate;
 import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.audit.DecisionRecord;
 import dev.gatehouse.gateway.audit.LogResult;
-import dev.gatehouse.gateway.auth.AuthenticatedCaller;
+import dev.gatehouse.gateway.context.AuthenticatedCaller;
+import dev.gatehouse.gateway.context.ResolvedCaller;
 import dev.gatehouse.gateway.context.TrustedContext;
 import dev.gatehouse.gateway.context.TrustedContextResolver;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
-import dev.gatehouse.gateway.policy.api.DecisionInput.ThreadShell;
+import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.ThreadShell;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolOutcome;
@@ -23,8 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The PEP: the only path from an MCP request to a tool handler, the same for both protocol eras (DESIGN.md "How
- * one call flows"; style card 5). It gathers facts, asks the PDP and enforces the answer; it never decides
+ * The PEP: the only path from an MCP request to a tool handler, the same for both protocol eras (docs/design.md
+ * "How one call flows"; style card 5). It gathers facts, asks the PDP and enforces the answer; it never decides
  * authorization itself. Every tools/call decision (allow, deny, fault) is written to the decision log before the
  * handler could run, and a failed write denies.
  *
@@ -58,8 +60,8 @@ public class Gate {
      * @return the visible tools, sorted by name
      */
     public List<RegisteredTool> list(AuthenticatedCaller caller) {
-        TrustedContext context = pip.resolve(caller);
-        DecisionInput input = DecisionInput.forListing(context);
+        ResolvedCaller resolved = pip.resolve(caller);
+        DecisionInput input = DecisionInput.forListing(resolved.facts(), resolved.context().wikiRoot());
         PolicyOutcome<VisibleTools> outcome = pdp.visibleTools(input);
         if (!(decisionLog.record(DecisionRecord.forListing(input, outcome)) instanceof LogResult.Written)) {
             return List.of();
@@ -67,7 +69,7 @@ public class Gate {
         if (outcome instanceof PolicyOutcome.Decided<VisibleTools> decided && decided.value() != null) {
             return decided.value().names().stream().map(registry::find).flatMap(Optional::stream).toList();
         }
-        LOG.warn("tools/list for {} lists nothing: {}", context.logicalAgentId(), outcome);
+        LOG.warn("tools/list for {} lists nothing: {}", resolved.context().logicalAgentId(), outcome);
         return List.of();
     }
 
@@ -83,13 +85,13 @@ public class Gate {
     public GateResult call(AuthenticatedCaller caller, String tool, Object arguments) {
         Optional<RegisteredTool> registered = registry.find(tool);
 
-        TrustedContext context = pip.resolve(caller);
+        ResolvedCaller resolved = pip.resolve(caller);
         Map<String, ThreadShell> targets = pip.threadShells(targetThreadIds(registered, arguments));
         List<ArgumentError> argumentErrors = registered
                 .map(t -> argumentCheck.check(t.schema(), arguments))
                 .orElse(List.of());
-        DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(arguments), argumentErrors, context,
-                targets);
+        DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(arguments), argumentErrors,
+                resolved.facts(), targets, resolved.context().wikiRoot());
         PolicyOutcome<Decision> outcome = pdp.decide(input);
         DecisionRecord record = DecisionRecord.forCall(input, outcome);
         String decisionId = record.decisionId().toString();
@@ -100,7 +102,7 @@ public class Gate {
         if (allowed.isEmpty()) {
             return new GateResult.Denied(decisionId, reasons(outcome));
         }
-        return runHandler(decisionId, registered.get(), arguments, allowed.get(), context);
+        return runHandler(decisionId, registered.get(), arguments, allowed.get(), resolved.context());
     }
 
     /** Thread ids named by the row's threadFields, from the arguments; non-strings are left to the schema check. */
@@ -117,8 +119,8 @@ public class Gate {
 
     /**
      * The decision, when it allows and the PEP can carry it out: a decided, literal allow for a served tool with an
-     * object of arguments and the obligations its row needs (resolved modes for rows with mode fields, a resolved
-     * wiki path for rows with a wiki path). Anything else is a denial.
+     * object of arguments and every obligation its row implies (a resolved mode for each mode field, a resolved wiki
+     * path for each path field). Anything else is a denial. The check knows fields, not tools.
      */
     private static Optional<Decision> enforceable(PolicyOutcome<Decision> outcome, Optional<RegisteredTool> tool,
             Object arguments) {
@@ -127,15 +129,17 @@ public class Gate {
             return Optional.empty();
         }
         Decision decision = decided.value();
-        boolean enforceable = tool.isPresent()
-                && arguments instanceof Map<?, ?>
-                && (tool.get().row().modeFields().isEmpty() || decision.obligations().modes().isPresent())
-                && (tool.get().row().wikiPathField().isEmpty() || decision.obligations().wikiPath().isPresent());
-        if (!enforceable) {
+        if (tool.isEmpty() || !(arguments instanceof Map<?, ?>)
+                || !carriesObligations(tool.get().row(), decision.obligations())) {
             LOG.error("policy allowed {} without the obligations its row needs; denying", tool.map(RegisteredTool::name));
             return Optional.empty();
         }
         return Optional.of(decision);
+    }
+
+    private static boolean carriesObligations(AccessRow row, Obligations obligations) {
+        return obligations.modes().keySet().containsAll(row.modeFields().values())
+                && obligations.wikiPaths().keySet().containsAll(row.pathFields());
     }
 
     /** The reasons to show for a denial: the policy's, or {@code policy_unavailable} when it had none to give. */

@@ -1,6 +1,6 @@
 package dev.gatehouse.gateway.mcp;
 
-import dev.gatehouse.gateway.auth.AuthenticatedCaller;
+import dev.gatehouse.gateway.context.AuthenticatedCaller;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpTransportContextExtractor;
 import jakarta.servlet.http.HttpServletRequest;

@@ -12,13 +12,13 @@ import io.modelcontextprotocol.server.transport.ServerTransportSecurityValidator
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.servlet.http.HttpServlet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The handshake-era server (2025-11-25, 2025-06-18): the SDK's Streamable HTTP servlet, owned by the front servlet
- * and never mounted on its own. It serves initialize, ping, notifications, sessions, and tools/list and tools/call
- * for served tools; both go through the {@link Gate}. Its list filter only hides tools, so calls of names that are
- * not served are answered by the front servlet through the same gate before the SDK sees them.
+ * and never mounted on its own. It serves initialize, ping, notifications, sessions and tools/list; its list filter
+ * shows exactly the caller's visible tools from the {@link Gate}. It never runs a tool: every {@code tools/call} is
+ * answered by {@link ToolCallRoute} before a request reaches the SDK, so the registered tools' call handler only
+ * refuses.
  */
 final class HandshakeEndpoint {
 
@@ -34,7 +34,7 @@ final class HandshakeEndpoint {
                 .securityValidator(ServerTransportSecurityValidator.NOOP)
                 .maxRequestSize(properties.getMaxRequestBytes())
                 .build();
-        List<SyncToolSpecification> tools = registry.all().stream().map(t -> spec(gate, t)).toList();
+        List<SyncToolSpecification> tools = registry.all().stream().map(HandshakeEndpoint::spec).toList();
         this.server = McpServer.sync(transport)
                 .serverInfo(new McpSchema.Implementation("gatehouse", "Gatehouse", version))
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
@@ -57,7 +57,7 @@ final class HandshakeEndpoint {
         server.closeGracefully();
     }
 
-    private static SyncToolSpecification spec(Gate gate, RegisteredTool tool) {
+    private static SyncToolSpecification spec(RegisteredTool tool) {
         return SyncToolSpecification.builder()
                 .tool(McpSchema.Tool.builder()
                         .name(tool.name())
@@ -65,9 +65,9 @@ final class HandshakeEndpoint {
                         .description(tool.schema().description())
                         .inputSchema(tool.schema().inputSchema())
                         .build())
-                .callHandler((exchange, request) -> result(ToolReply.of(gate.call(
-                        CallerContext.caller(exchange.transportContext()), request.name(),
-                        request.arguments() == null ? Map.of() : request.arguments()))))
+                .callHandler((exchange, request) -> {
+                    throw new IllegalStateException("tools/call reached the SDK; ToolCallRoute answers every call");
+                })
                 .build();
     }
 

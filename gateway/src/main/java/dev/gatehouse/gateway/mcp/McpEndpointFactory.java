@@ -4,6 +4,7 @@ import dev.gatehouse.gateway.auth.AuthChallenge;
 import dev.gatehouse.gateway.auth.Authenticator;
 import dev.gatehouse.gateway.gate.Gate;
 import dev.gatehouse.gateway.gate.ToolRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Value;
 import io.micronaut.servlet.api.annotation.ServletBean;
@@ -13,7 +14,9 @@ import jakarta.servlet.http.HttpServlet;
 
 /**
  * Mounts the front servlet on {@code /mcp} with the servlet container, beside Micronaut's own dispatcher on
- * {@code /*} (notes/micronaut-mcp-findings.md, Addendum 2). Async support is needed for the SDKs' SSE streams.
+ * {@code /*}: Micronaut's servlet dispatcher does not route to a second servlet by itself, so the front servlet is
+ * registered as a {@link ServletBean} (docs/design.md, "Dependency pins"). Async support is needed for the SDKs' SSE
+ * streams.
  */
 @Factory
 public class McpEndpointFactory {
@@ -23,8 +26,8 @@ public class McpEndpointFactory {
     @ServletBean(name = "mcp", urlPatterns = "/mcp", asyncSupported = true)
     public HttpServlet mcpServlet(McpProperties properties, Authenticator authenticator, AuthChallenge challenge,
             Gate gate, ToolRegistry registry, HandshakeSessions sessions,
-            @Value("${gatehouse.version:0.1.0}") String version) {
+            MeterRegistry meters, @Value("${gatehouse.version:0.1.0}") String version) {
         return new McpFrontServlet(properties, authenticator, challenge, gate, registry, sessions,
-                McpJsonDefaults.getMapper(), version);
+                McpJsonDefaults.getMapper(), version, meters);
     }
 }

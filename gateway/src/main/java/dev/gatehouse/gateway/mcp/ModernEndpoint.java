@@ -1,15 +1,13 @@
 package dev.gatehouse.gateway.mcp;
 
-import dev.gatehouse.gateway.auth.AuthenticatedCaller;
+import dev.gatehouse.gateway.context.AuthenticatedCaller;
 import dev.gatehouse.gateway.gate.Gate;
 import dev.gatehouse.gateway.gate.RegisteredTool;
-import dev.gatehouse.gateway.gate.ToolRegistry;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.modern.McpSchema;
 import io.modelcontextprotocol.modern.server.HmacRequestStateCodec;
 import io.modelcontextprotocol.modern.server.McpServer;
-import io.modelcontextprotocol.modern.server.McpSyncResponse;
 import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
 import io.modelcontextprotocol.modern.server.feature.McpSyncToolRepository;
 import io.modelcontextprotocol.modern.server.feature.ToolsFeature;
@@ -19,27 +17,27 @@ import io.modelcontextprotocol.server.transport.ServerHttpHeaderValidator;
 import jakarta.servlet.http.HttpServlet;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.Map;
 
 /**
  * The 2026-07-28 server (stateless; {@code server/discover}; per-request {@code _meta}): the SDK's
  * {@code io.modelcontextprotocol.modern} server behind its servlet transport, owned by the front servlet. Its tool
- * repository asks the {@link Gate}: {@code list} is the caller's visible tools, {@code find} serves only registered
- * tools (the front servlet answers other names through the same gate), and every call goes through the gate.
- * List results are marked private and uncached: they differ per caller and change with the caller's settings.
+ * repository lists the caller's visible tools from the {@link Gate}; it never runs a tool, because every
+ * {@code tools/call} is answered by {@link ToolCallRoute} before a request reaches the SDK ({@code find} finds
+ * nothing). List results are marked private and uncached: they differ per caller and change with the caller's
+ * settings.
  */
 final class ModernEndpoint {
 
     private final McpServer server;
     private final HttpServletMcpTransport transport;
 
-    ModernEndpoint(Gate gate, ToolRegistry registry, McpJsonMapper json, McpProperties properties, String version) {
+    ModernEndpoint(Gate gate, McpJsonMapper json, McpProperties properties, String version) {
         // The gate validates arguments and turns violations into policy facts; the SDK must not answer first.
         JsonSchemaValidator acceptAll = (schema, instance) -> JsonSchemaValidator.ValidationResponse.asValid(null);
         this.server = McpServer.builder()
                 .serverInfo(McpSchema.Implementation.builder("gatehouse", version).build())
                 .jsonMapper(json)
-                .feature(ToolsFeature.ofSync(new GatedTools(gate, registry), json, acceptAll, 0,
+                .feature(ToolsFeature.ofSync(new GatedTools(gate), json, acceptAll, 0,
                         McpSchema.CacheScope.PRIVATE))
                 .requestStateCodec(HmacRequestStateCodec.builder()
                         .key(requestStateKey(properties))
@@ -89,7 +87,7 @@ final class ModernEndpoint {
         });
     }
 
-    private record GatedTools(Gate gate, ToolRegistry registry) implements McpSyncToolRepository {
+    private record GatedTools(Gate gate) implements McpSyncToolRepository {
 
         @Override
         public ToolsPage list(io.modelcontextprotocol.modern.server.McpRequestContext context, String cursor) {
@@ -99,11 +97,7 @@ final class ModernEndpoint {
 
         @Override
         public McpSyncTool find(io.modelcontextprotocol.modern.server.McpRequestContext context, String name) {
-            return registry.find(name).map(tool -> McpSyncTool.of(definition(tool), (ctx, request) ->
-                    McpSyncResponse.<McpSchema.CallToolOutcome>result(result(ToolReply.of(gate.call(
-                            CallerContext.caller(ctx.transportContext()), request.name(),
-                            request.arguments() == null ? Map.of() : request.arguments()))))))
-                    .orElse(null);
+            return null;
         }
 
         private static McpSchema.Tool definition(RegisteredTool tool) {

@@ -73,12 +73,14 @@ public class ToolRegistryFactory {
             Map<String, String> modeFields = JSON.convertValue(row.path("modeFields"),
                     new TypeReference<LinkedHashMap<String, String>>() {
                     });
+            List<String> pathFields = new ArrayList<>();
+            row.path("paths").fieldNames().forEachRemaining(pathFields::add);
             rows.add(new AbstractMap.SimpleImmutableEntry<>(field.getKey(), new AccessRow(
                     row.path("toolkit").asText(), row.path("class").asText(),
                     Optional.ofNullable(row.path("capability").textValue()),
                     threadFields == null ? List.of() : threadFields,
                     modeFields == null ? Map.of() : modeFields,
-                    Optional.ofNullable(row.path("wikiPath").path("field").textValue()))));
+                    pathFields)));
         }
         return rows;
     }

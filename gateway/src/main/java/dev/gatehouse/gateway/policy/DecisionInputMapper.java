@@ -2,21 +2,19 @@ package dev.gatehouse.gateway.policy;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gatehouse.gateway.context.TrustedContext;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
-import dev.gatehouse.gateway.policy.api.DecisionInput.ThreadShell;
+import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.gateway.policy.api.ThreadShell;
 import java.util.TreeMap;
 
 /**
  * The one place a {@link DecisionInput} becomes decision-input JSON (schemas/decision-input.json). Both engines and
- * the decision log use it, so the logged input is exactly the input that was evaluated.
- *
- * <p>Only the members the schema lists are written. From the trusted context that is {@code kind, readOnly, live,
- * limits, modeLimit?, capabilities, logicalAgentId, threadId?} and the wiki root; environment, provider session and
- * instance ids, project bindings and the agent name are never sent (DOMAIN.md §1, §6). Thread targets are written in
- * id order so equal inputs give byte-equal JSON.
+ * the decision log use it, so the logged input is exactly the input that was evaluated. Every member of the
+ * {@link DecisionInput} is written and nothing else; absent optional facts are left out (never written as
+ * {@code null}), so the policy sees them as absent. Thread targets are written in id order so equal inputs give
+ * byte-equal JSON.
  */
 public final class DecisionInputMapper {
 
@@ -45,21 +43,23 @@ public final class DecisionInputMapper {
         json.set("caller", caller(input.caller()));
         ObjectNode threads = json.putObject("targets").putObject("threads");
         new TreeMap<>(input.targets()).forEach((id, shell) -> threads.set(id, thread(shell)));
-        json.putObject("wiki").put("root", input.caller().wikiRoot());
+        json.putObject("wiki").put("root", input.wikiRoot());
         return json;
     }
 
-    private static ObjectNode caller(TrustedContext context) {
+    private static ObjectNode caller(CallerFacts facts) {
         ObjectNode caller = PolicyJson.MAPPER.createObjectNode();
-        caller.put("kind", context.callerKind().wire());
-        caller.put("readOnly", context.readOnly());
-        caller.put("live", context.live());
-        caller.set("limits", modes(context.limits()));
-        context.modeLimit().ifPresent(limit -> caller.set("modeLimit", modes(limit)));
-        ArrayNode capabilities = caller.putArray("capabilities");
-        context.capabilities().forEach(capabilities::add);
-        caller.put("logicalAgentId", context.logicalAgentId());
-        context.threadId().ifPresent(id -> caller.put("threadId", id));
+        caller.put("kind", facts.kind());
+        caller.put("logicalAgentId", facts.logicalAgentId());
+        facts.threadId().ifPresent(id -> caller.put("threadId", id));
+        facts.sessionProviderInstanceId().ifPresent(id -> caller.putObject("session").put("providerInstanceId", id));
+        facts.thread().ifPresent(shell -> caller.set("thread", thread(shell)));
+        facts.ceiling().ifPresent(ceiling -> caller.put("ceiling", ceiling));
+        ObjectNode settings = caller.putObject("settings");
+        settings.put("browserAccess", facts.settings().browserAccess());
+        settings.putObject("project").put("enabled", facts.settings().projectEnabled());
+        settings.putObject("wiki").put("read", facts.settings().wikiRead()).put("write", facts.settings().wikiWrite());
+        facts.modeLimit().ifPresent(limit -> caller.set("modeLimit", modes(limit)));
         return caller;
     }
 
@@ -72,7 +72,10 @@ public final class DecisionInputMapper {
 
     private static ObjectNode thread(ThreadShell shell) {
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
-        json.put("found", shell.found());
+        json.put("lookup", shell.lookup().wire());
+        shell.archived().ifPresent(archived -> json.put("archived", archived));
+        shell.activeRun().ifPresent(active -> json.put("activeRun", active));
+        shell.providerInstanceId().ifPresent(id -> json.put("providerInstanceId", id));
         shell.runtimeMode().ifPresent(mode -> json.put("runtimeMode", mode));
         shell.interactionMode().ifPresent(mode -> json.put("interactionMode", mode));
         return json;

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Writes a parsed answer back in the policy's own JSON shape (schemas/decision.json; visible_tools an array of
@@ -17,7 +19,7 @@ public final class DecisionJson {
     private DecisionJson() {
     }
 
-    /** {@code {"allow": …, "reasons": [{code, message}…], "obligations": {modes?, wikiPath?}}}. */
+    /** {@code {"allow": …, "reasons": [{code, message}…], "obligations": {modes?, wikiPaths?}}}. */
     public static ObjectNode decision(Decision decision) {
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
         json.put("allow", decision.allow());
@@ -29,14 +31,19 @@ public final class DecisionJson {
         return json;
     }
 
-    /** {@code {"modes": {runtimeMode, interactionMode}?, "wikiPath": …?}}; {@code {}} for none. */
+    /** {@code {"modes": {field: mode}?, "wikiPaths": {field: path}?}}, each only when not empty; {@code {}} for none. */
     public static ObjectNode obligations(Obligations obligations) {
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
-        obligations.modes().ifPresent(modes -> json.putObject("modes")
-                .put("runtimeMode", modes.runtimeMode())
-                .put("interactionMode", modes.interactionMode()));
-        obligations.wikiPath().ifPresent(path -> json.put("wikiPath", path));
+        putFields(json, "modes", obligations.modes());
+        putFields(json, "wikiPaths", obligations.wikiPaths());
         return json;
+    }
+
+    private static void putFields(ObjectNode json, String member, Map<String, String> fields) {
+        if (!fields.isEmpty()) {
+            ObjectNode object = json.putObject(member);
+            new TreeMap<>(fields).forEach(object::put);
+        }
     }
 
     /** The names as a JSON array, in the order the policy returned them. */

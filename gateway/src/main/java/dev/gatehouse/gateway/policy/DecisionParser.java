@@ -1,7 +1,6 @@
 package dev.gatehouse.gateway.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.Decision.Reason;
 import dev.gatehouse.gateway.policy.api.Obligations;
@@ -10,7 +9,9 @@ import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -22,8 +23,8 @@ import java.util.Set;
  *   <li>{@code []} → {@link PolicyFault#UNDEFINED};</li>
  *   <li>more than one result, an element other than {@code {"result": value}}, or a value that does not match
  *       schemas/decision.json exactly (allow a JSON boolean; reasons a list of {@code {code, message}} strings;
- *       obligations an object with optional {@code modes {runtimeMode, interactionMode}} and {@code wikiPath};
- *       no other members) → {@link PolicyFault#MALFORMED_RESULT};</li>
+ *       obligations an object with optional {@code modes} and {@code wikiPaths}, each an object of strings keyed by
+ *       argument field; no other members) → {@link PolicyFault#MALFORMED_RESULT};</li>
  *   <li>{@code allow: true} with reasons, or {@code allow: false} without any → {@link PolicyFault#MALFORMED_RESULT}
  *       (the policy guarantees allow ⇔ no reasons, so a break means the bundle is not the one we test);</li>
  *   <li>visible_tools must be an array of strings.</li>
@@ -35,8 +36,7 @@ public final class DecisionParser {
 
     private static final Set<String> DECISION_MEMBERS = Set.of("allow", "reasons", "obligations");
     private static final Set<String> REASON_MEMBERS = Set.of("code", "message");
-    private static final Set<String> OBLIGATION_MEMBERS = Set.of("modes", "wikiPath");
-    private static final Set<String> MODE_MEMBERS = Set.of("runtimeMode", "interactionMode");
+    private static final Set<String> OBLIGATION_MEMBERS = Set.of("modes", "wikiPaths");
 
     private DecisionParser() {
     }
@@ -137,18 +137,26 @@ public final class DecisionParser {
 
     private static Obligations obligations(JsonNode obligations) throws Malformed {
         requireObjectWith(obligations, Set.of(), OBLIGATION_MEMBERS, "obligations");
-        Optional<Modes> modes = Optional.empty();
-        if (obligations.has("modes")) {
-            // Both axes are required although the schema marks them optional: the handler must never fall back to
-            // a raw argument for a missing axis, and every row with mode fields names both.
-            JsonNode json = obligations.get("modes");
-            requireObjectWith(json, MODE_MEMBERS, MODE_MEMBERS, "obligations.modes");
-            modes = Optional.of(new Modes(text(json, "runtimeMode"), text(json, "interactionMode")));
+        Map<String, String> modes = fieldMap(obligations, "modes");
+        Map<String, String> wikiPaths = fieldMap(obligations, "wikiPaths");
+        return modes.isEmpty() && wikiPaths.isEmpty() ? Obligations.NONE : new Obligations(modes, wikiPaths);
+    }
+
+    /** An optional member that maps argument fields to strings; which fields a row needs is the gate's check. */
+    private static Map<String, String> fieldMap(JsonNode obligations, String member) throws Malformed {
+        if (!obligations.has(member)) {
+            return Map.of();
         }
-        Optional<String> wikiPath = obligations.has("wikiPath")
-                ? Optional.of(text(obligations, "wikiPath"))
-                : Optional.empty();
-        return modes.isEmpty() && wikiPath.isEmpty() ? Obligations.NONE : new Obligations(modes, wikiPath);
+        JsonNode json = obligations.get(member);
+        if (!json.isObject()) {
+            throw new Malformed("obligations." + member + " is not an object");
+        }
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
+            String field = names.next();
+            fields.put(field, text(json, field));
+        }
+        return fields;
     }
 
     private static void requireObjectWith(JsonNode node, Set<String> required, Set<String> allowed, String what)

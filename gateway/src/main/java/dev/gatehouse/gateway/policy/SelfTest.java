@@ -1,8 +1,6 @@
 package dev.gatehouse.gateway.policy;
 
-import dev.gatehouse.gateway.context.TrustedContext;
-import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.Obligations;
@@ -17,19 +15,21 @@ import java.util.Optional;
  * The decision for a tool that is in no access table must be exactly a denial with the single reason
  * {@code unknown_tool} and no obligations; that also proves the policy data is loaded (without data the reason
  * list is empty, and the parser rejects a denial without reasons). visible_tools must parse as a list of names.
- * A built-in the Wasm host lacks fails here, at the first evaluation (opa-java-wasm-findings.md, gotcha 6).
+ * A built-in the Wasm host lacks fails here, at the first evaluation (the Wasm SDK resolves built-ins lazily).
  */
 public final class SelfTest {
 
-    /** The reason code the self-test decision must carry (DOMAIN.md §3). */
+    /** The reason code the self-test decision must carry (docs/domain.md §3). */
     private static final String EXPECTED_CODE = "unknown_tool";
 
-    private static final TrustedContext CALLER = new TrustedContext("self-test", CallerKind.THREAD,
-            Optional.of("self-test"), Optional.empty(), Optional.empty(), "self-test", "self-test", Optional.empty(),
-            Optional.empty(), new Modes("full-access", "default"), Optional.empty(), false, true, List.of());
+    private static final CallerFacts CALLER = new CallerFacts("thread", "self-test", Optional.of("self-test"),
+            Optional.empty(), Optional.empty(), Optional.empty(), new CallerFacts.Settings(false, false, false, false),
+            Optional.empty());
+
+    private static final String ROOT = "agents/self-test";
 
     private static final DecisionInput CALL = new DecisionInput(Optional.of("gatehouse self-test: no such tool"),
-            Optional.of(Map.of()), List.of(), CALLER, Map.of());
+            Optional.of(Map.of()), List.of(), CALLER, Map.of(), ROOT);
 
     private SelfTest() {
     }
@@ -51,7 +51,7 @@ public final class SelfTest {
             return fault(Entrypoint.DECISION, problem.get());
         }
         PolicyOutcome<ResultSet> listAnswer = evaluator.evaluate(Entrypoint.VISIBLE_TOOLS,
-                DecisionInputMapper.forListing(DecisionInput.forListing(CALLER)));
+                DecisionInputMapper.forListing(DecisionInput.forListing(CALLER, ROOT)));
         if (listAnswer instanceof PolicyOutcome.Decided<ResultSet> decided) {
             var tools = DecisionParser.visibleTools(decided.value(), start);
             return tools instanceof PolicyOutcome.Failed<?> failed

@@ -9,7 +9,8 @@ import java.util.Map;
  *
  * @param arguments   the tool arguments, valid against schemas/tools/&lt;tool&gt;.input.json (JSON values as
  *                    {@code Map}/{@code List}/{@code String}/{@code Number}/{@code Boolean}); never a source of identity
- * @param obligations resolved modes and wiki path the handler must use instead of the raw arguments
+ * @param obligations resolved modes and wiki paths, keyed by argument field, that the handler must use instead of the
+ *                    raw arguments; the gate guarantees one for every field its access-table row names
  * @param context     the caller's trusted context; the only source of identity for facade calls
  */
 public record ToolCall(Map<String, Object> arguments, Obligations obligations, TrustedContext context) {

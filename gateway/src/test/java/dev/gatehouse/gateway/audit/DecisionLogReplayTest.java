@@ -51,11 +51,11 @@ class DecisionLogReplayTest {
         DecisionInput first = inputs.get(0);
         Map<String, Object> withToken = new HashMap<>(Map.of("path", "page.md", "token", "tok-SECRET"));
         inputs.add(new DecisionInput(Optional.of("wiki_read"), Optional.of(withToken), List.of(), first.caller(),
-                Map.of()));
+                Map.of(), first.wikiRoot()));
         for (DecisionInput input : inputs) {
             assertInstanceOf(LogResult.Written.class, log.record(DecisionRecord.forCall(input, pdp.decide(input))));
         }
-        DecisionInput listing = DecisionInput.forListing(first.caller());
+        DecisionInput listing = DecisionInput.forListing(first.caller(), first.wikiRoot());
         assertInstanceOf(LogResult.Written.class,
                 log.record(DecisionRecord.forListing(listing, pdp.visibleTools(listing))));
         log.close();

@@ -6,14 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatehouse.gateway.context.TrustedContext;
-import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
 import dev.gatehouse.gateway.policy.DecisionInputMapper;
 import dev.gatehouse.gateway.policy.PolicyJson;
 import dev.gatehouse.gateway.policy.Schemas;
 import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.support.Facts;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
@@ -36,15 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** One schema-valid JSON line per decision, written before the call goes on; no credential ever in a line. */
 class DecisionLogTest {
 
-    private static final TrustedContext THREAD = new TrustedContext("env-1", CallerKind.THREAD, Optional.of("t1"),
-            Optional.of("provider-session-SECRET"), Optional.of("provider-instance-SECRET"), "a1", "Agent One",
-            Optional.of("t3-project"), Optional.of("ps-project"), new Modes("full-access", "default"),
-            Optional.empty(), false, true, List.of("wiki.read", "wiki.write"));
+    private static final CallerFacts THREAD = Facts.a1();
 
     private static final DecisionInput WRITE = new DecisionInput(Optional.of("wiki_write"), Optional.of(Map.of(
             "path", "page.md", "content", "x", "auth", Map.of("apiToken", "tok-SECRET", "note", "kept"),
             "list", List.of(Map.of("Authorization", "Bearer SECRET")))),
-            List.of(), THREAD, Map.of());
+            List.of(), THREAD, Map.of(), "agents/a1");
 
     @TempDir
     Path dir;
@@ -52,8 +48,8 @@ class DecisionLogTest {
     @Test
     void allowDenyFaultAndListingEachWriteOneValidLine() throws IOException {
         DecisionLog log = logAt(dir.resolve("logs/decisions.jsonl"));
-        Decision allow = new Decision(true, List.of(), new Obligations(Optional.empty(),
-                Optional.of("agents/a1/page.md")), "rev-1", 17);
+        Decision allow = new Decision(true, List.of(), new Obligations(Map.of(),
+                Map.of("path", "agents/a1/page.md")), "rev-1", 17);
         Decision deny = new Decision(false, List.of(new Decision.Reason("path_escape", "leaves the subtree")),
                 Obligations.NONE, "rev-1", 9);
         List<DecisionRecord> records = List.of(
@@ -61,9 +57,9 @@ class DecisionLogTest {
                 DecisionRecord.forCall(WRITE, new PolicyOutcome.Decided<>(deny)),
                 DecisionRecord.forCall(WRITE, new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.TIMEOUT,
                         "no answer within 500 ms"))),
-                DecisionRecord.forListing(DecisionInput.forListing(THREAD), new PolicyOutcome.Decided<>(
+                DecisionRecord.forListing(DecisionInput.forListing(THREAD, "agents/a1"), new PolicyOutcome.Decided<>(
                         new VisibleTools(List.of("wiki_read", "wiki_write"), "rev-1", 5))),
-                DecisionRecord.forListing(DecisionInput.forListing(THREAD), new PolicyOutcome.Failed<>(
+                DecisionRecord.forListing(DecisionInput.forListing(THREAD, "agents/a1"), new PolicyOutcome.Failed<>(
                         new PolicyFault(PolicyFault.BUSY, "no instance"))));
         for (DecisionRecord record : records) {
             assertInstanceOf(LogResult.Written.class, log.record(record));
@@ -86,10 +82,10 @@ class DecisionLogTest {
         assertEquals("tools/call", allowed.get("method").asText());
         assertEquals("wiki_write", allowed.get("tool").asText());
         assertEquals(PolicyJson.MAPPER.readTree(
-                "{\"kind\":\"thread\",\"logicalAgentId\":\"a1\",\"threadId\":\"t1\",\"environmentId\":\"env-1\"}"),
+                "{\"kind\":\"thread\",\"logicalAgentId\":\"a1\",\"threadId\":\"t1\"}"),
                 allowed.get("caller"));
         assertEquals(PolicyJson.MAPPER.readTree("{\"allow\":true,\"reasons\":[],\"obligations\":"
-                + "{\"wikiPath\":\"agents/a1/page.md\"}}"), allowed.get("result"));
+                + "{\"wikiPaths\":{\"path\":\"agents/a1/page.md\"}}}"), allowed.get("result"));
         assertEquals("rev-1", allowed.at("/bundles/gatehouse/revision").asText());
         assertEquals(17, allowed.at("/metrics/timer_eval_us").asLong());
         assertEquals(Set.of("/input/arguments/auth/apiToken", "/input/arguments/list/0/Authorization"),

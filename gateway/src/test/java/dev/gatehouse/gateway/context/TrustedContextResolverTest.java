@@ -1,13 +1,14 @@
 package dev.gatehouse.gateway.context;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatehouse.facade.host.ThreadState;
 import dev.gatehouse.gateway.auth.GatewayProperties;
 import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
-import dev.gatehouse.gateway.policy.api.DecisionInput.ThreadShell;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
+import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.gateway.policy.api.ThreadShell;
+import dev.gatehouse.gateway.policy.api.ThreadShell.Lookup;
 import dev.gatehouse.gateway.support.Callers;
 import dev.gatehouse.gateway.support.ThreadStateHost;
 import java.util.List;
@@ -15,7 +16,10 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** DOMAIN.md §1 and §4: the trusted context is read fresh on every call and fails closed. */
+/**
+ * docs/domain.md §1 and §4: the PIP reads the caller's facts fresh on every call and reports them as it found them;
+ * it derives no verdict (live, read-only, limits and scopes are the policy's).
+ */
 class TrustedContextResolverTest {
 
     private final ThreadStateHost host = new ThreadStateHost();
@@ -23,71 +27,73 @@ class TrustedContextResolverTest {
     private final TrustedContextResolver pip = new TrustedContextResolver(host, settings, new GatewayProperties());
 
     @Test
-    void aThreadCallerGetsItsThreadsCurrentModesAndLiveRun() {
-        TrustedContext a1 = pip.resolve(Callers.a1());
-        assertEquals(CallerKind.THREAD, a1.callerKind());
-        assertEquals(new Modes("full-access", "default"), a1.limits());
-        assertTrue(a1.live());
-        assertEquals(List.of("orchestration"), a1.capabilities());
-        assertEquals(Optional.of("t1"), a1.threadId());
+    void aThreadCallersFactsAreItsSessionAndItsThreadsShellAsReadNow() {
+        ResolvedCaller a1 = pip.resolve(Callers.a1());
+        assertEquals(CallerKind.THREAD, a1.context().callerKind());
+        CallerFacts facts = a1.facts();
+        assertEquals("thread", facts.kind());
+        assertEquals(Optional.of("t1"), facts.threadId());
+        assertEquals(Optional.of("p-1"), facts.sessionProviderInstanceId());
+        assertEquals(Optional.of(ThreadShell.found(false, true, Optional.of("p-1"), "full-access", "default")),
+                facts.thread());
+        assertEquals(Optional.empty(), facts.ceiling());
 
-        host.threads.put("t1", new dev.gatehouse.facade.host.ThreadState("t1", false, "auto", "plan",
-                Optional.of("run-1"), Optional.of("p-1"), Optional.empty()));
-        assertEquals(new Modes("auto", "plan"), pip.resolve(Callers.a1()).limits());
+        host.threads.put("t1", new ThreadState("t1", true, "auto", "plan", Optional.empty(), Optional.of("p-9"),
+                Optional.empty()));
+        assertEquals(Optional.of(ThreadShell.found(true, false, Optional.of("p-9"), "auto", "plan")),
+                pip.resolve(Callers.a1()).facts().thread());
     }
 
     @Test
-    void notLiveWhenRunEndedArchivedOtherInstanceOrLookupFails() {
-        assertFalse(pip.resolve(Callers.a1Ended()).live());
-        host.threads.put("t1", new dev.gatehouse.facade.host.ThreadState("t1", true, "full-access", "default",
-                Optional.of("run-1"), Optional.of("p-1"), Optional.empty()));
-        assertFalse(pip.resolve(Callers.a1()).live());
-        host.threads.put("t1", new dev.gatehouse.facade.host.ThreadState("t1", false, "full-access", "default",
-                Optional.of("run-1"), Optional.of("p-9"), Optional.empty()));
-        assertFalse(pip.resolve(Callers.a1()).live());
+    void aFailedLookupIsReportedAsItFailed() {
         host.failing.add("t1");
-        TrustedContext failed = pip.resolve(Callers.a1());
-        assertFalse(failed.live());
-        assertEquals(TrustedContextResolver.NARROWEST, failed.limits());
+        assertEquals(Optional.of(ThreadShell.of(Lookup.UNAVAILABLE)), pip.resolve(Callers.a1()).facts().thread());
+        host.failing.clear();
+        host.threads.remove("t1");
+        assertEquals(Optional.of(ThreadShell.of(Lookup.NOT_FOUND)), pip.resolve(Callers.a1()).facts().thread());
     }
 
     @Test
-    void capabilitiesFollowTheSettingsOnEveryCall() {
+    void settingsAreFactsOnEveryCall() {
         settings.put("a1", new AgentSettings(true, new AgentSettings.Project(true, Optional.of("pp-1")),
                 new AgentSettings.Wiki(true, false)));
-        TrustedContext on = pip.resolve(Callers.a1());
-        assertEquals(List.of("preview", "project.work.read", "project.work.write", "wiki.read", "orchestration"),
-                on.capabilities());
-        assertEquals(Optional.of("pp-1"), on.projectServiceProjectId());
-        settings.put("a1", new AgentSettings(false, new AgentSettings.Project(true, Optional.of("pp-1")),
-                new AgentSettings.Wiki(true, false)));
-        assertEquals(List.of("project.work.read", "project.work.write", "wiki.read", "orchestration"),
-                pip.resolve(Callers.a1()).capabilities());
+        ResolvedCaller on = pip.resolve(Callers.a1());
+        assertEquals(new CallerFacts.Settings(true, true, true, false), on.facts().settings());
+        assertEquals(Optional.of("pp-1"), on.context().projectServiceProjectId());
+        settings.put("a1", new AgentSettings(false, new AgentSettings.Project(false, Optional.of("pp-1")),
+                new AgentSettings.Wiki(false, true)));
+        ResolvedCaller off = pip.resolve(Callers.a1());
+        assertEquals(new CallerFacts.Settings(false, false, false, true), off.facts().settings());
+        assertEquals(Optional.empty(), off.context().projectServiceProjectId());
     }
 
     @Test
-    void outsideAgentsGetTheirCeilingAndHeaderButNoThread() {
-        TrustedContext readOnly = pip.resolve(Callers.outside("o1", "read-only", Optional.empty()));
-        assertTrue(readOnly.readOnly());
-        assertEquals(new Modes("approval-required", "default"), readOnly.limits());
-        assertEquals(List.of(), readOnly.capabilities());
-        assertFalse(readOnly.live());
+    void outsideAgentsReportTheirCeilingAndNoThread() {
+        CallerFacts readOnly = pip.resolve(Callers.outside("o1", "read-only", Optional.empty())).facts();
+        assertEquals("outside_agent", readOnly.kind());
+        assertEquals(Optional.of("read-only"), readOnly.ceiling());
+        assertEquals(Optional.empty(), readOnly.thread());
         assertEquals(Optional.empty(), readOnly.threadId());
-
-        TrustedContext auto = pip.resolve(Callers.outside("o2", "auto", Optional.of(new Modes("auto", "plan"))));
-        assertFalse(auto.readOnly());
-        assertEquals(new Modes("auto", "default"), auto.limits());
-        assertEquals(Optional.of(new Modes("auto", "plan")), auto.modeLimit());
-        assertEquals(List.of("orchestration"), auto.capabilities());
-        assertEquals("agents/o2", auto.wikiRoot());
+        assertEquals(Optional.empty(), readOnly.sessionProviderInstanceId());
+        assertEquals(new CallerFacts.Settings(false, false, false, false), readOnly.settings());
     }
 
     @Test
-    void targetShellsFailClosed() {
+    void theModeLimitHeaderIsAFactForEveryCaller() {
+        Modes limit = new Modes("auto", "plan");
+        assertEquals(Optional.of(limit),
+                pip.resolve(Callers.outside("o2", "auto", Optional.of(limit))).facts().modeLimit());
+        AuthenticatedCaller thread = new AuthenticatedCaller(Callers.a1().identity(), Optional.of(limit));
+        assertEquals(Optional.of(limit), pip.resolve(thread).facts().modeLimit());
+    }
+
+    @Test
+    void targetShellsSayHowEachLookupEnded() {
         host.failing.add("t2");
-        Map<String, ThreadShell> shells = pip.threadShells(List.of("t1", "t2", "nope"));
-        assertEquals(new ThreadShell(true, Optional.of("full-access"), Optional.of("default")), shells.get("t1"));
-        assertEquals(ThreadShell.notFound(), shells.get("t2"));
-        assertEquals(ThreadShell.notFound(), shells.get("nope"));
+        Map<String, ThreadShell> shells = pip.threadShells(List.of("t1", "t2", "nope", "t1"));
+        assertEquals(List.of("t1", "t2", "nope"), List.copyOf(shells.keySet()));
+        assertEquals(ThreadShell.found(false, true, Optional.of("p-1"), "full-access", "default"), shells.get("t1"));
+        assertEquals(ThreadShell.of(Lookup.UNAVAILABLE), shells.get("t2"));
+        assertEquals(ThreadShell.of(Lookup.NOT_FOUND), shells.get("nope"));
     }
 }

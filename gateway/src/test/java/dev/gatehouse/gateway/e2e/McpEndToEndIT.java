@@ -2,6 +2,8 @@ package dev.gatehouse.gateway.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.gateway.support.MinimalArguments;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +36,8 @@ class McpEndToEndIT {
             stack.settings("a1", projectAndWiki.formatted("true"));
             stack.settings("a2", projectAndWiki.formatted("false"));
             stack.settings("o1", "{\"wiki\":{\"read\":true,\"write\":false}}");
+            Path minimal = work.resolve("minimal-arguments.json");
+            new ObjectMapper().writeValue(minimal.toFile(), MinimalArguments.load());
             Map<String, String> env = Map.of(
                     "MCP_URL", stack.mcpUrl(),
                     "ADMIN_URL", stack.baseUrl(),
@@ -43,8 +47,7 @@ class McpEndToEndIT {
                     "A1_ENDED_TOKEN", stack.attach("a1", "t3", "pi-1"),
                     "O1_TOKEN", stack.outsideAgentToken("o1", "read-only"),
                     "O2_TOKEN", stack.outsideAgentToken("o2", "full-access"),
-                    "MINIMAL_ARGUMENTS", Path.of("src/test/resources/minimal-arguments.json").toAbsolutePath()
-                            .toString());
+                    "MINIMAL_ARGUMENTS", minimal.toString());
             NodeClients.Run run = NodeClients.run(List.of("node", "e2e.mjs", era), env, 300);
             System.out.println(run.output());
             assertEquals(0, run.exitCode(), run.output() + "\n--- gateway log ---\n" + stack.log("gateway"));

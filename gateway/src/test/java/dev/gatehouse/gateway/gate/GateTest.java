@@ -8,11 +8,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.audit.DecisionLogConfiguration;
-import dev.gatehouse.gateway.auth.AuthenticatedCaller;
+import dev.gatehouse.gateway.context.AuthenticatedCaller;
 import dev.gatehouse.gateway.auth.GatewayProperties;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.AgentSettingsStore;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.context.TrustedContextResolver;
 import dev.gatehouse.gateway.mcp.ClosedSchemaArgumentCheck;
 import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
@@ -113,7 +114,7 @@ class GateTest {
         GateResult.Completed completed = assertInstanceOf(GateResult.Completed.class, result);
         assertEquals(List.of(completed.decisionId()), recorded());
         ToolCall call = handlers.calls.get(0).getValue();
-        assertEquals(Optional.of("agents/a1/notes/page.md"), call.obligations().wikiPath());
+        assertEquals(Optional.of("agents/a1/notes/page.md"), call.obligations().wikiPath("path"));
         assertEquals("a1", call.context().logicalAgentId());
     }
 
@@ -164,7 +165,8 @@ class GateTest {
                 "prompt", "go"));
         ToolCall call = assertInstanceOf(GateResult.Completed.class, within) != null
                 ? handlers.calls.get(0).getValue() : null;
-        assertEquals(Optional.of(new Modes("approval-required", "plan")), call.obligations().modes());
+        assertEquals(Map.of("runtimeMode", "approval-required", "interactionMode", "plan"),
+                call.obligations().modes());
         assertEquals(List.of("runtime_mode_escalation_denied"), denial(gate.call(Callers.a2(), "t3_thread_launch",
                 Map.of("projectId", "proj-1", "prompt", "go", "runtimeMode", "full-access"))));
         assertEquals(List.of("interaction_mode_escalation_denied"), denial(gate.call(Callers.a2(),
@@ -177,9 +179,35 @@ class GateTest {
                 Map.of("threadId", "t2", "message", "hi")));
         assertEquals(List.of("runtime_mode_escalation_denied", "interaction_mode_escalation_denied"),
                 denial(gate.call(Callers.a2(), "t3_thread_send", Map.of("threadId", "t1", "message", "hi"))));
-        host.failing.add("t2");
         assertEquals(List.of("thread_not_found"), denial(gate.call(Callers.a1(), "t3_thread_send",
+                Map.of("threadId", "t404", "message", "hi"))));
+        host.failing.add("t2");
+        assertEquals(List.of("unavailable"), denial(gate.call(Callers.a1(), "t3_thread_send",
                 Map.of("threadId", "t2", "message", "hi"))));
+    }
+
+    /** A host that is down is a fault: writes say unavailable (no blame on the caller), reads go on. */
+    @Test
+    void theCallersThreadLookupFailingIsUnavailableNotParentNotActive() {
+        host.failing.add("t1");
+        assertEquals(List.of("unavailable"), denial(gate.call(Callers.a1(), "wiki_write",
+                Map.of("path", "page.md", "content", "x"))));
+        assertEquals(List.of("unavailable"), denial(gate.call(Callers.a1(), "t3_thread_launch",
+                Map.of("projectId", "proj-1", "prompt", "go", "runtimeMode", "full-access"))));
+        assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1(), "wiki_read", Map.of("path", "page.md")));
+        host.failing.clear();
+        host.threads.remove("t1");
+        assertEquals(List.of("parent_not_active"), denial(gate.call(Callers.a1(), "wiki_write",
+                Map.of("path", "page.md", "content", "x"))));
+    }
+
+    /** The header is sent for thread callers too; the policy lets it narrow outside agents only. */
+    @Test
+    void aModeLimitHeaderDoesNotNarrowAThread() {
+        AuthenticatedCaller a1 = new AuthenticatedCaller(Callers.a1().identity(),
+                Optional.of(new Modes("approval-required", "plan")));
+        assertInstanceOf(GateResult.Completed.class, gate.call(a1, "t3_thread_launch",
+                Map.of("projectId", "proj-1", "prompt", "go", "runtimeMode", "full-access")));
     }
 
     @Test
@@ -211,7 +239,7 @@ class GateTest {
     }
 
     @Test
-    void theMinimalArgumentsFixtureSatisfiesEverySchema() throws Exception {
+    void everySchemasExampleSatisfiesIt() throws Exception {
         ClosedSchemaArgumentCheck check = new ClosedSchemaArgumentCheck();
         Map<String, Map<String, Object>> minimal = MinimalArguments.load();
         assertEquals(new TreeSet<>(ToolRegistryFactory.readTable().stream().map(Map.Entry::getKey).toList()),
@@ -239,11 +267,31 @@ class GateTest {
 
     @Test
     void anAllowWithoutTheRowsObligationsIsNotEnforced() {
-        PolicyDecisionPoint allowsWithoutObligations = new PolicyDecisionPoint() {
+        PolicyDecisionPoint allowsWithoutObligations = allowing(Obligations.NONE);
+        assertEquals(List.of("policy_unavailable"), denial(gate(allowsWithoutObligations, logFile).call(Callers.a1(),
+                "wiki_read", Map.of("path", "page.md"))));
+        assertEquals(List.of(), handlers.calls);
+    }
+
+    /** Obligations are matched to the row by field: one for another field, or only some of them, is not enough. */
+    @Test
+    void anAllowWithObligationsForOtherFieldsIsNotEnforced() {
+        for (Obligations wrong : List.of(new Obligations(Map.of(), Map.of("other", "agents/a1/page.md")),
+                new Obligations(Map.of("runtimeMode", "auto"), Map.of()))) {
+            Gate gated = gate(allowing(wrong), logFile);
+            assertEquals(List.of("policy_unavailable"), denial(gated.call(Callers.a1(), "wiki_read",
+                    Map.of("path", "page.md"))));
+            assertEquals(List.of("policy_unavailable"), denial(gated.call(Callers.a1(), "t3_thread_launch",
+                    Map.of("projectId", "proj-1", "prompt", "go"))));
+        }
+        assertEquals(List.of(), handlers.calls);
+    }
+
+    private PolicyDecisionPoint allowing(Obligations obligations) {
+        return new PolicyDecisionPoint() {
             @Override
             public PolicyOutcome<Decision> decide(DecisionInput input) {
-                return new PolicyOutcome.Decided<>(new Decision(true, List.of(),
-                        dev.gatehouse.gateway.policy.api.Obligations.NONE, "rev", 1));
+                return new PolicyOutcome.Decided<>(new Decision(true, List.of(), obligations, "rev", 1));
             }
 
             @Override
@@ -256,8 +304,5 @@ class GateTest {
                 return pdp.status();
             }
         };
-        assertEquals(List.of("policy_unavailable"), denial(gate(allowsWithoutObligations, logFile).call(Callers.a1(),
-                "wiki_read", Map.of("path", "page.md"))));
-        assertEquals(List.of(), handlers.calls);
     }
 }

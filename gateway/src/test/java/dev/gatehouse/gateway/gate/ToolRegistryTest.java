@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.gate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
@@ -40,11 +41,12 @@ class ToolRegistryTest {
         ToolRegistry registry = ToolRegistry.join(table(), ToolRegistryFactory::readSchema, oneHandlerPerRow());
         assertEquals(table().stream().map(Map.Entry::getKey).sorted().toList(),
                 registry.all().stream().map(RegisteredTool::name).toList());
-        assertEquals(21, registry.all().size());
+        assertFalse(registry.all().isEmpty());
         RegisteredTool send = registry.find("t3_thread_send").orElseThrow();
         assertEquals(List.of("threadId"), send.row().threadFields());
         assertEquals(Optional.of("orchestration"), send.row().capability());
-        assertEquals(Optional.of("path"), registry.find("wiki_read").orElseThrow().row().wikiPathField());
+        assertEquals(List.of("path"), registry.find("wiki_read").orElseThrow().row().pathFields());
+        assertEquals(List.of(), send.row().pathFields());
         assertEquals("object", registry.find("project_work_list").orElseThrow().schema().inputSchema().get("type"));
         assertEquals(Optional.empty(), registry.find("WIKI_READ"));
     }

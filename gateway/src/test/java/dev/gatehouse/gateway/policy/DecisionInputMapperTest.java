@@ -2,77 +2,108 @@ package dev.gatehouse.gateway.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gatehouse.gateway.context.TrustedContext;
-import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.auth.AgentSession;
+import dev.gatehouse.gateway.auth.Authenticated;
+import dev.gatehouse.gateway.auth.GatewayProperties;
+import dev.gatehouse.gateway.context.AgentSettings;
+import dev.gatehouse.gateway.context.AgentSettingsStore;
+import dev.gatehouse.gateway.context.AuthenticatedCaller;
+import dev.gatehouse.gateway.context.ResolvedCaller;
+import dev.gatehouse.gateway.context.TrustedContextResolver;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
-import dev.gatehouse.gateway.policy.api.DecisionInput.ThreadShell;
+import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.gateway.policy.api.ThreadShell;
+import dev.gatehouse.gateway.policy.api.ThreadShell.Lookup;
+import dev.gatehouse.gateway.support.ThreadStateHost;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The decision input is built from typed values only, matches its schema and carries no credentials. */
+/** The decision input is built from typed facts only, matches its schema and carries no credentials. */
 class DecisionInputMapperTest {
 
-    private static final TrustedContext OUTSIDE = new TrustedContext("env-SECRET", CallerKind.OUTSIDE_AGENT,
-            Optional.empty(), Optional.of("provider-session-SECRET"), Optional.of("provider-instance-SECRET"), "a1",
-            "display-name-SECRET", Optional.of("t3-project-SECRET"), Optional.of("project-service-SECRET"),
-            new Modes("auto", "default"), Optional.of(new Modes("auto-accept-edits", "plan")), false, false,
-            List.of("wiki.read", "orchestration"));
+    private static final CallerFacts OUTSIDE = new CallerFacts("outside_agent", "a1", Optional.empty(),
+            Optional.empty(), Optional.empty(), Optional.of("auto"), new CallerFacts.Settings(false, true, true, false),
+            Optional.of(new Modes("auto-accept-edits", "plan")));
 
-    private static final TrustedContext THREAD = new TrustedContext("env", CallerKind.THREAD, Optional.of("t1"),
-            Optional.of("ps"), Optional.of("pi"), "a1", "Agent One", Optional.empty(), Optional.empty(),
-            new Modes("full-access", "default"), Optional.empty(), false, true, List.of("wiki.write"));
+    private static final CallerFacts THREAD = new CallerFacts("thread", "a1", Optional.of("t1"), Optional.of("pi"),
+            Optional.of(ThreadShell.found(false, true, Optional.of("pi"), "full-access", "default")), Optional.empty(),
+            new CallerFacts.Settings(true, false, false, true), Optional.empty());
 
     @Test
     void aCallMapsEveryFactTheSchemaLists() throws Exception {
         DecisionInput input = new DecisionInput(Optional.of("t3_thread_send"),
                 Optional.of(Map.of("threadId", "t9", "message", "héllo wörld ✓")),
                 List.of(new ArgumentError("additionalProperties", "", Optional.of("x"), "unknown property x")),
-                THREAD, Map.of("t9", new ThreadShell(true, Optional.of("auto"), Optional.of("plan")),
-                        "t8", ThreadShell.notFound()));
+                THREAD, Map.of("t9", ThreadShell.found(true, false, Optional.empty(), "auto", "plan"),
+                        "t8", ThreadShell.of(Lookup.NOT_FOUND), "t7", ThreadShell.of(Lookup.UNAVAILABLE)),
+                "agents/a1");
         ObjectNode json = DecisionInputMapper.forCall(input);
         assertEquals(PolicyJson.MAPPER.readTree("""
                 {"tool":"t3_thread_send",
                  "arguments":{"threadId":"t9","message":"héllo wörld ✓"},
                  "argumentErrors":[{"keyword":"additionalProperties","instanceLocation":"","property":"x",
                                     "message":"unknown property x"}],
-                 "caller":{"kind":"thread","readOnly":false,"live":true,
-                           "limits":{"runtimeMode":"full-access","interactionMode":"default"},
-                           "capabilities":["wiki.write"],"logicalAgentId":"a1","threadId":"t1"},
-                 "targets":{"threads":{"t8":{"found":false},
-                                       "t9":{"found":true,"runtimeMode":"auto","interactionMode":"plan"}}},
+                 "caller":{"kind":"thread","logicalAgentId":"a1","threadId":"t1",
+                           "session":{"providerInstanceId":"pi"},
+                           "thread":{"lookup":"found","archived":false,"activeRun":true,"providerInstanceId":"pi",
+                                     "runtimeMode":"full-access","interactionMode":"default"},
+                           "settings":{"browserAccess":true,"project":{"enabled":false},
+                                       "wiki":{"read":false,"write":true}}},
+                 "targets":{"threads":{"t7":{"lookup":"unavailable"},"t8":{"lookup":"not_found"},
+                                       "t9":{"lookup":"found","archived":true,"activeRun":false,
+                                             "runtimeMode":"auto","interactionMode":"plan"}}},
                  "wiki":{"root":"agents/a1"}}
                 """), json);
         assertEquals(List.of(), Schemas.errors("decision-input.json", json));
-        assertEquals("{\"t8\":{\"found\":false},", PolicyJson.write(json.get("targets").get("threads"))
-                .substring(0, 22), "targets are written in id order");
+        assertTrue(PolicyJson.write(json.get("targets").get("threads")).startsWith("{\"t7\":{\"lookup\":\"unavailable\"},"
+                + "\"t8\""), "targets are written in id order");
     }
 
     @Test
     void aListingSendsTheCallerOnly() throws Exception {
-        ObjectNode json = DecisionInputMapper.forListing(DecisionInput.forListing(OUTSIDE));
+        ObjectNode json = DecisionInputMapper.forListing(DecisionInput.forListing(OUTSIDE, "agents/a1"));
         assertEquals(PolicyJson.MAPPER.readTree("""
-                {"caller":{"kind":"outside_agent","readOnly":false,"live":false,
-                           "limits":{"runtimeMode":"auto","interactionMode":"default"},
-                           "modeLimit":{"runtimeMode":"auto-accept-edits","interactionMode":"plan"},
-                           "capabilities":["wiki.read","orchestration"],"logicalAgentId":"a1"},
+                {"caller":{"kind":"outside_agent","logicalAgentId":"a1","ceiling":"auto",
+                           "settings":{"browserAccess":false,"project":{"enabled":true},
+                                       "wiki":{"read":true,"write":false}},
+                           "modeLimit":{"runtimeMode":"auto-accept-edits","interactionMode":"plan"}},
                  "targets":{"threads":{}},
                  "wiki":{"root":"agents/a1"}}
                 """), json);
         assertEquals(List.of(), Schemas.errors("decision-input.json", json));
     }
 
+    /** What the PIP knows but the PDP must not see: credentials, provider session ids, bindings and names. */
     @Test
-    void noCredentialOrProviderIdLeavesTheTrustedContext() {
+    void noCredentialOrProviderSessionLeavesThePip() {
+        AgentSessionFixture fixture = new AgentSessionFixture();
+        ResolvedCaller resolved = fixture.pip.resolve(fixture.caller);
         DecisionInput input = new DecisionInput(Optional.of("wiki_read"), Optional.of(Map.of("path", "p.md")),
-                List.of(), OUTSIDE, Map.of());
+                List.of(), resolved.facts(), Map.of(), resolved.context().wikiRoot());
         for (ObjectNode json : List.of(DecisionInputMapper.forCall(input), DecisionInputMapper.forListing(input))) {
             assertFalse(PolicyJson.write(json).contains("SECRET"), PolicyJson.write(json));
+        }
+    }
+
+    private static final class AgentSessionFixture {
+        final ThreadStateHost host = new ThreadStateHost();
+        final AgentSettingsStore settings = new AgentSettingsStore();
+        final TrustedContextResolver pip = new TrustedContextResolver(host, settings, new GatewayProperties());
+        final AuthenticatedCaller caller;
+
+        AgentSessionFixture() {
+            settings.put("a1", new AgentSettings(true, new AgentSettings.Project(true, Optional.of("ps-SECRET")),
+                    new AgentSettings.Wiki(true, true)));
+            caller = new AuthenticatedCaller(new Authenticated.ThreadCaller(new AgentSession("sess-SECRET",
+                    "env-SECRET", "t1", "provider-session-SECRET", "p-1", "a1", "t3-project-SECRET",
+                    Optional.of("display-name-SECRET"))), Optional.empty());
         }
     }
 }

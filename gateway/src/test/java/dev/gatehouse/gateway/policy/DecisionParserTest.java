@@ -5,19 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Only the exact shape of schemas/decision.json decides (public-failures.md row 17). */
+/** Only the exact shape of schemas/decision.json decides: anything else from the PDP is a fault that denies. */
 class DecisionParserTest {
 
     private static final String DENY = "{\"allow\":false,\"reasons\":[{\"code\":\"unknown_tool\",\"message\":\"m\"}],"
@@ -26,10 +26,11 @@ class DecisionParserTest {
     @Test
     void anAllowWithObligationsIsDecided() {
         Decision decision = decided("[{\"result\":{\"allow\":true,\"reasons\":[],\"obligations\":"
-                + "{\"modes\":{\"runtimeMode\":\"auto\",\"interactionMode\":\"plan\"},\"wikiPath\":\"agents/a1/p.md\"}}}]");
+                + "{\"modes\":{\"runtimeMode\":\"auto\",\"interactionMode\":\"plan\"},"
+                + "\"wikiPaths\":{\"from\":\"agents/a1/p.md\",\"to\":\"agents/a1/q.md\"}}}}]");
         assertEquals(true, decision.allow());
-        assertEquals(new Obligations(Optional.of(new Modes("auto", "plan")), Optional.of("agents/a1/p.md")),
-                decision.obligations());
+        assertEquals(new Obligations(Map.of("runtimeMode", "auto", "interactionMode", "plan"),
+                Map.of("from", "agents/a1/p.md", "to", "agents/a1/q.md")), decision.obligations());
         assertEquals("rev", decision.bundleRevision());
     }
 
@@ -57,9 +58,12 @@ class DecisionParserTest {
             [{"result":{"allow":true,"reasons":[],"obligations":{},"extra":1}}]        | malformed_result
             [{"result":{"allow":true,"reasons":[],"obligations":[]}}]                  | malformed_result
             [{"result":{"allow":true,"reasons":{},"obligations":{}}}]                  | malformed_result
-            [{"result":{"allow":true,"reasons":[],"obligations":{"wikiPath":1}}}]      | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"wikiPaths":{"path":1}}}}] | malformed_result
             [{"result":{"allow":true,"reasons":[],"obligations":{"other":"x"}}}]       | malformed_result
-            [{"result":{"allow":true,"reasons":[],"obligations":{"modes":{"runtimeMode":"auto"}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"modes":{"runtimeMode":1}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"modes":["auto"]}}}]   | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"wikiPath":"agents/a1/x"}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"wikiPaths":"agents/a1/x"}}}] | malformed_result
             [{"result":{"allow":true,"reasons":[{"code":"schema","message":"m"}],"obligations":{}}}] | malformed_result
             [{"result":{"allow":false,"reasons":[],"obligations":{}}}]                 | malformed_result
             [{"result":{"allow":false,"reasons":["schema"],"obligations":{}}}]         | malformed_result
@@ -104,7 +108,7 @@ class DecisionParserTest {
     @Test
     void theParsedDecisionWritesBackToTheSameJson() throws Exception {
         String raw = "{\"allow\":true,\"reasons\":[],\"obligations\":{\"modes\":{\"runtimeMode\":\"auto\","
-                + "\"interactionMode\":\"plan\"},\"wikiPath\":\"agents/a1/x\"}}";
+                + "\"interactionMode\":\"plan\"},\"wikiPaths\":{\"path\":\"agents/a1/x\"}}}";
         Decision decision = decided("[{\"result\":" + raw + "}]");
         assertEquals(PolicyJson.MAPPER.readTree(raw), DecisionJson.decision(decision));
         assertEquals(PolicyJson.MAPPER.readTree(DENY), DecisionJson.decision(decided("[{\"result\":" + DENY + "}]")));

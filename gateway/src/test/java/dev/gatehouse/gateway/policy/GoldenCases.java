@@ -2,17 +2,18 @@ package dev.gatehouse.gateway.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gatehouse.gateway.context.TrustedContext;
-import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.gateway.policy.api.ThreadShell;
+import dev.gatehouse.gateway.policy.api.ThreadShell.Lookup;
 import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
-import dev.gatehouse.gateway.policy.api.DecisionInput.ThreadShell;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,34 +74,39 @@ public final class GoldenCases {
     /** Builds the typed input the PEP would build for this JSON; throws when a required member is missing. */
     static DecisionInput toTyped(JsonNode input) {
         JsonNode caller = input.get("caller");
-        TrustedContext context = new TrustedContext("golden", kind(caller.get("kind").asText()),
-                text(caller, "threadId"), Optional.empty(), Optional.empty(), caller.get("logicalAgentId").textValue(),
-                "golden agent", Optional.empty(), Optional.empty(), modes(caller.get("limits")),
-                caller.has("modeLimit") ? Optional.of(modes(caller.get("modeLimit"))) : Optional.empty(),
-                caller.get("readOnly").booleanValue(), caller.get("live").booleanValue(),
-                PolicyJson.MAPPER.convertValue(caller.get("capabilities"), List.class));
+        JsonNode settings = caller.get("settings");
+        CallerFacts facts = new CallerFacts(caller.get("kind").textValue(), caller.get("logicalAgentId").textValue(),
+                text(caller, "threadId"), text(caller.path("session"), "providerInstanceId"),
+                caller.has("thread") ? Optional.of(shell(caller.get("thread"))) : Optional.empty(),
+                text(caller, "ceiling"),
+                new CallerFacts.Settings(settings.get("browserAccess").booleanValue(),
+                        settings.get("project").get("enabled").booleanValue(),
+                        settings.get("wiki").get("read").booleanValue(), settings.get("wiki").get("write").booleanValue()),
+                caller.has("modeLimit") ? Optional.of(modes(caller.get("modeLimit"))) : Optional.empty());
         List<ArgumentError> errors = new ArrayList<>();
         for (JsonNode error : input.path("argumentErrors")) {
             errors.add(new ArgumentError(error.get("keyword").textValue(), error.get("instanceLocation").textValue(),
                     text(error, "property"), error.get("message").textValue()));
         }
         Map<String, ThreadShell> targets = new LinkedHashMap<>();
-        input.path("targets").path("threads").fields().forEachRemaining(entry -> targets.put(entry.getKey(),
-                new ThreadShell(entry.getValue().get("found").booleanValue(), text(entry.getValue(), "runtimeMode"),
-                        text(entry.getValue(), "interactionMode"))));
+        input.path("targets").path("threads").fields()
+                .forEachRemaining(entry -> targets.put(entry.getKey(), shell(entry.getValue())));
         Optional<Object> arguments = input.has("arguments")
                 ? Optional.ofNullable(PolicyJson.MAPPER.convertValue(input.get("arguments"), Object.class))
                 : Optional.empty();
-        return new DecisionInput(text(input, "tool"), arguments, errors, context, targets);
+        return new DecisionInput(text(input, "tool"), arguments, errors, facts, targets,
+                input.get("wiki").get("root").textValue());
     }
 
-    private static CallerKind kind(String wire) {
-        for (CallerKind kind : CallerKind.values()) {
-            if (kind.wire().equals(wire)) {
-                return kind;
-            }
-        }
-        throw new IllegalArgumentException("unknown caller kind " + wire);
+    private static ThreadShell shell(JsonNode json) {
+        Lookup lookup = Arrays.stream(Lookup.values()).filter(l -> l.wire().equals(json.get("lookup").textValue()))
+                .findFirst().orElseThrow();
+        return new ThreadShell(lookup, bool(json, "archived"), bool(json, "activeRun"),
+                text(json, "providerInstanceId"), text(json, "runtimeMode"), text(json, "interactionMode"));
+    }
+
+    private static Optional<Boolean> bool(JsonNode json, String member) {
+        return json.has(member) ? Optional.of(json.get(member).booleanValue()) : Optional.empty();
     }
 
     private static Modes modes(JsonNode json) {

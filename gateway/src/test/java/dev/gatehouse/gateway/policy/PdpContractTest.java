@@ -70,7 +70,7 @@ public abstract class PdpContractTest {
         Map<ObjectNode, DecisionInput> listings = new LinkedHashMap<>();
         for (GoldenCase c : GoldenCases.all()) {
             c.typed().ifPresent(typed -> {
-                DecisionInput listing = DecisionInput.forListing(typed.caller());
+                DecisionInput listing = DecisionInput.forListing(typed.caller(), typed.wikiRoot());
                 listings.putIfAbsent(DecisionInputMapper.forListing(listing), listing);
             });
         }

@@ -1,22 +1,34 @@
 package dev.gatehouse.gateway.support;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.InputStream;
+import dev.gatehouse.gateway.gate.RegisteredTool;
+import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The fixture {@code minimal-arguments.json}: for each tool, arguments that satisfy its closed input schema. */
+/**
+ * For each tool of the access table, arguments that satisfy its closed input schema: the first of the schema's
+ * {@code examples} (schemas/tools/&lt;tool&gt;.input.json). Nothing in the tests lists tools by hand.
+ */
 public final class MinimalArguments {
 
     private MinimalArguments() {
     }
 
-    public static Map<String, Map<String, Object>> load() throws IOException {
-        try (InputStream in = MinimalArguments.class.getClassLoader().getResourceAsStream("minimal-arguments.json")) {
-            return new ObjectMapper().readValue(in, new TypeReference<TreeMap<String, Map<String, Object>>>() {
-            });
+    /** Tool name → its example arguments, for every row of the access table, sorted by name. */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Map<String, Object>> load() {
+        Map<String, Map<String, Object>> byTool = new TreeMap<>();
+        for (var row : ToolRegistryFactory.readTable()) {
+            Map<String, Object> schema = ToolRegistryFactory.readSchema(row.getKey()).orElseThrow().inputSchema();
+            List<Object> examples = (List<Object>) schema.get("examples");
+            byTool.put(row.getKey(), (Map<String, Object>) examples.get(0));
         }
+        return byTool;
+    }
+
+    /** The example arguments of {@code tool}. */
+    public static Map<String, Object> of(RegisteredTool tool) {
+        return load().get(tool.name());
     }
 }

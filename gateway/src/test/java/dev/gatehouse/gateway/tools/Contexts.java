@@ -2,8 +2,6 @@ package dev.gatehouse.gateway.tools;
 
 import dev.gatehouse.gateway.context.TrustedContext;
 import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
-import java.util.List;
 import java.util.Optional;
 
 /** Trusted contexts for handler tests. */
@@ -15,16 +13,12 @@ public final class Contexts {
     /** Thread caller {@code agent} on {@code thread}, bound to Project Service project {@code ps-demo}. */
     public static TrustedContext thread(String agent, String thread) {
         return new TrustedContext("env-1", CallerKind.THREAD, Optional.of(thread), Optional.of("ps-1"),
-                Optional.of("pi-1"), agent, agent + " display", Optional.of("demo"), Optional.of("ps-demo"),
-                new Modes("full-access", "default"), Optional.empty(), false, true,
-                List.of("orchestration", "preview", "wiki.read", "wiki.write", "project.work.read",
-                        "project.work.write"));
+                Optional.of("pi-1"), agent, agent + " display", Optional.of("demo"), Optional.of("ps-demo"));
     }
 
     /** Outside agent {@code agent}: no thread, no Project Service binding. */
     public static TrustedContext outside(String agent) {
         return new TrustedContext("env-1", CallerKind.OUTSIDE_AGENT, Optional.empty(), Optional.empty(),
-                Optional.empty(), agent, agent, Optional.empty(), Optional.empty(), new Modes("auto", "default"),
-                Optional.empty(), false, false, List.of("orchestration", "wiki.read"));
+                Optional.empty(), agent, agent, Optional.empty(), Optional.empty());
     }
 }

@@ -1,19 +1,35 @@
 package dev.gatehouse.gateway.policy.api;
 
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the PEP must do with an allowed call (decision {@code obligations}, schemas/decision.json).
+ * What the PEP must do with an allowed call (decision {@code obligations}, schemas/decision.json), keyed by the
+ * argument field of the access-table row each applies to. The gate refuses an allow that lacks an obligation the
+ * row implies, so a handler finds every one its row names.
  *
- * @param modes    resolved modes for rows with mode fields: requested, or the caller's own where the request
- *                 said {@code inherit} or nothing (DOMAIN.md §3, start_threads); the handler uses these and not
- *                 the raw arguments
- * @param wikiPath resolved full wiki path, {@code agents/<agentId>/<relative>} (DOMAIN.md §7); the handler uses
- *                 it and nothing else
+ * @param modes     mode field → resolved mode (requested, or the caller's own for {@code inherit} or omitted;
+ *                  docs/domain.md §3); the handler uses these and never the raw mode arguments
+ * @param wikiPaths path field → resolved full wiki path {@code agents/<agentId>/<relative>} (docs/domain.md §7); the
+ *                  handler uses these and never the raw path arguments
  */
-public record Obligations(Optional<Modes> modes, Optional<String> wikiPath) {
+public record Obligations(Map<String, String> modes, Map<String, String> wikiPaths) {
 
     /** No obligations (a denied call, or an allowed row without modes or paths). */
-    public static final Obligations NONE = new Obligations(Optional.empty(), Optional.empty());
+    public static final Obligations NONE = new Obligations(Map.of(), Map.of());
+
+    public Obligations {
+        modes = Map.copyOf(modes);
+        wikiPaths = Map.copyOf(wikiPaths);
+    }
+
+    /** The resolved mode for the row's mode field {@code field}. */
+    public Optional<String> mode(String field) {
+        return Optional.ofNullable(modes.get(field));
+    }
+
+    /** The resolved full wiki path for the row's path field {@code field}. */
+    public Optional<String> wikiPath(String field) {
+        return Optional.ofNullable(wikiPaths.get(field));
+    }
 }

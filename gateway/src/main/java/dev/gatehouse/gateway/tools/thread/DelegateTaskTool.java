@@ -33,17 +33,14 @@ public class DelegateTaskTool implements ToolHandler {
      */
     @Override
     public ToolOutcome handle(ToolCall call) {
-        if (call.obligations().modes().isEmpty()) {
-            return ResolvedModes.missing();
-        }
-        return call.context().threadId().map(thread -> ToolOutcomes.of(host.delegate(
-                ThreadViews.caller(call.context()), thread, Args.text(call.arguments(), "task"),
-                ThreadViews.modes(call.obligations().modes().get())), delegation -> {
+        return ResolvedModes.with(call, modes -> call.context().threadId().map(thread -> ToolOutcomes.of(
+                host.delegate(ThreadViews.caller(call.context()), thread, Args.text(call.arguments(), "task"), modes),
+                delegation -> {
                     Map<String, Object> out = new LinkedHashMap<>();
                     out.put("delegationId", delegation.delegationId());
                     ThreadViews.putModes(out, delegation.modes());
                     out.put("status", delegation.status());
                     return out;
-                })).orElseGet(CallerThread::missing);
+                })).orElseGet(CallerThread::missing));
     }
 }

@@ -31,18 +31,16 @@ public class ThreadLaunchTool implements ToolHandler {
     /** @return {@code {threadId, runId, runtimeMode, interactionMode}}; {@code obligation_missing} without modes */
     @Override
     public ToolOutcome handle(ToolCall call) {
-        if (call.obligations().modes().isEmpty()) {
-            return ResolvedModes.missing();
-        }
-        LaunchRequest request = new LaunchRequest(Args.text(call.arguments(), "projectId"),
-                Args.text(call.arguments(), "prompt"), Args.optionalText(call.arguments(), "title"),
-                ThreadViews.modes(call.obligations().modes().get()));
-        return ToolOutcomes.of(host.launch(ThreadViews.caller(call.context()), request), launched -> {
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("threadId", launched.threadId());
-            out.put("runId", launched.runId());
-            ThreadViews.putModes(out, launched.modes());
-            return out;
+        return ResolvedModes.with(call, modes -> {
+            LaunchRequest request = new LaunchRequest(Args.text(call.arguments(), "projectId"),
+                    Args.text(call.arguments(), "prompt"), Args.optionalText(call.arguments(), "title"), modes);
+            return ToolOutcomes.of(host.launch(ThreadViews.caller(call.context()), request), launched -> {
+                Map<String, Object> out = new LinkedHashMap<>();
+                out.put("threadId", launched.threadId());
+                out.put("runId", launched.runId());
+                ThreadViews.putModes(out, launched.modes());
+                return out;
+            });
         });
     }
 }

@@ -53,9 +53,4 @@ final class ThreadViews {
         out.put("runtimeMode", modes.runtimeMode());
         out.put("interactionMode", modes.interactionMode());
     }
-
-    /** The resolved modes of an obligation, as the facade takes them. */
-    static ThreadModes modes(TrustedContext.Modes modes) {
-        return new ThreadModes(modes.runtimeMode(), modes.interactionMode());
-    }
 }

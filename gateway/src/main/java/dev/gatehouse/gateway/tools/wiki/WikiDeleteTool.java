@@ -30,7 +30,7 @@ public class WikiDeleteTool implements ToolHandler {
     @Override
     public ToolOutcome handle(ToolCall call) {
         String base = (String) call.arguments().get("baseRevision");
-        return Scope.with(call, (scope, path) -> ToolOutcomes.of(wiki.delete(scope, path, base),
+        return Scope.with(call, "path", (scope, path) -> ToolOutcomes.of(wiki.delete(scope, path, base),
                 deleted -> Map.of("path", deleted.path(), "revision", deleted.revision())));
     }
 }

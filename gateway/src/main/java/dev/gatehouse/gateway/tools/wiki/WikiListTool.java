@@ -30,7 +30,7 @@ public class WikiListTool implements ToolHandler {
     /** @return {@code {entries: [{path, kind, revision?}]}} with kind {@code page|folder} */
     @Override
     public ToolOutcome handle(ToolCall call) {
-        return Scope.with(call, (scope, path) -> ToolOutcomes.of(wiki.list(scope, path),
+        return Scope.with(call, "path", (scope, path) -> ToolOutcomes.of(wiki.list(scope, path),
                 entries -> Map.of("entries", entries.stream().map(entry -> {
                     Map<String, Object> out = new LinkedHashMap<>();
                     out.put("path", entry.path());

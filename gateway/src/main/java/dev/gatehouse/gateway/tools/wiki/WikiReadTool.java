@@ -26,7 +26,7 @@ public class WikiReadTool implements ToolHandler {
     /** @return {@code {path, content, revision}} */
     @Override
     public ToolOutcome handle(ToolCall call) {
-        return Scope.with(call, (scope, path) -> ToolOutcomes.of(wiki.read(scope, path), page -> Map.of(
+        return Scope.with(call, "path", (scope, path) -> ToolOutcomes.of(wiki.read(scope, path), page -> Map.of(
                 "path", page.path(), "content", page.content(), "revision", page.revision())));
     }
 }

@@ -30,7 +30,7 @@ public class WikiSearchTool implements ToolHandler {
     @Override
     public ToolOutcome handle(ToolCall call) {
         String query = (String) call.arguments().get("query");
-        return Scope.with(call, (scope, path) -> ToolOutcomes.of(wiki.search(scope, path, query),
+        return Scope.with(call, "path", (scope, path) -> ToolOutcomes.of(wiki.search(scope, path, query),
                 hits -> Map.of("hits", hits.stream().map(hit -> Map.<String, Object>of(
                         "path", hit.path(), "snippet", hit.snippet())).toList())));
     }

@@ -32,7 +32,7 @@ public class WikiWriteTool implements ToolHandler {
     public ToolOutcome handle(ToolCall call) {
         String content = (String) call.arguments().get("content");
         Optional<String> base = Optional.ofNullable((String) call.arguments().get("baseRevision"));
-        return Scope.with(call, (scope, path) -> ToolOutcomes.of(wiki.write(scope, path, content, base),
+        return Scope.with(call, "path", (scope, path) -> ToolOutcomes.of(wiki.write(scope, path, content, base),
                 written -> Map.of("path", written.path(), "revision", written.revision())));
     }
 }

@@ -5,13 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatehouse.gateway.context.TrustedContext;
-import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
 import dev.gatehouse.gateway.policy.OpaCli;
 import dev.gatehouse.gateway.policy.TestBundle;
 import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.support.Facts;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
@@ -33,9 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EmbeddedPdpFaultTest {
 
-    private static final TrustedContext CALLER = new TrustedContext("env", CallerKind.THREAD, Optional.of("t1"),
-            Optional.empty(), Optional.empty(), "a1", "a1", Optional.empty(), Optional.empty(),
-            new Modes("full-access", "default"), Optional.empty(), false, true, List.of("wiki.read"));
+    private static final CallerFacts CALLER = Facts.a1();
 
     @TempDir
     Path dir;
@@ -112,7 +109,7 @@ class EmbeddedPdpFaultTest {
         }
         EmbeddedPdp pdp = pdpFor(TestBundle.freshBundle());
         PolicyOutcome<Decision> outcome = pdp.decide(new DecisionInput(Optional.of("wiki_read"),
-                Optional.of(deep), List.of(), CALLER, Map.of()));
+                Optional.of(deep), List.of(), CALLER, Map.of(), "agents/a1"));
         assertEquals(PolicyFault.EVALUATION_ERROR,
                 assertInstanceOf(PolicyOutcome.Failed.class, outcome).fault().code());
     }
@@ -126,12 +123,12 @@ class EmbeddedPdpFaultTest {
         assertTrue(fault.detail().contains(why), fault.detail());
         assertEquals(fault, assertInstanceOf(PolicyOutcome.Failed.class, pdp.decide(call("wiki_read"))).fault());
         assertEquals(fault, assertInstanceOf(PolicyOutcome.Failed.class,
-                pdp.visibleTools(DecisionInput.forListing(CALLER))).fault());
+                pdp.visibleTools(DecisionInput.forListing(CALLER, "agents/a1"))).fault());
     }
 
     private static DecisionInput call(String tool) {
         return new DecisionInput(Optional.of(tool), Optional.of(Map.of("path", "page.md")), List.of(), CALLER,
-                Map.of());
+                Map.of(), "agents/a1");
     }
 
     private static EmbeddedPdp pdpFor(Path bundle) {

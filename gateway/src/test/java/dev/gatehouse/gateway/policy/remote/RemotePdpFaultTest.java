@@ -16,13 +16,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
-import dev.gatehouse.gateway.context.TrustedContext;
-import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
 import dev.gatehouse.gateway.policy.DecisionInputMapper;
 import dev.gatehouse.gateway.policy.PolicyJson;
 import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.support.Facts;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
@@ -52,11 +51,9 @@ class RemotePdpFaultTest {
     private static final String DECISION_PATH = "/v1/data/gatehouse/authz/decision";
     private static final String LIST_PATH = "/v1/data/gatehouse/authz/visible_tools";
 
-    private static final TrustedContext CALLER = new TrustedContext("env", CallerKind.THREAD, Optional.of("t1"),
-            Optional.of("provider-session"), Optional.empty(), "a1", "a1", Optional.empty(), Optional.empty(),
-            new Modes("full-access", "default"), Optional.empty(), false, true, List.of("wiki.read"));
+    private static final CallerFacts CALLER = Facts.a1();
     private static final DecisionInput WIKI_READ = new DecisionInput(Optional.of("wiki_read"),
-            Optional.of(Map.of("path", "page.md")), List.of(), CALLER, Map.of());
+            Optional.of(Map.of("path", "page.md")), List.of(), CALLER, Map.of(), "agents/a1");
 
     private WireMockServer opa;
     private RemotePdp pdp;
@@ -126,17 +123,17 @@ class RemotePdpFaultTest {
     void visibleToolsMustBeAListOfNames() {
         opa.stubFor(post(urlPathEqualTo(LIST_PATH)).willReturn(okJson("{\"result\":{\"tools\":[]}}")));
         assertEquals(PolicyFault.MALFORMED_RESULT, assertInstanceOf(PolicyOutcome.Failed.class,
-                pdp.visibleTools(DecisionInput.forListing(CALLER))).fault().code());
+                pdp.visibleTools(DecisionInput.forListing(CALLER, "agents/a1"))).fault().code());
         opa.stubFor(post(urlPathEqualTo(LIST_PATH)).willReturn(okJson("{}")));
         assertEquals(PolicyFault.UNDEFINED, assertInstanceOf(PolicyOutcome.Failed.class,
-                pdp.visibleTools(DecisionInput.forListing(CALLER))).fault().code());
+                pdp.visibleTools(DecisionInput.forListing(CALLER, "agents/a1"))).fault().code());
     }
 
     @Test
     void aWellFormedAnswerDecidesAndCarriesItsRevision() {
         opa.stubFor(post(urlPathEqualTo(DECISION_PATH)).willReturn(okJson("""
                 {"provenance":{"version":"1.22.3","bundles":{"policies":{"revision":"r-42"}}},
-                 "result":{"allow":true,"reasons":[],"obligations":{"wikiPath":"agents/a1/page.md"}}}
+                 "result":{"allow":true,"reasons":[],"obligations":{"wikiPaths":{"path":"agents/a1/page.md"}}}}
                 """)));
         Decision decision = (Decision) assertInstanceOf(PolicyOutcome.Decided.class, pdp.decide(WIKI_READ)).value();
         assertTrue(decision.allow());
@@ -149,7 +146,7 @@ class RemotePdpFaultTest {
                         + "}")));
         opa.stubFor(post(urlPathEqualTo(LIST_PATH)).willReturn(okJson("{\"result\":[\"wiki_read\"]}")));
         VisibleTools tools = (VisibleTools) assertInstanceOf(PolicyOutcome.Decided.class,
-                pdp.visibleTools(DecisionInput.forListing(CALLER))).value();
+                pdp.visibleTools(DecisionInput.forListing(CALLER, "agents/a1"))).value();
         assertEquals(List.of("wiki_read"), tools.names());
         assertEquals(RemotePdp.UNKNOWN_REVISION, tools.bundleRevision());
     }

@@ -9,7 +9,6 @@ import dev.gatehouse.facade.host.LaunchRequest;
 import dev.gatehouse.facade.host.ProjectChanges;
 import dev.gatehouse.facade.host.ThreadModes;
 import dev.gatehouse.gateway.context.TrustedContext;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.tools.Contexts;
 import dev.gatehouse.gateway.tools.ToolCall;
@@ -24,8 +23,8 @@ class ThreadToolsTest {
 
     private static final TrustedContext A1_T1 = Contexts.thread("a1", "t1");
     private static final HostCaller CALLER = new HostCaller("a1", Optional.of("t1"));
-    private static final Obligations AUTO_PLAN = new Obligations(Optional.of(new Modes("auto", "plan")),
-            Optional.empty());
+    private static final Obligations AUTO_PLAN = new Obligations(
+            Map.of("runtimeMode", "auto", "interactionMode", "plan"), Map.of());
 
     private final RecordingHost host = new RecordingHost();
 

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** Wiki handlers: the resolved path from the obligation, identity from the context, results as they came. */
 class WikiToolsTest {
 
-    private static final Obligations RESOLVED = new Obligations(Optional.empty(), Optional.of("agents/a1/page.md"));
+    private static final Obligations RESOLVED = new Obligations(Map.of(), Map.of("path", "agents/a1/page.md"));
     private static final WikiScope A1 = new WikiScope("a1", "agents/a1");
 
     private final RecordingWiki wiki = new RecordingWiki();
@@ -48,7 +48,7 @@ class WikiToolsTest {
 
     @Test
     void listAndSearchProjectEntriesAndHits() {
-        Obligations root = new Obligations(Optional.empty(), Optional.of("agents/a1"));
+        Obligations root = new Obligations(Map.of(), Map.of("path", "agents/a1"));
 
         ToolOutcome listed = new WikiListTool(wiki).handle(call(Map.of(), root));
         ToolOutcome found = new WikiSearchTool(wiki).handle(call(Map.of("query", "line"), root));

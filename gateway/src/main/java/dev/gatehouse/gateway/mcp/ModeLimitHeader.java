@@ -1,14 +1,14 @@
-package dev.gatehouse.gateway.auth;
+package dev.gatehouse.gateway.mcp;
 
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.api.Modes;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Parses {@code T3-Mode-Limit: <runtime>/<interaction>} (DOMAIN.md §1). Only the spelling is checked here; whether
+ * Parses {@code T3-Mode-Limit: <runtime>/<interaction>} (docs/domain.md §1). Only the spelling is checked here; whether
  * it narrows is for the policy, which never lets it widen the approved ceiling.
  */
-public final class ModeLimitHeader {
+final class ModeLimitHeader {
 
     /** The header name (HTTP header names are case-insensitive). */
     public static final String NAME = "T3-Mode-Limit";

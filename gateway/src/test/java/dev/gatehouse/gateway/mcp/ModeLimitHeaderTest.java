@@ -1,9 +1,9 @@
-package dev.gatehouse.gateway.auth;
+package dev.gatehouse.gateway.mcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.api.Modes;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

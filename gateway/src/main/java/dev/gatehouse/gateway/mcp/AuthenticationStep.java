@@ -1,0 +1,39 @@
+package dev.gatehouse.gateway.mcp;
+
+import dev.gatehouse.gateway.auth.AuthChallenge;
+import dev.gatehouse.gateway.auth.Authenticator;
+import dev.gatehouse.gateway.mcp.guard.Rejection;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code authentication}: a session token or an OAuth JWT in {@code Authorization} (401 with
+ * {@code WWW-Authenticate} otherwise, RFC 9728). Identity headers and {@code _meta} identity keys are never read.
+ */
+final class AuthenticationStep implements TransportStep {
+
+    private final Authenticator authenticator;
+    private final AuthChallenge challenge;
+
+    AuthenticationStep(Authenticator authenticator, AuthChallenge challenge) {
+        this.authenticator = authenticator;
+        this.challenge = challenge;
+    }
+
+    @Override
+    public String name() {
+        return "authentication";
+    }
+
+    @Override
+    public Optional<Rejection> apply(Exchange exchange) {
+        Authenticator.Result result = authenticator.authenticate(
+                Optional.ofNullable(exchange.request.getHeader("Authorization")));
+        if (result instanceof Authenticator.Result.Rejected rejected) {
+            return Optional.of(new Rejection(401, Optional.of(Rejection.INVALID_REQUEST), "unauthorized",
+                    Optional.empty(), Map.of("WWW-Authenticate", challenge.header(rejected.failure()))));
+        }
+        exchange.identity = ((Authenticator.Result.Accepted) result).who();
+        return Optional.empty();
+    }
+}

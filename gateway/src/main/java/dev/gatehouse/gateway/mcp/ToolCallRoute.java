@@ -1,0 +1,51 @@
+package dev.gatehouse.gateway.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.gateway.gate.Gate;
+import dev.gatehouse.gateway.mcp.guard.JsonRpcMessage;
+import dev.gatehouse.gateway.mcp.guard.Rejection;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * The one entry from the transport into {@link Gate#call}, for both eras: every {@code tools/call} request is
+ * answered here, after the transport pipeline, and never by an SDK. So a served name, an unknown one and a hidden
+ * one get their decision the same way, and arguments that are not an object reach the policy as a fact (a
+ * {@code schema} denial) instead of an SDK error. A missing or {@code null} {@code arguments} is {@code {}}.
+ */
+final class ToolCallRoute {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Gate gate;
+    private final McpJsonMapper json;
+
+    ToolCallRoute(Gate gate, McpJsonMapper json) {
+        this.gate = gate;
+        this.json = json;
+    }
+
+    /** True for a {@code tools/call} request (with an id), which {@link #answer} must handle. */
+    static boolean handles(JsonRpcMessage message) {
+        return message.isRequest() && message.method().filter("tools/call"::equals).isPresent();
+    }
+
+    /** Decides the call through the gate and writes the era's tool result (or -32602 for a bad {@code name}). */
+    void answer(Exchange exchange, JsonRpcMessage message) throws IOException {
+        JsonNode params = message.params().map(JsonNode.class::cast).orElse(JSON.createObjectNode());
+        JsonNode name = params.get("name");
+        if (name == null || !name.isTextual()) {
+            JsonRpcReplies.reject(exchange.response, Rejection.jsonRpc(200, Rejection.INVALID_PARAMS,
+                    "params.name must be a string").withId(message.id()));
+            return;
+        }
+        JsonNode arguments = params.get("arguments");
+        Object received = arguments == null || arguments.isNull() ? Map.of()
+                : JSON.convertValue(arguments, Object.class);
+        ToolReply reply = ToolReply.of(gate.call(exchange.caller, name.textValue(), received));
+        Object result = exchange.era == Era.MODERN ? ModernEndpoint.result(reply) : HandshakeEndpoint.result(reply);
+        JsonRpcReplies.result(exchange.response, message.id(), json.writeValueAsString(result));
+    }
+}

@@ -1,0 +1,46 @@
+package dev.gatehouse.gateway.policy.api;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the PDP learns about the caller of one call (schemas/decision-input.json {@code caller}): facts the PIP
+ * gathered, never verdicts. The policy derives from them whether a thread owns a live run, whether the caller may
+ * change anything, its mode limits and the scopes it holds (docs/domain.md §1, §2, §4). Credentials, provider
+ * session ids, project bindings and names are not facts the policy reads and are not here.
+ *
+ * @param kind                      {@code thread} or {@code outside_agent}
+ * @param logicalAgentId            the stable agent id
+ * @param threadId                  the calling thread (thread callers)
+ * @param sessionProviderInstanceId the provider instance the session was attached on (thread callers)
+ * @param thread                    the calling thread's shell as the host reported it on this call (thread callers)
+ * @param ceiling                   the approved ceiling from the token (outside agents)
+ * @param settings                  the agent's settings on this call
+ * @param modeLimit                 the request's {@code T3-Mode-Limit} header, whoever sent it
+ */
+public record CallerFacts(String kind, String logicalAgentId, Optional<String> threadId,
+        Optional<String> sessionProviderInstanceId, Optional<ThreadShell> thread, Optional<String> ceiling,
+        Settings settings, Optional<Modes> modeLimit) {
+
+    public CallerFacts {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(logicalAgentId, "logicalAgentId");
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(sessionProviderInstanceId, "sessionProviderInstanceId");
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(ceiling, "ceiling");
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(modeLimit, "modeLimit");
+    }
+
+    /**
+     * The agent's settings as stored (docs/domain.md §4); which scope each grants is policy data.
+     *
+     * @param browserAccess  browser access is on
+     * @param projectEnabled the Project Service integration is on
+     * @param wikiRead       wiki reading is on
+     * @param wikiWrite      wiki writing is on
+     */
+    public record Settings(boolean browserAccess, boolean projectEnabled, boolean wikiRead, boolean wikiWrite) {
+    }
+}
