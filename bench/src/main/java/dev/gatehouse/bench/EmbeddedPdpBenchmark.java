@@ -28,7 +28,7 @@ public class EmbeddedPdpBenchmark {
         pdp = Fixture.pdp(Runtime.getRuntime().availableProcessors());
         PolicyOutcome<Decision> outcome = pdp.decide(Fixture.WIKI_WRITE);
         if (!(outcome instanceof PolicyOutcome.Decided<Decision> decided) || !decided.value().allow()
-                || decided.value().obligations().wikiPath().isEmpty()) {
+                || decided.value().obligations().wikiPath("path").isEmpty()) {
             throw new IllegalStateException("the benchmarked wiki_write is not an allow with a path: " + outcome);
         }
         PolicyOutcome<Decision> launch = pdp.decide(Fixture.THREAD_LAUNCH);
@@ -41,7 +41,7 @@ public class EmbeddedPdpBenchmark {
         }
     }
 
-    /** tools/call wiki_write, allowed with a wikiPath obligation. */
+    /** tools/call wiki_write, allowed with a wiki path obligation. */
     @Benchmark
     public PolicyOutcome<Decision> toolsCallWikiWrite() {
         return pdp.decide(Fixture.WIKI_WRITE);

@@ -1,9 +1,8 @@
 package dev.gatehouse.bench;
 
-import dev.gatehouse.gateway.context.TrustedContext;
-import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.context.TrustedContext.Modes;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.ThreadShell;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
 import java.nio.file.Files;
@@ -15,16 +14,17 @@ import java.util.Optional;
 /** The benchmarked calls and the PDP they run on. */
 final class Fixture {
 
-    /** A live thread caller with every scope, at full limits (DOMAIN.md §1, §4). */
-    static final TrustedContext CALLER = new TrustedContext("bench", CallerKind.THREAD, Optional.of("t1"),
-            Optional.of("ps"), Optional.of("pi"), "a1", "Agent One", Optional.empty(), Optional.empty(),
-            new Modes("full-access", "default"), Optional.empty(), false, true,
-            List.of("preview", "project.work.read", "project.work.write", "wiki.read", "wiki.write", "orchestration"));
+    /** A thread caller that owns a live run at full-access/default, every setting on (docs/domain.md §1, §4). */
+    static final CallerFacts CALLER = new CallerFacts("thread", "a1", Optional.of("t1"), Optional.of("pi"),
+            Optional.of(ThreadShell.found(false, true, Optional.of("pi"), "full-access", "default")), Optional.empty(),
+            new CallerFacts.Settings(true, true, true, true), Optional.empty());
 
-    /** tools/call wiki_write: allowed, with the wikiPath obligation {@code agents/a1/notes/page.md}. */
+    static final String ROOT = "agents/a1";
+
+    /** tools/call wiki_write: allowed, with the obligation {@code wikiPaths.path = agents/a1/notes/page.md}. */
     static final DecisionInput WIKI_WRITE = new DecisionInput(Optional.of("wiki_write"),
             Optional.of(Map.of("path", "notes/page.md", "content", "hello", "baseRevision", "r1")), List.of(),
-            CALLER, Map.of());
+            CALLER, Map.of(), ROOT);
 
     /**
      * tools/call t3_thread_launch asking for a narrower runtime mode: allowed with the modes obligation. The
@@ -32,10 +32,10 @@ final class Fixture {
      */
     static final DecisionInput THREAD_LAUNCH = new DecisionInput(Optional.of("t3_thread_launch"),
             Optional.of(Map.of("projectId", "p1", "prompt", "fix the build", "runtimeMode", "auto")), List.of(),
-            CALLER, Map.of());
+            CALLER, Map.of(), ROOT);
 
     /** tools/list for the same caller. */
-    static final DecisionInput LISTING = DecisionInput.forListing(CALLER);
+    static final DecisionInput LISTING = DecisionInput.forListing(CALLER, ROOT);
 
     private Fixture() {
     }
