@@ -219,7 +219,7 @@ for n, name in enumerate(["WIKI_WRITE", "wiki_write ", "wiki_wr\u0456te", "wiki-
 add("tools", "unknown_tool_with_identity_key",
     make_input(CALLERS["thread_full"], "nope", {"agentId": "a2"}))
 
-# --- wiki: path shapes (DOMAIN.md §7) -----------------------------------------------------------------------
+# --- wiki: path shapes (docs/domain.md §7) -----------------------------------------------------------------------
 PATHS = {
     "sibling_prefix_a10": "../a10/page.md", "sibling_prefix_a1_old": "../a1-old/page.md",
     "backslash_traversal": "sub\\..\\..\\x", "backslash_parent": "..\\a2\\secret.md",

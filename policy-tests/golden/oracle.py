@@ -1,4 +1,4 @@
-"""An independent reading of DOMAIN.md §2-§7, used to check the golden matrix.
+"""An independent reading of docs/domain.md §2-§7, used to check the golden matrix.
 
 It predicts allow, the reason codes (in policy order) and the obligations of a decision input without OPA.
 generate.py refuses to write a case where this oracle and the policy disagree, so a golden case is stored

@@ -15,7 +15,7 @@ import java.util.Optional;
 /** The benchmarked calls and the PDP they run on. */
 final class Fixture {
 
-    /** A live thread caller with every scope, at full limits (DOMAIN.md §1, §4). */
+    /** A live thread caller with every scope, at full limits (docs/domain.md §1, §4). */
     static final TrustedContext CALLER = new TrustedContext("bench", CallerKind.THREAD, Optional.of("t1"),
             Optional.of("ps"), Optional.of("pi"), "a1", "Agent One", Optional.empty(), Optional.empty(),
             new Modes("full-access", "default"), Optional.empty(), false, true,
