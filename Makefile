@@ -11,12 +11,12 @@ BUNDLE      := $(BUNDLE_DIR)/bundle.tar.gz
 COVERAGE_MIN := 95
 MVN         := mvn -B -ntp
 
-.PHONY: help opa policy policy-lint policy-fmt policy-check policy-test policy-families bundle build test run demo conformance bench clean
+.PHONY: help opa policy policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families bundle build test run demo conformance bench clean
 
 help:
 	@echo "make run    - build and start the gateway on the embedded default backends"
 	@echo "make test   - every check and test (policies, Wasm bundle, Java)"
-	@echo "make policy - only the policy checks (fmt, check --strict, test + coverage)"
+	@echo "make policy - only the policy checks (families, lints, reason codes, fmt, check --strict, test + coverage)"
 	@echo "make demo   - a scripted MCP client session against a running make run"
 	@echo "make bench  - JMH benchmarks, results in bench/results.md"
 
@@ -32,10 +32,21 @@ opa:
 	[[ "$$("$(OPA)" version)" == *"Version: $(OPA_VERSION:v%=%)"* ]] || { echo "built OPA does not report $(OPA_VERSION)"; exit 1; }; \
 	echo ">> OPA $(OPA_VERSION) ready"
 
-policy: policy-families policy-fmt policy-check policy-test
+policy: policy-families policy-lint policy-reason-codes policy-fmt policy-check policy-test
 
 policy-families:
 	@scripts/check-families.sh
+
+# `not f(input.x)` never fires when input.x is absent (docs/design.md, "Decision contract").
+policy-lint:
+	@scripts/check-negations.sh
+
+# policies/REASON_CODES.md must match the rules' # METADATA; `make reason-codes` regenerates it.
+policy-reason-codes: opa
+	@python3 scripts/reason-codes.py "$(OPA)" --check
+
+reason-codes: opa
+	@python3 scripts/reason-codes.py "$(OPA)"
 
 policy-fmt: opa
 	@echo ">> opa fmt (fails on any diff)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails on `not f(input.…)` in policies/. OPA compiles it as "bind the argument, then negate", so when the input
-# field is absent the negation never fires and a rule meant to deny stays silent (cases/public-failures.md row 16).
+# field is absent the negation never fires and a rule meant to deny stays silent (docs/design.md, "Decision contract").
 # Wrap the call in a named rule (`x if f(input.y)`) and negate the rule instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."

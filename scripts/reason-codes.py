@@ -10,7 +10,7 @@ import sys
 
 opa, check = sys.argv[1], "--check" in sys.argv
 OUT = "policies/REASON_CODES.md"
-# Produced by the PEP, not by a rule: the PDP could not decide (DESIGN.md, fail closed).
+# Produced by the PEP, not by a rule: the PDP could not decide (docs/design.md, fail closed).
 PEP_CODES = {"policy_unavailable": "The PDP could not decide (bundle missing or corrupt, evaluation error, "
                                    "timeout, or a result of the wrong shape). Every call is denied."}
 

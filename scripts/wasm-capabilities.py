@@ -18,7 +18,7 @@ missing=[i for i in idents if i not in names]
 caps=json.loads(subprocess.check_output([opa,"capabilities","--current"]))
 # "eq" (unification) and "assign" (rewritten to eq) are compiled by the planner itself.
 planner={"eq","assign"}
-# Supplied by com.styra.opa:opa-java-wasm itself (notes/opa-java-wasm-findings.md).
+# Supplied by com.styra.opa:opa-java-wasm itself (docs/design.md, "Two PDP engines").
 sdk={"sprintf","json.is_valid"}
 keep=native|planner|sdk
 caps["builtins"]=[x for x in caps["builtins"] if x["name"] in keep]

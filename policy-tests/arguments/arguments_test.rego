@@ -4,7 +4,7 @@ import data.gatehouse.authz
 import data.gatehouse.authz.arguments
 import data.gatehouse.testing
 
-# cases/public-failures.md row 21: identity named in arguments is rejected, never dropped.
+# Identity named in arguments is rejected, never dropped.
 test_arguments_identity_key_top_level_denied if {
 	every key in ["agentId", "clientId", "executorRef", "root", "wikiRoot", "sessionId", "token", "authorization"] {
 		d := authz.decision with input as testing.call("wiki_read", {"path": "page.md", key: "a2"})

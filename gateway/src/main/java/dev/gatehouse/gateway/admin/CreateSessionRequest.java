@@ -4,7 +4,7 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 
 /**
- * {@code POST /admin/sessions}: the host attaches an agent session to a thread (DOMAIN.md §1). Every field but
+ * {@code POST /admin/sessions}: the host attaches an agent session to a thread (docs/domain.md §1). Every field but
  * {@code agentName} is required and non-blank.
  */
 @Serdeable

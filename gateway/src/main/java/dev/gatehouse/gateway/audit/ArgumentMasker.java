@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 /**
  * Masks credential-like members anywhere under {@code input.arguments} before a record is written, the way OPA's
  * decision-log mask policy upserts values and lists them in {@code masked}. The decision input carries no secrets by
- * construction (DOMAIN.md §6), but arguments are the caller's text: a member named like a credential, token or
+ * construction (docs/domain.md §6), but arguments are the caller's text: a member named like a credential, token or
  * authorization (any case, anywhere in the name) gets the value {@link #MASK}. Only values change; the member names
  * stay, because the identity rules read names, so a masked input still replays to the same decision.
  */

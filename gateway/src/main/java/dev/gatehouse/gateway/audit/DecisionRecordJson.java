@@ -24,7 +24,7 @@ import java.util.List;
  */
 final class DecisionRecordJson {
 
-    /** The reason code the PEP denies with when the PDP failed (DOMAIN.md §3). */
+    /** The reason code the PEP denies with when the PDP failed (docs/domain.md §3). */
     static final String POLICY_UNAVAILABLE = "policy_unavailable";
 
     private DecisionRecordJson() {

@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A thread caller's session, minted by the admin API when the host attaches an agent session (DOMAIN.md §1). The
+ * A thread caller's session, minted by the admin API when the host attaches an agent session (docs/domain.md §1). The
  * bearer token is not part of it: the store keeps only the token's SHA-256.
  *
  * @param sessionId          server-chosen id, used to revoke ({@code DELETE /admin/sessions/{id}})

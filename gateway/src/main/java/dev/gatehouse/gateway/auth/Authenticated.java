@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * Who presented a valid credential at {@code /mcp}. The kind is set by the authenticator that accepted the
- * credential, never by anything in the request body or other headers (style anchors §4.1).
+ * credential, never by anything in the request body or other headers.
  */
 public sealed interface Authenticated {
 

@@ -55,7 +55,7 @@ public class OAuthProperties {
         this.hs256Secret = hs256Secret.filter(secret -> !secret.isBlank());
     }
 
-    /** The claim holding the approved ceiling (DOMAIN.md §1). */
+    /** The claim holding the approved ceiling (docs/domain.md §1). */
     public String getCeilingClaim() {
         return ceilingClaim;
     }

@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * An agent's settings as the admin API stores them ({@code PUT /admin/agents/{agentId}}). Capabilities are derived
- * from these on every call (DOMAIN.md §4), so a change applies to the next call of a live session.
+ * from these on every call (docs/domain.md §4), so a change applies to the next call of a live session.
  *
  * @param browserAccess grants {@code preview}
  * @param project       Project Service integration: grants {@code project.work.read} and {@code project.work.write}

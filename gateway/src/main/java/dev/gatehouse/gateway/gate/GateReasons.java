@@ -8,7 +8,7 @@ import dev.gatehouse.gateway.policy.api.Decision.Reason;
  */
 public final class GateReasons {
 
-    /** DOMAIN.md §3 reason code for a PDP fault, an unenforceable decision, or a failed decision-log write. */
+    /** docs/domain.md §3 reason code for a PDP fault, an unenforceable decision, or a failed decision-log write. */
     public static final String POLICY_UNAVAILABLE = "policy_unavailable";
 
     private GateReasons() {

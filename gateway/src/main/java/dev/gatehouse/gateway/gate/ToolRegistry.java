@@ -14,7 +14,7 @@ import java.util.function.Function;
 
 /**
  * The served tools: exactly the rows of the access table, each joined with its closed input schema and its one
- * handler (DOMAIN.md §3; DESIGN.md "adding a tool = one row + one schema + one handler"). Built once at start-up;
+ * handler (docs/domain.md §3; docs/design.md "adding a tool = one row + one schema + one handler"). Built once at start-up;
  * {@link #join} refuses any mismatch, naming the tools, so the gateway never starts with a row that cannot be
  * served or a handler the policy does not know (style card 9; the MCP SDK's replace-on-duplicate is the
  * counter-example).
@@ -80,7 +80,7 @@ public final class ToolRegistry {
         return new ToolRegistry(joined);
     }
 
-    /** The tool of that exact name (no case folding or trimming: DOMAIN.md §3), if served. */
+    /** The tool of that exact name (no case folding or trimming: docs/domain.md §3), if served. */
     public Optional<RegisteredTool> find(String name) {
         return Optional.ofNullable(tools.get(name));
     }

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * The two protocol eras served at {@code /mcp}. The split ends in the transport: from authentication on, both eras
- * build the same decision input and get the same decision (DESIGN.md).
+ * build the same decision input and get the same decision (docs/design.md).
  */
 enum Era {
     /** 2026-07-28: stateless, {@code server/discover}, version and client info in every request's {@code _meta}. */

@@ -30,7 +30,7 @@ final class ModeLimitHeader {
     /**
      * @param values every value of the header in the request (a repeated header is malformed)
      * @return the limit, or empty when the header is absent
-     * @throws Malformed when present but not one {@code runtime/interaction} pair from DOMAIN.md §2
+     * @throws Malformed when present but not one {@code runtime/interaction} pair from docs/domain.md §2
      */
     public static Optional<Modes> parse(List<String> values) throws Malformed {
         if (values.isEmpty()) {

@@ -15,7 +15,7 @@ import java.util.Map;
  * <li>handler succeeded: {@code structuredContent} = the handler's projected result;</li>
  * <li>service failure: {@code isError: true}, {@code {kind, message, hint?, operationId?, decisionId}}; the hint
  * names the tool to call next, by toolkit: {@code project_work_list} for a project {@code conflict} and
- * {@code project_operation_get} for a project {@code uncertain} (DOMAIN.md §8), the matching read tool for the
+ * {@code project_operation_get} for a project {@code uncertain} (docs/domain.md §8), the matching read tool for the
  * wiki and thread toolkits;</li>
  * <li>handler fault: {@code isError: true}, {@code {kind: "internal", message, decisionId}}, no exception text.</li>
  * </ul>
@@ -28,7 +28,7 @@ import java.util.Map;
  */
 public record ToolReply(Map<String, Object> structuredContent, boolean isError, String decisionId) {
 
-    /** Recovery hints: toolkit → error kind → the tool that shows the current state (DOMAIN.md §8). */
+    /** Recovery hints: toolkit → error kind → the tool that shows the current state (docs/domain.md §8). */
     private static final Map<String, Map<String, String>> HINTS = Map.of(
             "project", Map.of("conflict", "project_work_list", "uncertain", "project_operation_get"),
             "wiki", Map.of("conflict", "wiki_read", "uncertain", "wiki_read"),

@@ -23,7 +23,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The admin API (DOMAIN.md §1): its own credential, compared in constant time; agents cannot reach it and the
+ * The admin API (docs/domain.md §1): its own credential, compared in constant time; agents cannot reach it and the
  * admin credential cannot call /mcp; tokens are 256-bit, stored only as hashes, revocable; settings apply to the
  * next call. Also the public endpoints: RFC 9728 metadata and health.
  */

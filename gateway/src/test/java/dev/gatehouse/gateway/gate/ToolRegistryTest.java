@@ -15,7 +15,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * DOMAIN.md §3: the access table and the registered tools match exactly, both ways; start-up fails naming the
+ * docs/domain.md §3: the access table and the registered tools match exactly, both ways; start-up fails naming the
  * tools otherwise. Uses the real table and schemas from the classpath (copied from policies/ and schemas/).
  */
 class ToolRegistryTest {

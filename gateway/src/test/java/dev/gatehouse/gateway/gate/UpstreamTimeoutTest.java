@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * cases/public-failures.md row 23: a wiki service that accepts a read and never answers. Each call through the gate
+ * A wiki service that accepts a read and never answers. Each call through the gate
  * ends as a structured {@code unavailable} tool error within the deadline plus one second, the read is sent once
  * (a read is retried only when the connection was refused), and the gateway keeps answering afterwards.
  */

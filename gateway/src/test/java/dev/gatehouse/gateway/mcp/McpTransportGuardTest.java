@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The transport guard of {@code /mcp} over real HTTP (public-failures rows 8, 10, 13, 14), in front of
+ * The transport guard of {@code /mcp} over real HTTP, in front of
  * authentication, the gate and both SDKs.
  */
 @MicronautTest

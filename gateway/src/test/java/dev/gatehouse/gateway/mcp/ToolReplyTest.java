@@ -10,7 +10,7 @@ import dev.gatehouse.gateway.tools.ToolOutcome;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Service failures become structured tool errors whose recovery hint fits the toolkit (DOMAIN.md §8). */
+/** Service failures become structured tool errors whose recovery hint fits the toolkit (docs/domain.md §8). */
 class ToolReplyTest {
 
     private static ToolReply failed(String toolkit, ServiceError error) {

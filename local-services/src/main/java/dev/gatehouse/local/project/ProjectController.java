@@ -92,7 +92,7 @@ public class ProjectController {
         out.put("status", run.status);
         out.put("runRevision", "run:" + run.runRevision);
         out.put("assignmentRevision", "position:" + run.assignmentRevision);
-        // Service-side identity is part of the contract; the facade drops it (DOMAIN.md §6).
+        // Service-side identity is part of the contract; the facade drops it (docs/domain.md §6).
         out.put("projectId", run.projectId);
         out.put("executorRef", run.executorRef);
         out.put("workspaceRef", run.workspaceRef);

@@ -13,7 +13,7 @@ import java.util.UUID;
 /**
  * Replaces a file atomically: the bytes go to a temporary file in the same directory, are forced to disk, and the
  * temporary file is renamed over the target. A crash leaves the old file or the complete new one, never a
- * truncated one. Temporary names contain {@link #MARK}, a character no wiki segment may hold (DOMAIN.md §7), so
+ * truncated one. Temporary names contain {@link #MARK}, a character no wiki segment may hold (docs/domain.md §7), so
  * listings can skip them and start-up can remove leftovers.
  */
 public final class AtomicFiles {

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 /**
  * A validated wiki path such as {@code agents/a1/notes/page.md}: segments separated by {@code /}, each of letters
  * and digits of any script, {@code -}, {@code _}, {@code .} and inner spaces, not {@code .}/{@code ..}, not ending
- * with {@code .} (DOMAIN.md §7). The gateway already confines paths; the service checks again as defence in depth.
+ * with {@code .} (docs/domain.md §7). The gateway already confines paths; the service checks again as defence in depth.
  */
 public record WikiPath(List<String> segments) {
 

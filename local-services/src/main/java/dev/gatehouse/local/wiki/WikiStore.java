@@ -257,7 +257,7 @@ public final class WikiStore {
 
     /**
      * Pages are files here, so their names must fit the file system's 255-byte name limit together with the
-     * revision record's suffix; the rules of DOMAIN.md §7 allow longer names (256 characters of any script).
+     * revision record's suffix; the rules of docs/domain.md §7 allow longer names (256 characters of any script).
      *
      * @throws ApiException 422 {@code name_too_long} for a segment this storage cannot hold
      */

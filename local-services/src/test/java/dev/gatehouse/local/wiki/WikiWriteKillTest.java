@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A wiki write whose process is SIGKILLed halfway through a 4 MiB page (cases/public-failures.md row 25): the page
+ * A wiki write whose process is SIGKILLed halfway through a 4 MiB page: the page
  * stays byte for byte the old version, and the leftover temporary file never shows in a listing.
  */
 class WikiWriteKillTest {

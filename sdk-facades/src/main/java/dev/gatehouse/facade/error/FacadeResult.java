@@ -1,7 +1,7 @@
 package dev.gatehouse.facade.error;
 
 /**
- * What every facade call returns: the projected value, or exactly one {@link ServiceError} kind (DOMAIN.md §8).
+ * What every facade call returns: the projected value, or exactly one {@link ServiceError} kind (docs/domain.md §8).
  * Facades never throw for service or transport failures.
  *
  * @param <T> the projected value of a successful call

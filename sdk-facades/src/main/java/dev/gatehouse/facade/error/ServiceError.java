@@ -3,7 +3,7 @@ package dev.gatehouse.facade.error;
 import java.util.Optional;
 
 /**
- * A service failure as a value, one kind per row of DOMAIN.md §8. Facades map every transport or HTTP failure to
+ * A service failure as a value, one kind per row of docs/domain.md §8. Facades map every transport or HTTP failure to
  * exactly one kind, once, at their boundary; the gateway maps kinds to MCP tool errors once, at its boundary.
  * Messages never carry credentials, tokens or raw service bodies.
  */

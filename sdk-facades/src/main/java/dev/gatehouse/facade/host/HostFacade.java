@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The host's orchestration API (DOMAIN.md §5, thread and environment tools). Implementations add the service
+ * The host's orchestration API (docs/domain.md §5, thread and environment tools). Implementations add the service
  * credential; the acting identity comes only from the {@link HostCaller} built from the trusted context. No method
- * throws for a service failure: it comes back as {@link FacadeResult.Failed} with one kind of DOMAIN.md §8. Reads
+ * throws for a service failure: it comes back as {@link FacadeResult.Failed} with one kind of docs/domain.md §8. Reads
  * may be retried once when the connection was refused; mutations are never retried, and a mutation whose outcome is
  * unknown is {@code uncertain}.
  */

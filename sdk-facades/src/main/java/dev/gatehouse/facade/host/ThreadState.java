@@ -3,7 +3,7 @@ package dev.gatehouse.facade.host;
 import java.util.Optional;
 
 /**
- * The shell of one thread as the host reports it, read fresh (DOMAIN.md §1: live run, current modes).
+ * The shell of one thread as the host reports it, read fresh (docs/domain.md §1: live run, current modes).
  *
  * @param threadId           the thread
  * @param archived           archived threads own no live run

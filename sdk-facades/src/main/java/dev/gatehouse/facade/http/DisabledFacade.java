@@ -6,7 +6,7 @@ import java.lang.reflect.Proxy;
 
 /**
  * A facade for an integration with no configured URL: every call is {@code unavailable} ("integration disabled",
- * DOMAIN.md §8), so the tools stay registered and answer with a kind instead of failing start-up.
+ * docs/domain.md §8), so the tools stay registered and answer with a kind instead of failing start-up.
  */
 public final class DisabledFacade {
 

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 /**
  * The one place a {@link Reply} becomes a {@link FacadeResult}: every service failure maps to exactly one kind of
- * DOMAIN.md §8, the same way for all three services.
+ * docs/domain.md §8, the same way for all three services.
  *
  * <table>
  *   <caption>Mapping</caption>
@@ -169,7 +169,7 @@ public final class ReplyMapper {
         }
     }
 
-    /** {@code project_not_found} → {@code project}, for the kinds DOMAIN.md §8 names; otherwise empty. */
+    /** {@code project_not_found} → {@code project}, for the kinds docs/domain.md §8 names; otherwise empty. */
     private static Optional<String> missingThing(String code) {
         String what = code.endsWith("_not_found") ? code.substring(0, code.length() - "_not_found".length()) : "";
         return NOT_FOUND_KINDS.contains(what) ? Optional.of(what) : Optional.empty();

@@ -4,9 +4,9 @@ import dev.gatehouse.facade.error.FacadeResult;
 import java.util.List;
 
 /**
- * The Project Service (DOMAIN.md §5, project tools). Implementations add the agent id, the bound project and the
+ * The Project Service (docs/domain.md §5, project tools). Implementations add the agent id, the bound project and the
  * service credential; results never carry service-side identity. No method throws for a service failure: it
- * comes back as one kind of DOMAIN.md §8. Reads may be retried once when the connection was refused; a submit is
+ * comes back as one kind of docs/domain.md §8. Reads may be retried once when the connection was refused; a submit is
  * never retried and carries a fresh {@code Idempotency-Key}; a submit whose outcome is unknown is
  * {@code uncertain}, with the operation id when the service reported one.
  */

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The Wiki service (DOMAIN.md §5 and §7). Every {@code path} is the resolved full path from the decision's
+ * The Wiki service (docs/domain.md §5 and §7). Every {@code path} is the resolved full path from the decision's
  * obligation ({@code agents/<agentId>/…}), never a raw tool argument. Implementations add the agent id and the
  * service credential, and drop any result outside {@link WikiScope#root()}; result paths are relative to it.
- * No method throws for a service failure: it comes back as one kind of DOMAIN.md §8. Reads may be retried once
+ * No method throws for a service failure: it comes back as one kind of docs/domain.md §8. Reads may be retried once
  * when the connection was refused; writes and deletes never are.
  */
 public interface WikiFacade {

@@ -2,7 +2,7 @@ package dev.gatehouse.facade.wiki;
 
 import java.util.Optional;
 
-/** Relates full wiki paths to an agent's root, segment by segment (DOMAIN.md §7), never by string prefix. */
+/** Relates full wiki paths to an agent's root, segment by segment (docs/domain.md §7), never by string prefix. */
 final class WikiPaths {
 
     private WikiPaths() {

@@ -3,7 +3,7 @@ package dev.gatehouse.facade.wiki;
 import java.util.Objects;
 
 /**
- * The identity a Wiki call runs under, taken from the trusted context (DOMAIN.md §7).
+ * The identity a Wiki call runs under, taken from the trusted context (docs/domain.md §7).
  *
  * @param agentId the logical agent id
  * @param root    the agent's subtree, {@code agents/<agentId>}; paths in results are relative to it

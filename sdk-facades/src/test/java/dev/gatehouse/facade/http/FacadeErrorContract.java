@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One suite, every backend (style card 12): whatever stands behind the Wiki and Project facades, the same situation
- * comes back as the same kind of DOMAIN.md §8. Subclasses provide the backend (the local services, or WireMock
+ * comes back as the same kind of docs/domain.md §8. Subclasses provide the backend (the local services, or WireMock
  * scripted as an outside service) and set the situations up.
  */
 public abstract class FacadeErrorContract {

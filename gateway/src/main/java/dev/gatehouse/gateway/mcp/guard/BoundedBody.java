@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Reads a request body with a hard byte limit (public-failures row 14): a declared {@code Content-Length} over the
+ * Reads a request body with a hard byte limit: a declared {@code Content-Length} over the
  * limit is refused without reading, and a chunked or under-declared body is refused as soon as the bytes read pass
  * the limit, before parsing and before any authentication work. The connection is then closed.
  */

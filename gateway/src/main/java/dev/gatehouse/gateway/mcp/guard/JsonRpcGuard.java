@@ -18,7 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The JSON-RPC part of the transport guard (public-failures rows 8, 10, 14, 15), run on the buffered body before
+ * The JSON-RPC part of the transport guard, run on the buffered body before
  * the gate or the SDK see it, so that every layer after it agrees on what the message is:
  * <ul>
  * <li>invalid JSON or trailing content: HTTP 400, -32700;</li>

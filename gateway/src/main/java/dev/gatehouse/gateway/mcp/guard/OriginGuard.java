@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * DNS-rebinding protection for {@code /mcp} (MCP transports spec, "Security Warning"; public-failures row 13), one
+ * DNS-rebinding protection for {@code /mcp} (MCP transports spec, "Security Warning"), one
  * rule for both protocol eras: an {@code Origin} header must be on the allow-list ({@code Origin: null} never is),
  * and the {@code Host} header must always be on the host allow-list, so a rebinding page that sends no Origin is
  * refused too. Patterns are exact, or end in {@code :*} for any port.

@@ -5,8 +5,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A request the transport guard refuses before it reaches authentication, the gate or the SDK (style anchors §3.5:
- * a typed rejection that carries its HTTP status).
+ * A request the transport guard refuses before it reaches authentication, the gate or the SDK (a typed
+ * rejection that carries its HTTP status).
  *
  * @param status       the HTTP status (400, 403, 404, 413 …)
  * @param jsonRpcCode  the JSON-RPC error code for the body, when the answer is a JSON-RPC error

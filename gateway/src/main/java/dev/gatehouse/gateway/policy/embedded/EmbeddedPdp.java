@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The embedded PDP (DESIGN.md, "Two PDP engines"): the Wasm bundle evaluated in-process by opa-java-wasm.
+ * The embedded PDP (docs/design.md, "Two PDP engines"): the Wasm bundle evaluated in-process by opa-java-wasm.
  * Selected by {@code gatehouse.policy.engine=embedded}, the default.
  *
  * <p>At start-up it reads the bundle ({@link BundleReader}), builds {@link EmbeddedPdpConfiguration#poolSize()}

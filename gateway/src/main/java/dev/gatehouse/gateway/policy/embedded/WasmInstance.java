@@ -6,7 +6,7 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * One compiled policy instance with the bundle's data loaded once (opa-java-wasm-findings.md: loading data is the
+ * One compiled policy instance with the bundle's data loaded once (loading data is the
  * expensive step, so it is never cleared or reloaded). Not thread-safe: exactly one thread may use an instance at
  * a time, which {@link WasmPool} guarantees.
  */

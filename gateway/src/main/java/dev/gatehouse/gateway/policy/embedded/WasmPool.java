@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A fixed set of pre-loaded {@link WasmInstance}s, one borrower each. Unlike the SDK's {@code OpaPolicyPool}, a
- * returned instance keeps its data and is never reset (opa-java-wasm-findings.md, gotcha 3). All instances exist
+ * returned instance keeps its data and is never reset (docs/design.md, "Two PDP engines, one bundle"). All instances exist
  * before the pool does; it never creates one lazily on a request. Last in, first out: at low concurrency the same
  * instance, whose generated classes the JIT has compiled hottest, serves call after call.
  */

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * The remote PDP (DESIGN.md, "Two PDP engines"): an OPA server asked through its REST Data API,
+ * The remote PDP (docs/design.md, "Two PDP engines"): an OPA server asked through its REST Data API,
  * {@code POST {url}/v1/data/<entrypoint>?provenance=true} with body {@code {"input": …}}, using the Micronaut HTTP
  * client. Selected by {@code gatehouse.policy.engine=remote}.
  *

@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The Project Service identity of a call, from the trusted context only (DOMAIN.md §6): the logical agent and
+ * The Project Service identity of a call, from the trusted context only (docs/domain.md §6): the logical agent and
  * the bound project. A session bound to no project gets {@code unavailable} (integration not enabled for it).
  */
 final class Binding {

@@ -41,8 +41,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * An OPA that answers anything but a well-formed decision is a fault and never an allow (public-failures.md
- * row 17): WireMock stands in for OPA, answering each broken shape, an error status, or nothing in time.
+ * An OPA that answers anything but a well-formed decision is a fault and never an allow: WireMock stands in for OPA, answering each broken shape, an error status, or nothing in time.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RemotePdpFaultTest {
