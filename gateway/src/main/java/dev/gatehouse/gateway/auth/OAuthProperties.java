@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.auth;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -12,12 +13,17 @@ import java.util.Optional;
 public class OAuthProperties {
 
     public static final String PREFIX = "gatehouse.oauth";
+    /** The leeway for {@code exp}, {@code nbf} and {@code iat} unless configured. */
+    public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofSeconds(5);
+    /** The largest leeway accepted in configuration; more would let expired tokens through for too long. */
+    public static final Duration MAX_CLOCK_SKEW = Duration.ofSeconds(60);
 
     private String issuer = "http://127.0.0.1:8080";
     private Optional<String> audience = Optional.empty();
     private Optional<String> jwksUrl = Optional.empty();
     private Optional<String> hs256Secret = Optional.empty();
     private String ceilingClaim = "t3_mode_ceiling";
+    private Duration clockSkew = DEFAULT_CLOCK_SKEW;
 
     /** The required {@code iss}; also advertised as the authorization server in the resource metadata. */
     public String getIssuer() {
@@ -62,5 +68,22 @@ public class OAuthProperties {
 
     public void setCeilingClaim(String ceilingClaim) {
         this.ceilingClaim = ceilingClaim;
+    }
+
+    /**
+     * How far this gateway's clock and the issuer's may disagree ({@code clock-skew}, default 5 s, at most 60 s):
+     * a token is accepted until {@code exp + clock-skew}, and from {@code nbf - clock-skew} and
+     * {@code iat - clock-skew} on.
+     */
+    public Duration getClockSkew() {
+        return clockSkew;
+    }
+
+    public void setClockSkew(Duration clockSkew) {
+        if (clockSkew == null || clockSkew.isNegative() || clockSkew.compareTo(MAX_CLOCK_SKEW) > 0) {
+            throw new IllegalArgumentException(PREFIX + ".clock-skew must be between 0 s and "
+                    + MAX_CLOCK_SKEW.toSeconds() + " s, was " + clockSkew);
+        }
+        this.clockSkew = clockSkew;
     }
 }

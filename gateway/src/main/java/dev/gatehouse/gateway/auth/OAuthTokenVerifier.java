@@ -11,14 +11,20 @@ import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.proc.BadJWTException;
 import com.nimbusds.jwt.proc.ConfigurableJWTProcessor;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import com.nimbusds.jwt.proc.JWTClaimsSetVerifier;
 import jakarta.inject.Singleton;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
 import java.util.Optional;
 import java.util.Set;
 
@@ -26,8 +32,16 @@ import java.util.Set;
  * Checks an outside agent's OAuth 2.1 bearer JWT with Nimbus (the validator under micronaut-security-jwt; used
  * directly because {@code /mcp} is served outside Micronaut's filter chain): signature from the configured JWKS URL
  * or HS256 secret, {@code iss} equal to the configured issuer, {@code aud} containing this gateway's resource,
- * {@code exp} in the future (60 s clock skew), {@code sub} present, and an approved ceiling claim from
- * {@link ModeCeilings#ALL}. Any failure yields empty: the caller answers 401 without saying which check failed.
+ * {@code sub} present, an approved ceiling claim from {@link ModeCeilings#ALL}, and the token times (RFC 7519
+ * §4.1.4–4.1.6, RFC 9068 §4) against this gateway's {@link Clock} with the leeway {@code L} of
+ * {@link OAuthProperties#getClockSkew()} (default 5 s, at most 60 s):
+ * <ul>
+ * <li>{@code exp} is required, and the token is refused from {@code exp + L} on;</li>
+ * <li>{@code nbf}, when present, must be at most {@code now + L};</li>
+ * <li>{@code iat}, when present, must be at most {@code now + L} (a token issued in the future is refused).</li>
+ * </ul>
+ * Nimbus's own time checks (a fixed 60 s skew against the system clock) are not used. Any failure yields empty:
+ * the caller answers 401 with {@code error="invalid_token"} without saying which check failed.
  */
 @Singleton
 public class OAuthTokenVerifier {
@@ -37,6 +51,10 @@ public class OAuthTokenVerifier {
     private final String ceilingClaim;
 
     public OAuthTokenVerifier(OAuthProperties oauth, GatewayProperties gateway) {
+        this(oauth, gateway, Clock.systemUTC());
+    }
+
+    OAuthTokenVerifier(OAuthProperties oauth, GatewayProperties gateway, Clock clock) {
         this.issuer = oauth.getIssuer();
         this.ceilingClaim = oauth.getCeilingClaim();
         String audience = oauth.getAudience().orElse(gateway.resource());
@@ -46,8 +64,9 @@ public class OAuthTokenVerifier {
             p.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(JOSEObjectType.JWT,
                     new JOSEObjectType("at+jwt"), new JOSEObjectType("application/at+jwt"), null));
             p.setJWSKeySelector(new JWSVerificationKeySelector<>(keys.algorithms(), keys.source()));
-            p.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(audience,
-                    new JWTClaimsSet.Builder().issuer(issuer).build(), Set.of("sub", "exp", ceilingClaim)));
+            p.setJWTClaimsSetVerifier(new TimedClaimsVerifier(clock, oauth.getClockSkew(),
+                    new DefaultJWTClaimsVerifier<>(audience, new JWTClaimsSet.Builder().issuer(issuer).build(),
+                            Set.of("sub", ceilingClaim))));
             return p;
         });
     }
@@ -69,6 +88,36 @@ public class OAuthTokenVerifier {
             return Optional.of(new Authenticated.OutsideAgent(issuer, claims.getSubject(), value));
         } catch (ParseException | BadJOSEException | JOSEException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The token times checked here with the injected clock and leeway, then everything else (issuer, audience,
+     * required claims) by Nimbus on the claims without {@code exp} and {@code nbf}, so that Nimbus's fixed skew and
+     * system clock play no part.
+     */
+    private record TimedClaimsVerifier(Clock clock, Duration leeway, DefaultJWTClaimsVerifier<SecurityContext> rest)
+            implements JWTClaimsSetVerifier<SecurityContext> {
+
+        @Override
+        public void verify(JWTClaimsSet claims, SecurityContext context) throws BadJWTException {
+            Instant now = clock.instant();
+            Date exp = claims.getExpirationTime();
+            if (exp == null) {
+                throw new BadJWTException("missing exp");
+            }
+            if (!now.isBefore(exp.toInstant().plus(leeway))) {
+                throw new BadJWTException("expired");
+            }
+            Date nbf = claims.getNotBeforeTime();
+            if (nbf != null && nbf.toInstant().minus(leeway).isAfter(now)) {
+                throw new BadJWTException("not yet valid");
+            }
+            Date iat = claims.getIssueTime();
+            if (iat != null && iat.toInstant().minus(leeway).isAfter(now)) {
+                throw new BadJWTException("issued in the future");
+            }
+            rest.verify(new JWTClaimsSet.Builder(claims).expirationTime(null).notBeforeTime(null).build(), context);
         }
     }
 

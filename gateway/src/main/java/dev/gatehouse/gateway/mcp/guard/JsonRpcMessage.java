@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * One JSON-RPC message that passed the guard: a single object, {@code "jsonrpc": "2.0"}, unique member names (also
- * when compared without case), an id that is a string or an integer, and params that are an object.
+ * when compared without case), no look-alike of a protocol member name at the top level or in params (see
+ * {@link JsonRpcGuard}), an id that is a string or an integer, and params that are an object.
  *
  * @param tree   the whole message
  * @param id     the request id ({@code String} or {@code Long}); empty for notifications
