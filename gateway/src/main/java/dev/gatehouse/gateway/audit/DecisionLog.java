@@ -2,116 +2,346 @@ package dev.gatehouse.gateway.audit;
 
 import dev.gatehouse.gateway.policy.PolicyJson;
 import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The decision log: one JSON line per decision (schemas/decision-log-record.json), appended to
  * {@code gatehouse.audit.path}. The PEP calls {@link #record} after the PDP answered and before the handler runs,
- * for tools/list and tools/call, allow, deny and fault alike.
+ * for tools/list and tools/call, allow, deny and fault alike, and denies unless it returns
+ * {@link LogResult.Written}.
  *
- * <p>Each line is written whole through an unbuffered append-only channel while a lock is held, so lines never
- * interleave and a returned {@link LogResult.Written} means the line is in the operating system's hands (it is not
- * fsynced). If the file cannot be opened or written, {@link #record} returns {@link LogResult.NotWritten} and the
- * next call tries to open it again; the constructor never throws, so the gateway starts and denies until the log
- * is writable.
+ * <h2>Group commit</h2>
+ * The caller serialises its record (on its own thread), puts the line on a bounded queue and waits. One writer
+ * thread takes everything queued, copies it into one buffer and hands it to the OS with one channel write (a batch
+ * larger than the 1 MiB buffer, or one that crosses a rotation, takes one write per piece), optionally forces it
+ * to the device ({@code gatehouse.audit.fsync}), and then completes every waiting call of the batch. So
+ * {@link LogResult.Written} still means the whole line is in the operating system's hands (on the device with
+ * fsync), and concurrent calls share one write instead of queueing on a lock.
+ *
+ * <h2>When a record is not written</h2>
+ * {@link #record} never blocks longer than {@code gatehouse.audit.write-timeout} and returns
+ * {@link LogResult.NotWritten} with one of these details:
+ * <ul>
+ * <li>{@code decision log queue full}: {@code queue-capacity} records are already waiting; returned at once;</li>
+ * <li>{@code ... not written within <timeout> ...}: the writer did not confirm in time. If the record was still
+ *     queued it is withdrawn and never written; if the writer had already taken it, the line may still appear in
+ *     the log (a logged decision is therefore not proof that its call ran);</li>
+ * <li>{@code decision log <file> cannot be written: <error>}: opening or writing failed. Lines of the failed write
+ *     are cut from the file again, and the next batch reopens the file;</li>
+ * <li>{@code record <id> cannot be serialised: ...} and {@code decision log <file> is closed}.</li>
+ * </ul>
+ *
+ * <h2>Files</h2>
+ * Before a line that would take the live file past {@code max-file-bytes}, and before the first line written once
+ * the live file's first line is {@code max-file-age} old, the live file is renamed to
+ * {@code <stem>-<yyyyMMdd'T'HHmmss'Z'>-<nnnn><ext>} beside it (e.g. {@code decisions-20261201T093000Z-0001.jsonl})
+ * and a fresh one started; only the newest {@code max-files} rotated files are kept. Rotation happens between
+ * lines, so every file holds whole lines; lexical order of the rotated names is time order ({@link #files()}). A
+ * partial last line left by a crash is cut when the file is opened. One gateway process per log file.
+ *
+ * <p>The constructor never throws on I/O: when the file cannot be opened the gateway starts, denies every call, and
+ * each batch tries to open it again. {@link #close} (at shutdown) writes everything queued before it returns.
  */
 @Singleton
 public class DecisionLog {
 
     private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
+    private static final int BUFFER_BYTES = 1 << 20;
 
     private final Path file;
+    private final int capacity;
+    private final Duration writeTimeout;
+    private final int maxArgumentBytes;
+    private final RotatingLogFile log;
+
     private final ReentrantLock lock = new ReentrantLock();
-    private FileChannel channel;
+    private final Condition notEmpty = lock.newCondition();
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private boolean closed;
+
+    private final Thread writer;
+    /** Touched by the writer thread only. */
+    private ByteBuffer buffer;
 
     /** Opens (creating if needed) the log file; a failure is logged and retried on the first record. */
+    @Inject
     public DecisionLog(DecisionLogConfiguration configuration) {
-        this.file = configuration.file();
-        lock.lock();
-        try {
-            open();
-        } catch (IOException e) {
-            LOG.error("Decision log {} cannot be opened; every call is denied until it can: {}", file, e.toString());
-        } finally {
-            lock.unlock();
-        }
+        this(configuration, Clock.systemUTC(), UnaryOperator.identity());
     }
 
     /**
-     * Writes one record as one line and returns once it is written.
+     * For tests: {@code clock} decides file age and rotated names; {@code wrap} sees every write to the live file.
+     */
+    DecisionLog(DecisionLogConfiguration configuration, Clock clock, UnaryOperator<WritableByteChannel> wrap) {
+        this.file = configuration.file();
+        this.capacity = configuration.getQueueCapacity();
+        this.writeTimeout = configuration.getWriteTimeout();
+        this.maxArgumentBytes = configuration.getMaxArgumentBytes();
+        this.log = new RotatingLogFile(file, configuration.getMaxFileBytes(), configuration.getMaxFileAge(),
+                configuration.getMaxFiles(), configuration.isFsync(), clock, wrap);
+        try {
+            log.ensureOpen();
+        } catch (IOException e) {
+            LOG.error("Decision log {} cannot be opened; every call is denied until it can: {}", file, e.toString());
+        }
+        this.writer = new Thread(this::drain, "gatehouse-decision-log");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    /**
+     * Writes one record as one line and returns once it is written, or once it is clear it will not be.
      *
-     * @return {@link LogResult.Written}, or {@link LogResult.NotWritten} with the reason when the line could not be
-     *         written whole (the PEP then denies)
+     * @return {@link LogResult.Written} when the whole line was handed to the OS (forced to the device with fsync),
+     *         or {@link LogResult.NotWritten} with the reason (see the class comment); the PEP then denies
      */
     public LogResult record(DecisionRecord record) {
         byte[] line;
         try {
-            line = (PolicyJson.write(DecisionRecordJson.encode(record)) + "\n").getBytes(StandardCharsets.UTF_8);
+            line = (PolicyJson.write(DecisionRecordJson.encode(record, maxArgumentBytes)) + "\n")
+                    .getBytes(StandardCharsets.UTF_8);
         } catch (RuntimeException | StackOverflowError e) { // e.g. arguments nested too deep to serialise
             return new LogResult.NotWritten("record " + record.decisionId() + " cannot be serialised: " + e);
         }
+        Pending pending = new Pending(line);
         lock.lock();
         try {
-            if (channel == null) {
-                open();
+            if (closed) {
+                return new LogResult.NotWritten("decision log " + file + " is closed");
             }
-            ByteBuffer buffer = ByteBuffer.wrap(line);
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
+            if (queue.size() >= capacity) {
+                return new LogResult.NotWritten("decision log queue full");
             }
-            return new LogResult.Written();
-        } catch (IOException e) {
-            closeQuietly();
-            LOG.error("Decision log {} write failed; the call is denied: {}", file, e.toString());
-            return new LogResult.NotWritten("decision log " + file + " cannot be written: " + e);
+            queue.addLast(pending);
+            notEmpty.signal();
         } finally {
             lock.unlock();
         }
+        try {
+            return pending.result.get(writeTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            if (withdraw(pending)) {
+                return new LogResult.NotWritten("decision log record not written within " + writeTimeout
+                        + " (withdrawn from the queue)");
+            }
+            LogResult late = pending.result.getNow(null); // the writer finished it just now
+            return late != null ? late : new LogResult.NotWritten("decision log record not written within "
+                    + writeTimeout + " (the line may still be written)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            withdraw(pending);
+            return new LogResult.NotWritten("interrupted while waiting for the decision log");
+        } catch (ExecutionException e) {
+            return new LogResult.NotWritten("decision log " + file + " cannot be written: " + e.getCause());
+        }
     }
 
-    /** The file records go to. */
+    /** The live file records go to. */
     public Path file() {
         return file;
     }
 
-    /** Closes the file. */
+    /**
+     * Every log file that exists, oldest first: the rotated files in name (= time) order, then the live file.
+     * Reading them in this order gives every written record once, in the order written.
+     */
+    public List<Path> files() throws IOException {
+        return RotatingLogFile.files(file);
+    }
+
+    /**
+     * Stops taking records, writes everything already queued and closes the file. Waits for the writer at most
+     * twice the write timeout (a writer stuck in the OS is left behind). Later records are {@code NotWritten}.
+     */
     @PreDestroy
     public void close() {
         lock.lock();
         try {
-            closeQuietly();
+            closed = true;
+            notEmpty.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (Thread.currentThread() == writer) {
+            return;
+        }
+        try {
+            writer.join(Math.max(1, writeTimeout.multipliedBy(2).toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (writer.isAlive()) {
+            LOG.warn("Decision log {} writer did not finish within {}", file, writeTimeout.multipliedBy(2));
+        }
+    }
+
+    /** Whether {@link #close} has begun. */
+    boolean closing() {
+        lock.lock();
+        try {
+            return closed;
         } finally {
             lock.unlock();
         }
     }
 
-    private void open() throws IOException {
-        Path parent = file.getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
+    /** Records waiting for the writer (not yet taken into a batch). */
+    int queued() {
+        lock.lock();
+        try {
+            return queue.size();
+        } finally {
+            lock.unlock();
         }
-        channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND);
     }
 
-    private void closeQuietly() {
-        if (channel != null) {
+    private boolean withdraw(Pending pending) {
+        lock.lock();
+        try {
+            return queue.remove(pending);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The writer thread: takes whatever is queued, writes it as one batch, until closed and drained. */
+    private void drain() {
+        List<Pending> batch = new ArrayList<>();
+        while (true) {
+            lock.lock();
             try {
-                channel.close();
-            } catch (IOException e) {
-                LOG.warn("Decision log {} did not close cleanly: {}", file, e.toString());
+                while (queue.isEmpty() && !closed) {
+                    notEmpty.awaitUninterruptibly();
+                }
+                if (queue.isEmpty()) {
+                    break;
+                }
+                batch.addAll(queue);
+                queue.clear();
+            } finally {
+                lock.unlock();
             }
-            channel = null;
+            try {
+                write(batch);
+            } catch (RuntimeException | Error e) {
+                LOG.error("Decision log {} writer failed on a batch; its calls are denied", file, e);
+                fail(batch, 0, "decision log " + file + " writer failed: " + e);
+            }
+            batch.clear();
+        }
+        log.close();
+    }
+
+    /**
+     * Writes a batch in as few channel writes as the buffer and rotation allow, completing each piece's records
+     * after its write; after a failure the rest of the batch fails with it.
+     */
+    private void write(List<Pending> batch) {
+        try {
+            log.ensureOpen();
+            if (log.tooOld()) {
+                log.rotate();
+            }
+        } catch (IOException e) {
+            fail(batch, 0, failure(e));
+            return;
+        }
+        if (buffer == null) {
+            buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
+        }
+        buffer.clear();
+        int from = 0;
+        for (int i = 0; i < batch.size(); i++) {
+            byte[] line = batch.get(i).line;
+            boolean fitsFile = log.fits(buffer.position(), line.length);
+            if (!fitsFile || line.length > buffer.remaining()) {
+                try {
+                    flush(batch, from, i);
+                    from = i;
+                    if (!fitsFile) {
+                        log.rotate();
+                    }
+                    if (line.length > buffer.capacity()) { // one oversized line goes alone
+                        log.write(ByteBuffer.wrap(line));
+                        complete(batch, i, i + 1);
+                        from = i + 1;
+                        continue;
+                    }
+                } catch (IOException e) {
+                    fail(batch, from, failure(e));
+                    return;
+                }
+            }
+            buffer.put(line);
+        }
+        try {
+            flush(batch, from, batch.size());
+        } catch (IOException e) {
+            fail(batch, from, failure(e));
+        }
+    }
+
+    /** Writes the buffered lines of {@code batch[from, to)} and completes them. */
+    private void flush(List<Pending> batch, int from, int to) throws IOException {
+        if (buffer.position() == 0) {
+            return;
+        }
+        buffer.flip();
+        try {
+            log.write(buffer);
+        } finally {
+            buffer.clear();
+        }
+        complete(batch, from, to);
+    }
+
+    private static void complete(List<Pending> batch, int from, int to) {
+        LogResult written = new LogResult.Written();
+        for (int i = from; i < to; i++) {
+            batch.get(i).result.complete(written);
+        }
+    }
+
+    private static void fail(List<Pending> batch, int from, String detail) {
+        LogResult notWritten = new LogResult.NotWritten(detail);
+        for (int i = from; i < batch.size(); i++) {
+            batch.get(i).result.complete(notWritten);
+        }
+    }
+
+    private String failure(IOException e) {
+        LOG.error("Decision log {} write failed; the calls are denied: {}", file, e.toString());
+        return "decision log " + file + " cannot be written: " + e;
+    }
+
+    /** One queued line and the call waiting for it. */
+    private static final class Pending {
+
+        final byte[] line;
+        final CompletableFuture<LogResult> result = new CompletableFuture<>();
+
+        Pending(byte[] line) {
+            this.line = line;
         }
     }
 }

@@ -19,8 +19,10 @@ import java.util.List;
  * fields ({@code method, tool, caller, allow, reasons, obligations, fault}) make the log readable without a replay.
  *
  * <p>{@code input} is produced by the same {@link DecisionInputMapper} the engines use, so it is the evaluated
- * input, then masked ({@link ArgumentMasker}). {@code caller} names the caller, never a credential: kind, logical
- * agent id, thread id when a thread, environment id.
+ * input, then masked ({@link ArgumentMasker}, pointers in {@code masked}) and stripped of long strings
+ * ({@link LargeValueRedactor}, pointers in {@code redacted}). Outside those pointers {@code input} is the evaluated
+ * input; a record without {@code redacted} replays to its {@code result}. {@code caller} names the caller, never a
+ * credential: kind, logical agent id, thread id when a thread, environment id.
  */
 final class DecisionRecordJson {
 
@@ -30,7 +32,10 @@ final class DecisionRecordJson {
     private DecisionRecordJson() {
     }
 
-    static ObjectNode encode(DecisionRecord record) {
+    /**
+     * @param maxArgumentBytes the longest argument string kept, in UTF-8 bytes (see {@link LargeValueRedactor})
+     */
+    static ObjectNode encode(DecisionRecord record, int maxArgumentBytes) {
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
         json.put("decision_id", record.decisionId().toString());
         json.put("timestamp", record.timestamp().toString());
@@ -44,10 +49,15 @@ final class DecisionRecordJson {
                 ? DecisionInputMapper.forCall(record.input())
                 : DecisionInputMapper.forListing(record.input());
         List<String> masked = ArgumentMasker.mask(input);
+        List<String> redacted = LargeValueRedactor.redact(input, maxArgumentBytes);
         json.set("input", input);
         if (!masked.isEmpty()) {
             ArrayNode list = json.putArray("masked");
             masked.forEach(list::add);
+        }
+        if (!redacted.isEmpty()) {
+            ArrayNode list = json.putArray("redacted");
+            redacted.forEach(list::add);
         }
         PolicyOutcome<?> outcome = record.outcome();
         if (outcome instanceof PolicyOutcome.Failed<?> failed) {

@@ -6,14 +6,15 @@ package dev.gatehouse.gateway.audit;
  */
 public sealed interface LogResult {
 
-    /** The whole line was handed to the operating system. */
+    /** The whole line was handed to the operating system (forced to the device with {@code gatehouse.audit.fsync}). */
     record Written() implements LogResult {
     }
 
     /**
      * Nothing, or not the whole line, could be written.
      *
-     * @param detail operator-facing reason (file and I/O error), never decision input
+     * @param detail operator-facing reason (queue full, timeout, file and I/O error; see {@link DecisionLog}), never
+     *               decision input
      */
     record NotWritten(String detail) implements LogResult {
     }

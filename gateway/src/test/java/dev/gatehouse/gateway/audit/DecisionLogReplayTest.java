@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The decision log is replayable (style card 7): decisions made by the embedded engine are logged, then every
  * logged {@code input} is evaluated again by the real {@code opa eval} on the Rego sources, which must return the
- * logged {@code result}, masked arguments included.
+ * logged {@code result}, masked arguments included. The records are read from every file, rotated ones first, in
+ * {@link DecisionLog#files()} order; a record marked {@code redacted} is not the evaluated input and is not replayed.
  */
 class DecisionLogReplayTest {
 
@@ -45,12 +46,17 @@ class DecisionLogReplayTest {
         EmbeddedPdp pdp = new EmbeddedPdp(pdpConfiguration);
         DecisionLogConfiguration logConfiguration = new DecisionLogConfiguration();
         logConfiguration.setPath(dir.resolve("decisions.jsonl").toString());
+        logConfiguration.setMaxFileBytes(4096); // the records span several rotated files
+        logConfiguration.setMaxFiles(1000);
         DecisionLog log = new DecisionLog(logConfiguration);
 
         List<DecisionInput> inputs = sample();
         DecisionInput first = inputs.get(0);
         Map<String, Object> withToken = new HashMap<>(Map.of("path", "page.md", "token", "tok-SECRET"));
         inputs.add(new DecisionInput(Optional.of("wiki_read"), Optional.of(withToken), List.of(), first.caller(),
+                Map.of(), first.wikiRoot()));
+        Map<String, Object> longContent = Map.of("path", "page.md", "content", "c".repeat(1000));
+        inputs.add(new DecisionInput(Optional.of("wiki_write"), Optional.of(longContent), List.of(), first.caller(),
                 Map.of(), first.wikiRoot()));
         for (DecisionInput input : inputs) {
             assertInstanceOf(LogResult.Written.class, log.record(DecisionRecord.forCall(input, pdp.decide(input))));
@@ -60,12 +66,24 @@ class DecisionLogReplayTest {
                 log.record(DecisionRecord.forListing(listing, pdp.visibleTools(listing))));
         log.close();
 
-        List<String> lines = Files.readAllLines(log.file());
+        List<Path> files = log.files();
+        assertTrue(files.size() > 2, "rotated: " + files);
+        List<String> lines = new ArrayList<>();
+        for (Path file : files) {
+            lines.addAll(Files.readAllLines(file));
+        }
         assertEquals(inputs.size() + 1, lines.size());
         int masked = 0;
+        int redacted = 0;
         for (String line : lines) {
             JsonNode record = PolicyJson.MAPPER.readTree(line);
             assertTrue(record.has("result"), () -> "the PDP failed: " + line);
+            if (record.has("redacted")) { // not the evaluated input: a replay need not give the logged result
+                assertEquals("[\"/input/arguments/content\"]", record.get("redacted").toString());
+                assertEquals(1000, record.at("/input/arguments/content/length").asInt());
+                redacted++;
+                continue;
+            }
             Entrypoint entrypoint = Arrays.stream(Entrypoint.values())
                     .filter(e -> e.path().equals(record.get("path").asText())).findFirst().orElseThrow();
             JsonNode replayed = OpaCli.eval(entrypoint.query(), record.get("input"));
@@ -73,6 +91,7 @@ class DecisionLogReplayTest {
             masked += record.has("masked") ? 1 : 0;
         }
         assertEquals(1, masked, "the token argument was masked and still replayed");
+        assertEquals(1, redacted, "the long content was redacted and marked so");
     }
 
     /**

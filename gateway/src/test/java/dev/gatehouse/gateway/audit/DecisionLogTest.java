@@ -18,6 +18,7 @@ import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -92,6 +93,7 @@ class DecisionLogTest {
                 Set.copyOf(PolicyJson.MAPPER.convertValue(allowed.get("masked"), List.class)));
         assertEquals("kept", allowed.at("/input/arguments/auth/note").asText());
         assertEquals(ArgumentMasker.MASK, allowed.at("/input/arguments/auth/apiToken"));
+        assertFalse(allowed.has("redacted"), "no argument is long: the input is the evaluated one");
         JsonNode unmasked = DecisionInputMapper.forCall(WRITE);
         assertEquals(unmasked.get("caller"), allowed.at("/input/caller"), "the input is the evaluated one");
 
@@ -153,6 +155,56 @@ class DecisionLogTest {
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(file.toString());
         return new DecisionLog(configuration);
+    }
+
+    @Test
+    void longArgumentStringsAreLoggedAsLengthAndHash() throws Exception {
+        String content = "x".repeat(1000);
+        String accents = "\u00e9".repeat(200); // 200 characters, 400 UTF-8 bytes
+        String kept = "\u00e9".repeat(128); // 256 bytes: the longest kept
+        DecisionInput input = new DecisionInput(Optional.of("wiki_write"), Optional.of(Map.of("path", "page.md",
+                "content", content, "nested", Map.of("list", List.of(kept, accents, 7)),
+                "apiToken", "t".repeat(1000))), List.of(), THREAD, Map.of(), "agents/a1");
+        Decision allow = new Decision(true, List.of(), new Obligations(Map.of(),
+                Map.of("path", "agents/a1/page.md")), "rev-1", 17);
+        DecisionLog log = logAt(dir.resolve("decisions.jsonl"));
+        assertInstanceOf(LogResult.Written.class, log.record(DecisionRecord.forCall(input,
+                new PolicyOutcome.Decided<>(allow))));
+        log.close();
+
+        String text = Files.readString(log.file());
+        JsonNode line = PolicyJson.MAPPER.readTree(text);
+        assertEquals(List.of(), Schemas.errors("decision-log-record.json", line), text);
+        assertEquals(Set.of("/input/arguments/content", "/input/arguments/nested/list/1"),
+                Set.copyOf(PolicyJson.MAPPER.convertValue(line.get("redacted"), List.class)));
+        assertEquals(PolicyJson.MAPPER.readTree("{\"length\":1000,\"sha256\":\"" + sha256(content) + "\"}"),
+                line.at("/input/arguments/content"));
+        assertEquals(PolicyJson.MAPPER.readTree("{\"length\":400,\"sha256\":\"" + sha256(accents) + "\"}"),
+                line.at("/input/arguments/nested/list/1"));
+        assertEquals(kept, line.at("/input/arguments/nested/list/0").asText());
+        assertEquals(7, line.at("/input/arguments/nested/list/2").asInt());
+        assertEquals("page.md", line.at("/input/arguments/path").asText());
+        assertEquals(ArgumentMasker.MASK, line.at("/input/arguments/apiToken"), "masking comes first and stays");
+        assertEquals(List.of("/input/arguments/apiToken"),
+                PolicyJson.MAPPER.convertValue(line.get("masked"), List.class));
+        System.out.printf("a record with 3.4 KB of argument text is logged in %d bytes%n",
+                text.getBytes(StandardCharsets.UTF_8).length);
+
+        DecisionLogConfiguration generous = new DecisionLogConfiguration();
+        generous.setPath(dir.resolve("generous.jsonl").toString());
+        generous.setMaxArgumentBytes(400);
+        DecisionLog roomy = new DecisionLog(generous);
+        roomy.record(DecisionRecord.forCall(input, new PolicyOutcome.Decided<>(allow)));
+        roomy.close();
+        JsonNode generousLine = PolicyJson.MAPPER.readTree(Files.readString(roomy.file()));
+        assertEquals(accents, generousLine.at("/input/arguments/nested/list/1").asText(), "400 bytes is within 400");
+        assertEquals(List.of("/input/arguments/content"),
+                PolicyJson.MAPPER.convertValue(generousLine.get("redacted"), List.class));
+    }
+
+    private static String sha256(String value) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(value.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** Names found by the tester that an anchored, newline-blind pattern let through. */

@@ -1,0 +1,189 @@
+package dev.gatehouse.gateway.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.Obligations;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.support.Facts;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+
+/** Records, a settable clock and channel wrappers shared by the decision-log tests. */
+final class AuditFixtures {
+
+    static final CallerFacts THREAD = Facts.a1();
+
+    static final DecisionInput WRITE = new DecisionInput(Optional.of("wiki_write"), Optional.of(Map.of(
+            "path", "page.md", "content", "x", "auth", Map.of("apiToken", "tok-SECRET", "note", "kept"))),
+            List.of(), THREAD, Map.of(), "agents/a1");
+
+    private AuditFixtures() {
+    }
+
+    /** A tools/call deny of {@link #WRITE} whose line is a little over {@code reasonChars} bytes longer. */
+    static DecisionRecord record(int reasonChars) {
+        Decision deny = new Decision(false, List.of(new Decision.Reason("schema", "m".repeat(reasonChars))),
+                Obligations.NONE, "rev", 1);
+        return DecisionRecord.forCall(WRITE, new PolicyOutcome.Decided<>(deny));
+    }
+
+    static DecisionLogConfiguration configuration(Path file) {
+        DecisionLogConfiguration configuration = new DecisionLogConfiguration();
+        configuration.setPath(file.toString());
+        return configuration;
+    }
+
+    /** Every line of every log file, oldest first, each parsed (fails on a line that is not JSON). */
+    static List<JsonNode> readAll(List<Path> files) throws IOException {
+        List<JsonNode> records = new ArrayList<>();
+        for (Path file : files) {
+            for (String line : Files.readAllLines(file)) {
+                records.add(PolicyJson.MAPPER.readTree(line));
+            }
+        }
+        return records;
+    }
+
+    static List<String> ids(List<JsonNode> records) {
+        return records.stream().map(r -> r.get("decision_id").asText()).toList();
+    }
+
+    /** A clock the test moves. */
+    static final class SettableClock extends Clock {
+
+        private volatile Instant now;
+
+        SettableClock(Instant now) {
+            this.now = now;
+        }
+
+        void set(Instant instant) {
+            now = instant;
+        }
+
+        void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    /** Wraps every channel the log opens; subclasses see each write. */
+    abstract static class Wrapper implements UnaryOperator<WritableByteChannel> {
+
+        final AtomicInteger writes = new AtomicInteger();
+
+        @Override
+        public WritableByteChannel apply(WritableByteChannel delegate) {
+            return new WritableByteChannel() {
+                @Override
+                public int write(ByteBuffer source) throws IOException {
+                    return Wrapper.this.write(delegate, source, writes.incrementAndGet());
+                }
+
+                @Override
+                public boolean isOpen() {
+                    return delegate.isOpen();
+                }
+
+                @Override
+                public void close() throws IOException {
+                    delegate.close();
+                }
+            };
+        }
+
+        /** @param n this write's number, from 1, over every channel this wrapper wrapped */
+        abstract int write(WritableByteChannel delegate, ByteBuffer source, int n) throws IOException;
+    }
+
+    /** Counts writes. */
+    static final class Counting extends Wrapper {
+        @Override
+        int write(WritableByteChannel delegate, ByteBuffer source, int n) throws IOException {
+            return delegate.write(source);
+        }
+    }
+
+    /** Holds the first write until {@link #release} (a disk that stopped answering); later writes go through. */
+    static final class HoldFirst extends Wrapper {
+
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        /** Lines in the held write; set before {@link #entered} opens. */
+        volatile int heldLines;
+
+        @Override
+        int write(WritableByteChannel delegate, ByteBuffer source, int n) throws IOException {
+            if (n == 1) {
+                int lines = 0;
+                for (int i = source.position(); i < source.limit(); i++) {
+                    lines += source.get(i) == '\n' ? 1 : 0;
+                }
+                heldLines = lines;
+                entered.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted", e);
+                }
+            }
+            return delegate.write(source);
+        }
+    }
+
+    /** Write number {@code failing} puts half its bytes in the file, then fails (a disk that filled up). */
+    static final class FailHalfway extends Wrapper {
+
+        private final int failing;
+
+        FailHalfway(int failing) {
+            this.failing = failing;
+        }
+
+        @Override
+        int write(WritableByteChannel delegate, ByteBuffer source, int n) throws IOException {
+            if (n != failing) {
+                return delegate.write(source);
+            }
+            ByteBuffer half = source.duplicate();
+            half.limit(source.position() + source.remaining() / 2);
+            while (half.hasRemaining()) {
+                delegate.write(half);
+            }
+            throw new IOException("No space left on device (simulated, after " + half.position() + " bytes)");
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.gatehouse.gateway.audit;
+
+import static dev.gatehouse.gateway.audit.AuditFixtures.configuration;
+import static dev.gatehouse.gateway.audit.AuditFixtures.ids;
+import static dev.gatehouse.gateway.audit.AuditFixtures.readAll;
+import static dev.gatehouse.gateway.audit.AuditFixtures.record;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatehouse.gateway.audit.AuditFixtures.SettableClock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Rotation by size and age, retention, and names whose lexical order is time order. */
+class DecisionLogRotationTest {
+
+    private static final Instant T0 = Instant.parse("2026-12-01T09:30:00Z");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void sizeRotationKeepsWholeLinesUnderTheLimitAndDeletesTheOldest() throws Exception {
+        DecisionLogConfiguration configuration = configuration(dir.resolve("decisions.jsonl"));
+        configuration.setMaxFileBytes(8 * 1024);
+        configuration.setMaxFiles(3);
+        DecisionLog log = new DecisionLog(configuration, new SettableClock(T0), UnaryOperator.identity());
+        List<String> written = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            DecisionRecord record = record(i * 20); // lines of about 0.7 to 2.7 KB
+            assertInstanceOf(LogResult.Written.class, log.record(record));
+            written.add(record.decisionId().toString());
+        }
+        log.close();
+
+        List<Path> files = log.files();
+        assertEquals(4, files.size(), "3 rotated files and the live one: " + files);
+        assertEquals(dir.resolve("decisions.jsonl"), files.get(3));
+        List<String> names = files.subList(0, 3).stream().map(p -> p.getFileName().toString()).toList();
+        for (String name : names) {
+            assertTrue(name.matches("decisions-20261201T093000Z-\\d{4}\\.jsonl"), name);
+        }
+        assertEquals(names.stream().sorted().toList(), names);
+        for (Path file : files) {
+            long size = Files.size(file);
+            assertTrue(size <= 8 * 1024, file + " has " + size + " bytes");
+            assertTrue(Files.readString(file).endsWith("\n"), file + " ends in a whole line");
+        }
+        List<String> kept = ids(readAll(files));
+        assertTrue(kept.size() < written.size(), "the oldest files were deleted");
+        assertEquals(written.subList(written.size() - kept.size(), written.size()), kept,
+                "the files left hold the newest records, each once, in order");
+    }
+
+    @Test
+    void ageRotationFollowsTheFirstLinesAgeOnTheInjectedClock() throws Exception {
+        SettableClock clock = new SettableClock(T0);
+        DecisionLogConfiguration configuration = configuration(dir.resolve("decisions.jsonl"));
+        configuration.setMaxFileAge(Duration.ofHours(24));
+        DecisionLog log = new DecisionLog(configuration, clock, UnaryOperator.identity());
+
+        DecisionRecord first = record(10);
+        log.record(first);
+        clock.advance(Duration.ofHours(23));
+        DecisionRecord second = record(10);
+        log.record(second);
+        assertEquals(List.of(dir.resolve("decisions.jsonl")), log.files(), "23 h old: not rotated");
+        clock.advance(Duration.ofHours(1));
+        DecisionRecord third = record(10);
+        log.record(third);
+        log.close();
+
+        List<Path> files = log.files();
+        assertEquals(List.of(dir.resolve("decisions-20261202T093000Z-0001.jsonl"), dir.resolve("decisions.jsonl")),
+                files);
+        assertEquals(List.of(first.decisionId().toString(), second.decisionId().toString()),
+                ids(readAll(List.of(files.get(0)))));
+        assertEquals(List.of(third.decisionId().toString()), ids(readAll(List.of(files.get(1)))));
+    }
+
+    @Test
+    void replayingTheFilesInOrderGivesEveryRecordOnceEvenWhenTheClockStepsBack() throws Exception {
+        SettableClock clock = new SettableClock(T0);
+        DecisionLogConfiguration configuration = configuration(dir.resolve("decisions.jsonl"));
+        configuration.setMaxFileBytes(1); // every line gets a file of its own
+        configuration.setMaxFiles(100);
+        DecisionLog log = new DecisionLog(configuration, clock, UnaryOperator.identity());
+        List<String> written = new ArrayList<>();
+        Instant[] times = {T0, T0, T0.plusSeconds(5), T0.minusSeconds(3600), T0.minusSeconds(3600), T0};
+        for (Instant time : times) {
+            clock.set(time);
+            DecisionRecord record = record(10);
+            assertInstanceOf(LogResult.Written.class, log.record(record));
+            written.add(record.decisionId().toString());
+        }
+        log.close();
+
+        List<Path> files = log.files();
+        assertEquals(times.length, files.size());
+        assertEquals(List.of("decisions-20261201T093000Z-0001.jsonl", "decisions-20261201T093005Z-0001.jsonl",
+                "decisions-20261201T093005Z-0002.jsonl", "decisions-20261201T093005Z-0003.jsonl",
+                "decisions-20261201T093005Z-0004.jsonl", "decisions.jsonl"),
+                files.stream().map(p -> p.getFileName().toString()).toList());
+        assertEquals(written, ids(readAll(files)));
+
+        DecisionLog reopened = new DecisionLog(configuration, clock, UnaryOperator.identity());
+        DecisionRecord more = record(10);
+        reopened.record(more);
+        reopened.close();
+        written.add(more.decisionId().toString());
+        assertEquals(written, ids(readAll(reopened.files())), "a restarted gateway carries on after the last file");
+    }
+}
