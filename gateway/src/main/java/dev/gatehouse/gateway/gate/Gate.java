@@ -161,7 +161,7 @@ public class Gate {
                 LOG.error("handler of {} returned null (decision {})", tool.name(), decisionId);
                 return new GateResult.HandlerFault(decisionId);
             }
-            return new GateResult.Completed(decisionId, tool.row().toolkit(), result);
+            return new GateResult.Completed(decisionId, result);
         } catch (RuntimeException e) {
             LOG.error("handler of {} threw (decision {})", tool.name(), decisionId, e);
             return new GateResult.HandlerFault(decisionId);

@@ -26,15 +26,10 @@ public sealed interface GateResult {
         }
     }
 
-    /**
-     * The call was allowed and its handler returned {@code outcome} (a result or a service failure).
-     *
-     * @param toolkit the called tool's toolkit ({@code thread|project|wiki}), which names the recovery hints
-     */
-    record Completed(String decisionId, String toolkit, ToolOutcome outcome) implements GateResult {
+    /** The call was allowed and its handler returned {@code outcome} (a result or a service failure). */
+    record Completed(String decisionId, ToolOutcome outcome) implements GateResult {
         public Completed {
             Objects.requireNonNull(decisionId, "decisionId");
-            Objects.requireNonNull(toolkit, "toolkit");
             Objects.requireNonNull(outcome, "outcome");
         }
     }

@@ -1,22 +1,23 @@
 package dev.gatehouse.gateway.mcp;
 
 import dev.gatehouse.facade.error.ServiceError;
+import dev.gatehouse.gateway.gate.GateReasons;
 import dev.gatehouse.gateway.gate.GateResult;
 import dev.gatehouse.gateway.policy.api.Decision.Reason;
 import dev.gatehouse.gateway.tools.ToolOutcome;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The one mapping from a {@link GateResult} to an MCP tool result (style card 10), shared by both eras:
  * <ul>
  * <li>denied: {@code isError: true}, {@code structuredContent {kind: "denied", reasons: [{code, message}],
- * decisionId}};</li>
+ * decisionId}}; when every reason is a fault ({@link GateReasons#FAULTS}) the kind is {@code unavailable} with
+ * {@code retryable: true}: nothing about the call was wrong;</li>
  * <li>handler succeeded: {@code structuredContent} = the handler's projected result;</li>
  * <li>service failure: {@code isError: true}, {@code {kind, message, hint?, operationId?, decisionId}}; the hint
- * names the tool to call next, by toolkit: {@code project_work_list} for a project {@code conflict} and
- * {@code project_operation_get} for a project {@code uncertain} (docs/domain.md §8), the matching read tool for the
- * wiki and thread toolkits;</li>
+ * is the toolkit's own (docs/domain.md §8): the tool that shows the current state;</li>
  * <li>handler fault: {@code isError: true}, {@code {kind: "internal", message, decisionId}}, no exception text.</li>
  * </ul>
  * The text content repeats the structured content as JSON for clients that read only text. The decision id is also
@@ -28,12 +29,6 @@ import java.util.Map;
  */
 public record ToolReply(Map<String, Object> structuredContent, boolean isError, String decisionId) {
 
-    /** Recovery hints: toolkit → error kind → the tool that shows the current state (docs/domain.md §8). */
-    private static final Map<String, Map<String, String>> HINTS = Map.of(
-            "project", Map.of("conflict", "project_work_list", "uncertain", "project_operation_get"),
-            "wiki", Map.of("conflict", "wiki_read", "uncertain", "wiki_read"),
-            "thread", Map.of("conflict", "t3_thread_read", "uncertain", "t3_thread_read"));
-
     /** {@code _meta} key of the decision id. */
     public static final String DECISION_ID_META = "dev.gatehouse/decisionId";
 
@@ -41,7 +36,11 @@ public record ToolReply(Map<String, Object> structuredContent, boolean isError, 
     public static ToolReply of(GateResult result) {
         if (result instanceof GateResult.Denied denied) {
             Map<String, Object> body = new LinkedHashMap<>();
-            body.put("kind", "denied");
+            boolean fault = denied.reasons().stream().allMatch(reason -> GateReasons.FAULTS.contains(reason.code()));
+            body.put("kind", fault ? "unavailable" : "denied");
+            if (fault) {
+                body.put("retryable", true);
+            }
             body.put("reasons", denied.reasons().stream().map(ToolReply::reason).toList());
             body.put("decisionId", denied.decisionId());
             return new ToolReply(body, true, denied.decisionId());
@@ -50,9 +49,9 @@ public record ToolReply(Map<String, Object> structuredContent, boolean isError, 
             if (completed.outcome() instanceof ToolOutcome.Succeeded ok) {
                 return new ToolReply(ok.structuredContent(), false, completed.decisionId());
             }
-            ServiceError error = ((ToolOutcome.Failed) completed.outcome()).error();
-            return new ToolReply(serviceError(error, HINTS.getOrDefault(completed.toolkit(), Map.of()),
-                    completed.decisionId()), true, completed.decisionId());
+            ToolOutcome.Failed failed = (ToolOutcome.Failed) completed.outcome();
+            return new ToolReply(serviceError(failed.error(), failed.hint(), completed.decisionId()), true,
+                    completed.decisionId());
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("kind", "internal");
@@ -73,13 +72,11 @@ public record ToolReply(Map<String, Object> structuredContent, boolean isError, 
         return body;
     }
 
-    private static Map<String, Object> serviceError(ServiceError error, Map<String, String> hints, String decisionId) {
+    private static Map<String, Object> serviceError(ServiceError error, Optional<String> hint, String decisionId) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("kind", error.kind());
         body.put("message", error.message());
-        if (hints.containsKey(error.kind())) {
-            body.put("hint", hints.get(error.kind()));
-        }
+        hint.ifPresent(tool -> body.put("hint", tool));
         if (error instanceof ServiceError.Uncertain uncertain) {
             uncertain.operationId().ifPresent(id -> body.put("operationId", id));
         }

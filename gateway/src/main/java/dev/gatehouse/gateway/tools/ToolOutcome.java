@@ -2,6 +2,8 @@ package dev.gatehouse.gateway.tools;
 
 import dev.gatehouse.facade.error.ServiceError;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 
 /** What a handler returns: a projected result, or a service failure as a value (never an exception). */
 public sealed interface ToolOutcome {
@@ -13,7 +15,15 @@ public sealed interface ToolOutcome {
     record Succeeded(Map<String, Object> structuredContent) implements ToolOutcome {
     }
 
-    /** @param error the service failure, mapped once to an MCP tool error with its kind and recovery hint */
-    record Failed(ServiceError error) implements ToolOutcome {
+    /**
+     * @param error the service failure, mapped once to an MCP tool error with its kind
+     * @param hint  the tool that shows the current state after this failure (docs/domain.md §8), named by the
+     *              toolkit that failed; empty when none helps
+     */
+    record Failed(ServiceError error, Optional<String> hint) implements ToolOutcome {
+        public Failed {
+            Objects.requireNonNull(error, "error");
+            Objects.requireNonNull(hint, "hint");
+        }
     }
 }

@@ -6,21 +6,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.gateway.gate.GateResult;
+import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.tools.ToolOutcome;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Service failures become structured tool errors whose recovery hint fits the toolkit (docs/domain.md §8). */
+/**
+ * Service failures become structured tool errors carrying the toolkit's recovery hint (docs/domain.md §8); denials
+ * made only of faults are retryable {@code unavailable} answers, not denials.
+ */
 class ToolReplyTest {
 
-    private static ToolReply failed(String toolkit, ServiceError error) {
-        return ToolReply.of(new GateResult.Completed("d-1", toolkit, new ToolOutcome.Failed(error)));
+    private static ToolReply failed(Optional<String> hint, ServiceError error) {
+        return ToolReply.of(new GateResult.Completed("d-1", new ToolOutcome.Failed(error, hint)));
     }
 
     @Test
-    void projectConflictsAndUncertainOutcomesPointAtTheProjectTools() {
-        ToolReply conflict = failed("project", new ServiceError.Conflict("stale run revision"));
-        ToolReply uncertain = failed("project", new ServiceError.Uncertain("no answer", Optional.of("op-7")));
+    void aFailureCarriesItsHintAndOperationId() {
+        ToolReply conflict = failed(Optional.of("project_work_list"), new ServiceError.Conflict("stale run revision"));
+        ToolReply uncertain = failed(Optional.of("project_operation_get"),
+                new ServiceError.Uncertain("no answer", Optional.of("op-7")));
 
         assertTrue(conflict.isError());
         assertEquals("conflict", conflict.structuredContent().get("kind"));
@@ -31,18 +37,23 @@ class ToolReplyTest {
     }
 
     @Test
-    void wikiFailuresNeverPointAtProjectTools() {
-        assertEquals("wiki_read", failed("wiki", new ServiceError.Conflict("stale base revision"))
-                .structuredContent().get("hint"));
-        assertEquals("wiki_read", failed("wiki", new ServiceError.Uncertain("no answer", Optional.empty()))
-                .structuredContent().get("hint"));
-    }
-
-    @Test
-    void kindsWithoutARecoveryStepCarryNoHint() {
-        ToolReply unavailable = failed("project", new ServiceError.Unavailable("down"));
+    void aFailureWithoutAHintCarriesNone() {
+        ToolReply unavailable = failed(Optional.empty(), new ServiceError.Unavailable("down"));
 
         assertFalse(unavailable.structuredContent().containsKey("hint"));
         assertEquals("unavailable", unavailable.structuredContent().get("kind"));
+    }
+
+    @Test
+    void aDenialOfOnlyFaultsIsRetryableUnavailable() {
+        for (String code : List.of("unavailable", "policy_unavailable")) {
+            ToolReply reply = ToolReply.of(new GateResult.Denied("d-2", List.of(new Decision.Reason(code, "m"))));
+            assertEquals("unavailable", reply.structuredContent().get("kind"), code);
+            assertEquals(true, reply.structuredContent().get("retryable"), code);
+        }
+        ToolReply mixed = ToolReply.of(new GateResult.Denied("d-3", List.of(new Decision.Reason("schema", "m"),
+                new Decision.Reason("unavailable", "m"))));
+        assertEquals("denied", mixed.structuredContent().get("kind"));
+        assertFalse(mixed.structuredContent().containsKey("retryable"));
     }
 }

@@ -24,7 +24,7 @@ final class Binding {
         Optional<String> project = context.projectServiceProjectId();
         if (project.isEmpty()) {
             return new ToolOutcome.Failed(new ServiceError.Unavailable(
-                    "no Project Service project is bound to this session"));
+                    "no Project Service project is bound to this session"), Optional.empty());
         }
         return call.apply(new ProjectBinding(context.logicalAgentId(), project.get()));
     }

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.project;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.project.ProjectFacade;
 
 import dev.gatehouse.gateway.tools.ToolCall;
@@ -27,7 +26,7 @@ public class OperationGetTool implements ToolHandler {
     @Override
     public ToolOutcome handle(ToolCall call) {
         String operationId = (String) call.arguments().get("operationId");
-        return Binding.with(call.context(), binding -> ToolOutcomes.of(projects.getOperation(binding, operationId),
+        return Binding.with(call.context(), binding -> Recovery.of(projects.getOperation(binding, operationId),
                 Binding::operation));
     }
 }

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.project;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.project.ProjectFacade;
 
 import dev.gatehouse.gateway.tools.ToolCall;
@@ -27,6 +26,6 @@ public class WorkGetTool implements ToolHandler {
     @Override
     public ToolOutcome handle(ToolCall call) {
         String runId = (String) call.arguments().get("runId");
-        return Binding.with(call.context(), binding -> ToolOutcomes.of(projects.getWork(binding, runId), Binding::run));
+        return Binding.with(call.context(), binding -> Recovery.of(projects.getWork(binding, runId), Binding::run));
     }
 }

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.project;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.project.ProjectFacade;
 
 import dev.gatehouse.gateway.tools.ToolCall;
@@ -27,7 +26,7 @@ public class WorkListTool implements ToolHandler {
     /** @return {@code {runs: [{runId, title, status, runRevision, assignmentRevision}]}} */
     @Override
     public ToolOutcome handle(ToolCall call) {
-        return Binding.with(call.context(), binding -> ToolOutcomes.of(projects.listWork(binding),
+        return Binding.with(call.context(), binding -> Recovery.of(projects.listWork(binding),
                 runs -> Map.of("runs", runs.stream().map(Binding::run).toList())));
     }
 }

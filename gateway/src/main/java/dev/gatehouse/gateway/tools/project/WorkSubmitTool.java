@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.project;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.project.ProjectFacade;
 import dev.gatehouse.facade.project.WorkSubmission;
 import dev.gatehouse.gateway.tools.ToolCall;
@@ -34,7 +33,7 @@ public class WorkSubmitTool implements ToolHandler {
         Map<String, Object> args = call.arguments();
         WorkSubmission submission = new WorkSubmission((String) args.get("runId"), (String) args.get("runRevision"),
                 (String) args.get("assignmentRevision"), (Map<String, Object>) args.get("result"));
-        return Binding.with(call.context(), binding -> ToolOutcomes.of(projects.submitWork(binding, submission),
+        return Binding.with(call.context(), binding -> Recovery.of(projects.submitWork(binding, submission),
                 Binding::operation));
     }
 }

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.thread;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -33,7 +32,7 @@ public class DelegateTaskTool implements ToolHandler {
      */
     @Override
     public ToolOutcome handle(ToolCall call) {
-        return ResolvedModes.with(call, modes -> call.context().threadId().map(thread -> ToolOutcomes.of(
+        return ResolvedModes.with(call, modes -> call.context().threadId().map(thread -> Recovery.of(
                 host.delegate(ThreadViews.caller(call.context()), thread, Args.text(call.arguments(), "task"), modes),
                 delegation -> {
                     Map<String, Object> out = new LinkedHashMap<>();

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.thread;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.host.EnvironmentPreferences;
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
@@ -35,7 +34,7 @@ public class EnvironmentPreferencesUpdateTool implements ToolHandler {
                 Args.optionalText(requested, "defaultRuntimeMode"),
                 Args.optionalText(requested, "defaultInteractionMode"),
                 Optional.ofNullable((Number) requested.get("autoArchiveDays")).map(Number::intValue));
-        return ToolOutcomes.of(host.updatePreferences(ThreadViews.caller(call.context()), changes), preferences -> {
+        return Recovery.of(host.updatePreferences(ThreadViews.caller(call.context()), changes), preferences -> {
             Map<String, Object> out = new LinkedHashMap<>();
             preferences.defaultRuntimeMode().ifPresent(mode -> out.put("defaultRuntimeMode", mode));
             preferences.defaultInteractionMode().ifPresent(mode -> out.put("defaultInteractionMode", mode));

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.thread;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -26,7 +25,7 @@ public class PreviewStatusTool implements ToolHandler {
     @Override
     public ToolOutcome handle(ToolCall call) {
         return call.context().threadId()
-                .map(thread -> ToolOutcomes.of(host.previewStatus(thread), ThreadViews::preview))
+                .map(thread -> Recovery.of(host.previewStatus(thread), ThreadViews::preview))
                 .orElseGet(CallerThread::missing);
     }
 }

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.thread;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -26,7 +25,7 @@ public class ProjectListTool implements ToolHandler {
     /** @return {@code {projects: [{projectId, name, defaultBranch?}]}}, without workspace references */
     @Override
     public ToolOutcome handle(ToolCall call) {
-        return ToolOutcomes.of(host.listProjects(),
+        return Recovery.of(host.listProjects(),
                 projects -> Map.of("projects", projects.stream().map(ThreadViews::project).toList()));
     }
 }

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.thread;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.facade.host.ProjectChanges;
 import dev.gatehouse.gateway.tools.ToolCall;
@@ -28,7 +27,7 @@ public class ProjectUpdateTool implements ToolHandler {
     public ToolOutcome handle(ToolCall call) {
         ProjectChanges changes = new ProjectChanges(Args.optionalText(call.arguments(), "name"),
                 Args.optionalText(call.arguments(), "defaultBranch"));
-        return ToolOutcomes.of(host.updateProject(ThreadViews.caller(call.context()),
+        return Recovery.of(host.updateProject(ThreadViews.caller(call.context()),
                 Args.text(call.arguments(), "projectId"), changes), ThreadViews::project);
     }
 }

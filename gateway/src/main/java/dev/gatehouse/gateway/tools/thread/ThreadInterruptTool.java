@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.thread;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -28,7 +27,7 @@ public class ThreadInterruptTool implements ToolHandler {
     @Override
     public ToolOutcome handle(ToolCall call) {
         Optional<String> target = Args.optionalText(call.arguments(), "threadId").or(() -> call.context().threadId());
-        return target.map(thread -> ToolOutcomes.of(host.interrupt(ThreadViews.caller(call.context()), thread),
+        return target.map(thread -> Recovery.of(host.interrupt(ThreadViews.caller(call.context()), thread),
                 receipt -> Map.<String, Object>of("threadId", receipt.threadId(),
                         "interrupted", receipt.interrupted())))
                 .orElseGet(CallerThread::missing);

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.thread;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.facade.host.LaunchRequest;
 import dev.gatehouse.gateway.tools.ToolCall;
@@ -34,7 +33,7 @@ public class ThreadLaunchTool implements ToolHandler {
         return ResolvedModes.with(call, modes -> {
             LaunchRequest request = new LaunchRequest(Args.text(call.arguments(), "projectId"),
                     Args.text(call.arguments(), "prompt"), Args.optionalText(call.arguments(), "title"), modes);
-            return ToolOutcomes.of(host.launch(ThreadViews.caller(call.context()), request), launched -> {
+            return Recovery.of(host.launch(ThreadViews.caller(call.context()), request), launched -> {
                 Map<String, Object> out = new LinkedHashMap<>();
                 out.put("threadId", launched.threadId());
                 out.put("runId", launched.runId());

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.thread;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -26,7 +25,7 @@ public class ThreadListTool implements ToolHandler {
     /** @return {@code {threads: [{threadId, title, archived, runtimeMode, interactionMode, running, projectId?}]}} */
     @Override
     public ToolOutcome handle(ToolCall call) {
-        return ToolOutcomes.of(host.listThreads(Args.optionalText(call.arguments(), "projectId")),
+        return Recovery.of(host.listThreads(Args.optionalText(call.arguments(), "projectId")),
                 threads -> Map.of("threads", threads.stream().map(ThreadViews::summary).toList()));
     }
 }

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.thread;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -26,7 +25,7 @@ public class ThreadReadTool implements ToolHandler {
     /** @return the summary fields of t3_thread_list plus {@code messages: [{role, text, sentAt}]} */
     @Override
     public ToolOutcome handle(ToolCall call) {
-        return ToolOutcomes.of(host.readThread(Args.text(call.arguments(), "threadId")), detail -> {
+        return Recovery.of(host.readThread(Args.text(call.arguments(), "threadId")), detail -> {
             Map<String, Object> out = ThreadViews.summary(detail.summary());
             out.put("messages", detail.messages().stream().map(message -> Map.<String, Object>of(
                     "role", message.role(), "text", message.text(), "sentAt", message.sentAt())).toList());

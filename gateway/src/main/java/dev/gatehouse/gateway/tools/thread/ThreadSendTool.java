@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.thread;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -28,7 +27,7 @@ public class ThreadSendTool implements ToolHandler {
     @Override
     public ToolOutcome handle(ToolCall call) {
         Optional<String> target = Args.optionalText(call.arguments(), "threadId").or(() -> call.context().threadId());
-        return target.map(thread -> ToolOutcomes.of(host.send(ThreadViews.caller(call.context()), thread,
+        return target.map(thread -> Recovery.of(host.send(ThreadViews.caller(call.context()), thread,
                 Args.text(call.arguments(), "message")), receipt -> Map.<String, Object>of(
                         "threadId", receipt.threadId(), "messageId", receipt.messageId())))
                 .orElseGet(CallerThread::missing);

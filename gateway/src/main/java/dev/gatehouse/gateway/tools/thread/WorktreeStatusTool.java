@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.thread;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -30,7 +29,7 @@ public class WorktreeStatusTool implements ToolHandler {
      */
     @Override
     public ToolOutcome handle(ToolCall call) {
-        return call.context().threadId().map(thread -> ToolOutcomes.of(host.worktreeStatus(thread), status -> {
+        return call.context().threadId().map(thread -> Recovery.of(host.worktreeStatus(thread), status -> {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("branch", status.branch());
             out.put("clean", status.clean());

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.wiki;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.wiki.WikiFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -30,7 +29,7 @@ public class WikiDeleteTool implements ToolHandler {
     @Override
     public ToolOutcome handle(ToolCall call) {
         String base = (String) call.arguments().get("baseRevision");
-        return Scope.with(call, "path", (scope, path) -> ToolOutcomes.of(wiki.delete(scope, path, base),
+        return Scope.with(call, "path", (scope, path) -> Recovery.of(wiki.delete(scope, path, base),
                 deleted -> Map.of("path", deleted.path(), "revision", deleted.revision())));
     }
 }

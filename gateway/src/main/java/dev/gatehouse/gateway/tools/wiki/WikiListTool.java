@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.wiki;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.wiki.WikiFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -30,7 +29,7 @@ public class WikiListTool implements ToolHandler {
     /** @return {@code {entries: [{path, kind, revision?}]}} with kind {@code page|folder} */
     @Override
     public ToolOutcome handle(ToolCall call) {
-        return Scope.with(call, "path", (scope, path) -> ToolOutcomes.of(wiki.list(scope, path),
+        return Scope.with(call, "path", (scope, path) -> Recovery.of(wiki.list(scope, path),
                 entries -> Map.of("entries", entries.stream().map(entry -> {
                     Map<String, Object> out = new LinkedHashMap<>();
                     out.put("path", entry.path());

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.wiki;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.wiki.WikiFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -26,7 +25,7 @@ public class WikiReadTool implements ToolHandler {
     /** @return {@code {path, content, revision}} */
     @Override
     public ToolOutcome handle(ToolCall call) {
-        return Scope.with(call, "path", (scope, path) -> ToolOutcomes.of(wiki.read(scope, path), page -> Map.of(
+        return Scope.with(call, "path", (scope, path) -> Recovery.of(wiki.read(scope, path), page -> Map.of(
                 "path", page.path(), "content", page.content(), "revision", page.revision())));
     }
 }

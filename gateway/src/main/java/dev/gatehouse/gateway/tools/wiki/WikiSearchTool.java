@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.wiki;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.wiki.WikiFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -30,7 +29,7 @@ public class WikiSearchTool implements ToolHandler {
     @Override
     public ToolOutcome handle(ToolCall call) {
         String query = (String) call.arguments().get("query");
-        return Scope.with(call, "path", (scope, path) -> ToolOutcomes.of(wiki.search(scope, path, query),
+        return Scope.with(call, "path", (scope, path) -> Recovery.of(wiki.search(scope, path, query),
                 hits -> Map.of("hits", hits.stream().map(hit -> Map.<String, Object>of(
                         "path", hit.path(), "snippet", hit.snippet())).toList())));
     }

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.tools.wiki;
 
-import dev.gatehouse.gateway.tools.ToolOutcomes;
 import dev.gatehouse.facade.wiki.WikiFacade;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -32,7 +31,7 @@ public class WikiWriteTool implements ToolHandler {
     public ToolOutcome handle(ToolCall call) {
         String content = (String) call.arguments().get("content");
         Optional<String> base = Optional.ofNullable((String) call.arguments().get("baseRevision"));
-        return Scope.with(call, "path", (scope, path) -> ToolOutcomes.of(wiki.write(scope, path, content, base),
+        return Scope.with(call, "path", (scope, path) -> Recovery.of(wiki.write(scope, path, content, base),
                 written -> Map.of("path", written.path(), "revision", written.revision())));
     }
 }

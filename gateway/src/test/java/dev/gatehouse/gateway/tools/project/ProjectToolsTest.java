@@ -53,7 +53,7 @@ class ProjectToolsTest {
         ServiceError uncertain = new ServiceError.Uncertain("unknown", Optional.of("op-7"));
         projects.failure = new FacadeResult.Failed<>(uncertain);
 
-        assertEquals(new ToolOutcome.Failed(uncertain), new OperationGetTool(projects).handle(call(Map.of(
+        assertEquals(new ToolOutcome.Failed(uncertain, Optional.of("project_operation_get")), new OperationGetTool(projects).handle(call(Map.of(
                 "operationId", "op-7"), Contexts.thread("a1", "t1"))));
     }
 
@@ -64,7 +64,7 @@ class ProjectToolsTest {
         ToolOutcome outcome = new WorkListTool(projects).handle(call(Map.of(), unbound));
 
         assertEquals(new ToolOutcome.Failed(new ServiceError.Unavailable(
-                "no Project Service project is bound to this session")), outcome);
+                "no Project Service project is bound to this session"), Optional.empty()), outcome);
         assertEquals(List.of(), projects.bindings);
     }
 

@@ -55,7 +55,7 @@ class ThreadToolsTest {
                 A1_T1));
 
         ToolOutcome expected = new ToolOutcome.Failed(new ServiceError.Rejected(
-                "the decision carried no resolved modes", "obligation_missing"));
+                "the decision carried no resolved modes", "obligation_missing"), Optional.empty());
         assertEquals(List.of(expected, expected), List.of(launch, delegate));
         assertEquals(List.of(), host.calls);
     }
@@ -81,7 +81,7 @@ class ThreadToolsTest {
                 new ThreadInterruptTool(host).handle(call(Map.of(), outside)));
 
         ToolOutcome refused = new ToolOutcome.Failed(new ServiceError.Rejected(
-                "this tool acts on the calling thread, and there is none", "thread_required"));
+                "this tool acts on the calling thread, and there is none", "thread_required"), Optional.empty());
         assertEquals(List.of(refused, refused, refused), outcomes);
         assertEquals(List.of(), host.calls);
     }

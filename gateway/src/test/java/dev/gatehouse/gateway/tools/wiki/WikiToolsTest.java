@@ -66,16 +66,16 @@ class WikiToolsTest {
         ToolOutcome outcome = new WikiReadTool(wiki).handle(call(Map.of("path", "page.md"), Obligations.NONE));
 
         assertEquals(new ToolOutcome.Failed(new ServiceError.Rejected("the decision carried no resolved wiki path",
-                "obligation_missing")), outcome);
+                "obligation_missing"), Optional.empty()), outcome);
         assertEquals(List.of(), wiki.calls);
     }
 
     @Test
-    void serviceFailuresComeBackAsTheyWere() {
+    void serviceFailuresComeBackAsTheyWereWithTheWikiHint() {
         ServiceError conflict = new ServiceError.Conflict("stale");
         wiki.failure = new FacadeResult.Failed<>(conflict);
 
-        assertEquals(new ToolOutcome.Failed(conflict), new WikiWriteTool(wiki).handle(call(Map.of("path", "page.md",
+        assertEquals(new ToolOutcome.Failed(conflict, Optional.of("wiki_read")), new WikiWriteTool(wiki).handle(call(Map.of("path", "page.md",
                 "content", "x", "baseRevision", "r0"), RESOLVED)));
     }
 

@@ -1,0 +1,24 @@
+package dev.gatehouse.gateway.tools.thread;
+
+import dev.gatehouse.facade.error.FacadeResult;
+import dev.gatehouse.gateway.tools.ToolOutcome;
+import dev.gatehouse.gateway.tools.ToolOutcomes;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The thread toolkit's recovery hints: which of its tools shows the current state after a failure of a kind.
+ * A stale or unknown change to a thread is resolved by reading the thread again.
+ */
+final class Recovery {
+
+    private static final Map<String, String> HINTS = Map.of("conflict", "t3_thread_read", "uncertain", "t3_thread_read");
+
+    private Recovery() {
+    }
+
+    /** {@link ToolOutcomes#of} with this toolkit's hints. */
+    static <T> ToolOutcome of(FacadeResult<T> result, Function<T, Map<String, Object>> projection) {
+        return ToolOutcomes.of(result, projection, HINTS);
+    }
+}
