@@ -129,3 +129,13 @@ test_wiki_escape_holds_without_segment_rules if {
 		with wiki.segment_rules as {}
 	wiki.escapes("path") with input as testing.call("wiki_read", {"path": "x/../../a2/secret.md"})
 }
+
+# The real wiki_move row: both fields confined, each with its obligation; a foreign destination is denied.
+test_wiki_move_row_confines_from_and_to if {
+	ok := authz.decision with input as testing.call("wiki_move", {"from": "a.md", "to": "notes/b.md", "baseRevision": "r1"})
+	ok.allow
+	ok.obligations == {"wikiPaths": {"from": "agents/a1/a.md", "to": "agents/a1/notes/b.md"}}
+	d := authz.decision with input as testing.call("wiki_move", {"from": "a.md", "to": "../a2/x.md", "baseRevision": "r1"})
+	testing.codes(d) == ["path_invalid", "path_escape"]
+	d.reasons[1] == {"code": "path_escape", "message": "to: the path leaves the caller's subtree"}
+}

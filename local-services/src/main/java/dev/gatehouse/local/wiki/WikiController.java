@@ -12,6 +12,7 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Header;
+import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Put;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.scheduling.TaskExecutors;
@@ -92,6 +93,22 @@ public class WikiController {
             @QueryValue String path, @QueryValue String baseRevision) {
         WikiPath page = WikiPath.parse(path).within(agent(agentId));
         return ApiResponses.ok(Map.of("path", page.wire(), "revision", store.delete(page, baseRevision)));
+    }
+
+    /**
+     * {@code POST /wiki/v1/moves?from=&to=} with {@code MoveRequest} → {@code PageMove}; both paths must lie in the
+     * agent's subtree.
+     */
+    @Post("/moves")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public HttpResponse<byte[]> move(@Header(AGENT) Optional<String> agentId,
+            @QueryValue String from, @QueryValue String to, @Body byte[] body) {
+        String agent = agent(agentId);
+        WikiPath source = WikiPath.parse(from).within(agent);
+        WikiPath target = WikiPath.parse(to).within(agent);
+        String base = RequestBodies.text(RequestBodies.object(body), "baseRevision");
+        WikiStore.Moved moved = store.move(source, target, base);
+        return ApiResponses.ok(Map.of("from", moved.from(), "to", moved.to(), "revision", moved.revision()));
     }
 
     private static String agent(Optional<String> agentId) {

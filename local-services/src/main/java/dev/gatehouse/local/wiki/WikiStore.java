@@ -5,10 +5,13 @@ import dev.gatehouse.local.storage.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -23,8 +26,10 @@ import java.util.stream.Stream;
  * never reuses an old revision. Writes and deletes of one page are serialised by a per-page lock and checked
  * against the base revision there (of two writes from one revision exactly one wins). A write puts the new
  * content in a forced temporary file, then records the revision, then renames the content into place: a crash
- * leaves the old page (perhaps with a skipped revision number) or the complete new one. Symbolic links, and
- * anything resolving outside the directory, are refused.
+ * leaves the old page (perhaps with a skipped revision number) or the complete new one. A move holds the locks of
+ * both pages, taken in path order so two opposite moves cannot deadlock, records the revision at the destination,
+ * then renames the page in one atomic step and forces the folders: the page is at exactly one of the two paths at
+ * any time. Symbolic links, and anything resolving outside the directory, are refused.
  */
 public final class WikiStore {
 
@@ -61,6 +66,10 @@ public final class WikiStore {
 
     /** A search hit: the page and the matching line. */
     public record Hit(String path, String snippet) {
+    }
+
+    /** A completed move: the former and new path, and the page's revision at the new one. */
+    public record Moved(String from, String to, String revision) {
     }
 
     /** Removes temporaries left by writes that were interrupted by a crash. */
@@ -206,6 +215,61 @@ public final class WikiStore {
                 throw new UncheckedIOException("delete failed", e);
             }
             return current;
+        }
+    }
+
+    /**
+     * Moves page {@code from} to {@code to} if it is at {@code baseRevision}, never replacing a page: 404 when
+     * {@code from} is absent, 409 {@code revision_conflict} when it is at another revision, 409 {@code page_exists}
+     * when a page is at {@code to} (also when both name the same page), 422 {@code not_a_page} when a folder is.
+     * At {@code to} the page gets a revision above any either path ever had; {@code from} keeps its counter, as
+     * after a delete, so a page recreated there never reuses a revision.
+     *
+     * @return the paths and the page's revision at {@code to}
+     */
+    public Moved move(WikiPath from, WikiPath to, String baseRevision) {
+        Path source = resolve(from);
+        Path target = resolve(to);
+        storable(to);
+        boolean fromFirst = from.wire().compareTo(to.wire()) <= 0;
+        synchronized (lock(fromFirst ? from : to)) {
+            synchronized (lock(fromFirst ? to : from)) {
+                if (!Files.isRegularFile(source, LinkOption.NOFOLLOW_LINKS)) {
+                    throw notFound();
+                }
+                long last = lastRevision(source);
+                if (!revisionName(last).equals(baseRevision)) {
+                    throw ApiException.conflict("revision_conflict", "the page is not at the base revision");
+                }
+                if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+                    throw ApiException.unprocessable("not_a_page", "a folder exists at the destination");
+                }
+                if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                    throw ApiException.conflict("page_exists", "a page exists at the destination");
+                }
+                long next = Math.max(last, lastRevision(target)) + 1;
+                try {
+                    createFolders(target.getParent());
+                    resolve(to); // the folders just created must still be plain folders under the root
+                    AtomicFiles.replace(revisionFile(target), Long.toString(next).getBytes(StandardCharsets.UTF_8));
+                    // rename(2): one step, so no reader or crash ever sees the page at both paths or at neither.
+                    Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+                    force(target.getParent());
+                    if (!source.getParent().equals(target.getParent())) {
+                        force(source.getParent());
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException("move failed", e);
+                }
+                return new Moved(from.wire(), to.wire(), revisionName(next));
+            }
+        }
+    }
+
+    /** Forces a folder's entries (a rename in it) to disk. */
+    private static void force(Path dir) throws IOException {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
         }
     }
 

@@ -20,6 +20,7 @@ import dev.gatehouse.facade.project.ProjectBinding;
 import dev.gatehouse.facade.project.WorkRun;
 import dev.gatehouse.facade.project.WorkSubmission;
 import dev.gatehouse.facade.wiki.HttpWikiFacade;
+import dev.gatehouse.facade.wiki.WikiMove;
 import dev.gatehouse.facade.wiki.WikiPage;
 import dev.gatehouse.facade.wiki.WikiRevision;
 import dev.gatehouse.facade.wiki.WikiScope;
@@ -138,6 +139,25 @@ class LocalServicesContractTest {
         WikiPage stored = ok(wiki.read(A1, page));
         assertEquals("r2", stored.revision());
         assertTrue(stored.content().equals("A") || stored.content().equals("B"));
+    }
+
+    @Test
+    void aMoveOverHttpTakesThePageAlongAndNeverOverwritesOrLeavesTheSubtree() {
+        String base = ok(wiki.write(A1, "agents/a1/to-move.md", "moving", Optional.empty())).revision();
+        ok(wiki.write(A1, "agents/a1/taken.md", "stays", Optional.empty()));
+
+        assertEquals("conflict", kind(wiki.move(A1, "agents/a1/to-move.md", "agents/a1/taken.md", base)));
+        assertEquals("conflict", kind(wiki.move(A1, "agents/a1/to-move.md", "agents/a1/moved/here.md", "r99")));
+        assertEquals(new ServiceError.Rejected("the wiki service rejected the request (path_escape)",
+                "path_escape"), error(wiki.move(A1, "agents/a1/to-move.md", "agents/a2/stolen.md", base)));
+        WikiMove moved = ok(wiki.move(A1, "agents/a1/to-move.md", "agents/a1/moved/here.md", base));
+
+        assertEquals(new WikiMove("to-move.md", "moved/here.md", "r2"), moved);
+        assertEquals(new WikiPage("moved/here.md", "moving", "r2"), ok(wiki.read(A1, "agents/a1/moved/here.md")));
+        assertEquals(new ServiceError.NotFound("the wiki service has no such page", "page"),
+                error(wiki.move(A1, "agents/a1/to-move.md", "agents/a1/again.md", base)));
+        assertEquals("stays", ok(wiki.read(A1, "agents/a1/taken.md")).content());
+        assertEquals("not_found", kind(wiki.read(new WikiScope("a2", "agents/a2"), "agents/a2/stolen.md")));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.gatehouse.local.wiki;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatehouse.local.http.ApiException;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -177,6 +179,133 @@ class WikiStoreTest {
             assertEquals("path_invalid", assertThrows(ApiException.class, () -> WikiPath.parse(path)).code(), path);
         }
         assertTrue(WikiPath.parse("agents/a1/Notizen über/страница 1.md").segments().size() == 4);
+    }
+
+    private static final WikiPath MOVED = WikiPath.parse("agents/a1/archive/page.md");
+
+    @Test
+    void aMoveTakesThePageWithItsContentAndANewRevisionAndLeavesNothingBehind() throws IOException {
+        assertEquals(new WikiStore.Moved("agents/a1/page.md", "agents/a1/archive/page.md", "r2"),
+                store.move(PAGE, MOVED, "r1"));
+
+        assertEquals(new WikiStore.Page("agents/a1/archive/page.md", "original", "r2"), store.read(MOVED));
+        assertEquals("page_not_found", assertThrows(ApiException.class, () -> store.read(PAGE)).code());
+        assertEquals(List.of(new WikiStore.Entry("agents/a1/archive", "folder", Optional.empty())), store.list(ROOT));
+        assertEquals(List.of(), temporaries());
+        assertEquals("r2", store.delete(MOVED, "r2"));
+    }
+
+    @Test
+    void aStaleRevisionAMissingPageAndATakenDestinationChangeNothing() {
+        store.write(MOVED, "already here", Optional.empty());
+
+        assertEquals("revision_conflict", assertThrows(ApiException.class,
+                () -> store.move(PAGE, WikiPath.parse("agents/a1/free.md"), "r7")).code());
+        assertEquals("page_not_found", assertThrows(ApiException.class,
+                () -> store.move(WikiPath.parse("agents/a1/gone.md"), WikiPath.parse("agents/a1/free.md"), "r1"))
+                .code());
+        assertEquals("page_exists", assertThrows(ApiException.class, () -> store.move(PAGE, MOVED, "r1")).code());
+        assertEquals("page_exists", assertThrows(ApiException.class, () -> store.move(PAGE, PAGE, "r1")).code());
+        assertEquals("not_a_page", assertThrows(ApiException.class,
+                () -> store.move(PAGE, WikiPath.parse("agents/a1/archive"), "r1")).code());
+        assertEquals("not_a_folder", assertThrows(ApiException.class,
+                () -> store.move(MOVED, WikiPath.parse("agents/a1/page.md/x.md"), "r1")).code());
+
+        assertEquals(new WikiStore.Page("agents/a1/page.md", "original", "r1"), store.read(PAGE));
+        assertEquals(new WikiStore.Page("agents/a1/archive/page.md", "already here", "r1"), store.read(MOVED));
+        assertEquals("page_not_found", assertThrows(ApiException.class,
+                () -> store.read(WikiPath.parse("agents/a1/free.md"))).code());
+    }
+
+    @Test
+    void revisionsNeverRepeatAtEitherPathAcrossMovesAndRecreates() {
+        store.write(MOVED, "old", Optional.empty());
+        store.write(MOVED, "older", Optional.of("r1"));
+        store.write(MOVED, "oldest", Optional.of("r2"));
+        store.delete(MOVED, "r3");
+
+        assertEquals("r4", store.move(PAGE, MOVED, "r1").revision(), "above the destination's old r3");
+        assertEquals("r2", store.write(PAGE, "recreated", Optional.empty()), "the source keeps its counter");
+        assertEquals("page_exists", assertThrows(ApiException.class, () -> store.move(MOVED, PAGE, "r4")).code());
+        store.delete(PAGE, "r2");
+        assertEquals("r5", store.move(MOVED, PAGE, "r4").revision());
+    }
+
+    @Test
+    void ofConcurrentMovesFromOneRevisionExactlyOneWinsAndThePageIsInOnePlace() throws Exception {
+        int movers = 8;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(movers);
+        List<Future<String>> results = new ArrayList<>();
+        for (int i = 0; i < movers; i++) {
+            WikiPath target = WikiPath.parse("agents/a1/moved-" + i + ".md");
+            results.add(pool.submit((Callable<String>) () -> {
+                start.await();
+                try {
+                    return store.move(PAGE, target, "r1").to();
+                } catch (ApiException e) {
+                    return e.code();
+                }
+            }));
+        }
+        start.countDown();
+        List<String> outcomes = new ArrayList<>();
+        for (Future<String> result : results) {
+            outcomes.add(result.get());
+        }
+        pool.shutdown();
+
+        List<String> winners = outcomes.stream().filter(o -> o.startsWith("agents/")).toList();
+        assertEquals(1, winners.size(), outcomes.toString());
+        assertEquals(List.of(new WikiStore.Entry(winners.get(0), "page", Optional.of("r2"))), store.list(ROOT));
+    }
+
+    @Test
+    void opposingMovesNeverDeadlockAndThePageEndsInExactlyOnePlace() {
+        WikiPath other = WikiPath.parse("agents/a1/other.md");
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Integer>> both = new ArrayList<>();
+            for (WikiPath[] pair : List.of(new WikiPath[] {PAGE, other}, new WikiPath[] {other, PAGE})) {
+                both.add(pool.submit(() -> {
+                    start.await();
+                    int moved = 0;
+                    for (int i = 0; i < 300; i++) {
+                        try {
+                            store.move(pair[0], pair[1], store.read(pair[0]).revision());
+                            moved++;
+                        } catch (ApiException e) {
+                            // page_not_found or revision_conflict: the other mover was first
+                        }
+                    }
+                    return moved;
+                }));
+            }
+            start.countDown();
+            int moves = 0;
+            for (Future<Integer> mover : both) {
+                moves += mover.get();
+            }
+            pool.shutdown();
+            String where = moves % 2 == 0 ? "agents/a1/page.md" : "agents/a1/other.md";
+            assertEquals(List.of(new WikiStore.Entry(where, "page", Optional.of("r" + (moves + 1)))),
+                    store.list(ROOT));
+            assertEquals("original", store.read(WikiPath.parse(where)).content());
+        });
+    }
+
+    @Test
+    void aMoveThroughASymbolicLinkIsRefused() throws IOException {
+        Path outside = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-outside-move"));
+        Files.createSymbolicLink(dir.resolve("agents/a1/dir-link"), outside);
+
+        assertEquals("path_escape", assertThrows(ApiException.class,
+                () -> store.move(PAGE, WikiPath.parse("agents/a1/dir-link/page.md"), "r1")).code());
+        assertEquals("original", store.read(PAGE).content());
+        try (Stream<Path> created = Files.list(outside)) {
+            assertEquals(0, created.count());
+        }
     }
 
     private List<Path> temporaries() throws IOException {

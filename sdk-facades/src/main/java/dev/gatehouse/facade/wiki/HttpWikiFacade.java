@@ -87,6 +87,15 @@ public final class HttpWikiFacade implements WikiFacade, AutoCloseable {
                 answer -> revision(scope, answer), Optional::empty);
     }
 
+    @Override
+    public FacadeResult<WikiMove> move(WikiScope scope, String from, String to, String baseRevision) {
+        String uri = BASE + "/moves?from=" + Requests.query(from) + "&to=" + Requests.query(to);
+        return mapper.mutation(client.mutate(as(scope, Requests.json(HttpMethod.POST, uri,
+                Map.of("baseRevision", baseRevision)))), PAGE, answer -> new WikiMove(
+                        inside(scope, Fields.text(answer, "from")), inside(scope, Fields.text(answer, "to")),
+                        Fields.text(answer, "revision")), Optional::empty);
+    }
+
     private static WikiEntry entry(JsonNode node) throws Undecodable {
         String kind = Fields.text(node, "kind");
         if (!kind.equals("page") && !kind.equals("folder")) {

@@ -9,7 +9,7 @@ import java.util.Optional;
  * obligation ({@code agents/<agentId>/…}), never a raw tool argument. Implementations add the agent id and the
  * service credential, and drop any result outside {@link WikiScope#root()}; result paths are relative to it.
  * No method throws for a service failure: it comes back as one kind of docs/domain.md §8. Reads may be retried once
- * when the connection was refused; writes and deletes never are.
+ * when the connection was refused; writes, moves and deletes never are.
  */
 public interface WikiFacade {
 
@@ -31,4 +31,11 @@ public interface WikiFacade {
 
     /** Deletes page {@code path} if it is still at {@code baseRevision} (mutation); Conflict otherwise. */
     FacadeResult<WikiRevision> delete(WikiScope scope, String path, String baseRevision);
+
+    /**
+     * Moves page {@code from} to {@code to} atomically (mutation), if it is still at {@code baseRevision}: the page
+     * is at exactly one of the two paths at any time. NotFound("page") when {@code from} does not exist; Conflict
+     * when it is at another revision or a page already exists at {@code to} (never overwritten).
+     */
+    FacadeResult<WikiMove> move(WikiScope scope, String from, String to, String baseRevision);
 }

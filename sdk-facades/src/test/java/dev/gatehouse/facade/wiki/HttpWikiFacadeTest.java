@@ -3,6 +3,8 @@ package dev.gatehouse.facade.wiki;
 import static com.github.tomakehurst.wiremock.client.WireMock.delete;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.put;
 import static com.github.tomakehurst.wiremock.client.WireMock.putRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
@@ -110,6 +112,50 @@ class HttpWikiFacadeTest {
         stub.server().stubFor(delete(urlPathEqualTo("/wiki/v1/pages")).willReturn(error(404, "page_not_found")));
         assertEquals(new FacadeResult.Failed<>(new ServiceError.NotFound("the wiki service has no such page",
                 "page")), facade.delete(A1, "agents/a1/gone.md", "r1"));
+    }
+
+    @Test
+    void moveSendsBothPathsAndTheContractBodyAndProjectsTheAnswerRelativeToTheRoot() {
+        String answer = "{\"from\":\"agents/a1/page.md\",\"to\":\"agents/a1/archive/page.md\",\"revision\":\"r4\"}";
+        assertEquals(List.of(), ContractSchemas.errors("wiki", "PageMove", answer));
+        stub.server().stubFor(post(urlPathEqualTo("/wiki/v1/moves")).withHeader("Gatehouse-Agent-Id", equalTo("a1"))
+                .willReturn(json(200, answer)));
+
+        assertEquals(new FacadeResult.Ok<>(new WikiMove("page.md", "archive/page.md", "r4")),
+                facade.move(A1, "agents/a1/page.md", "agents/a1/archive/page.md", "r3"));
+        LoggedRequest sent = stub.server().findAll(postRequestedFor(urlPathEqualTo("/wiki/v1/moves"))).get(0);
+        assertEquals(List.of(), ContractSchemas.errors("wiki", "MoveRequest", sent.getBodyAsString()));
+        assertEquals("{\"baseRevision\":\"r3\"}", sent.getBodyAsString());
+        assertEquals(List.of("agents/a1/page.md", "agents/a1/archive/page.md"), List.of(
+                sent.queryParameter("from").firstValue(), sent.queryParameter("to").firstValue()));
+    }
+
+    @Test
+    void moveMapsMissingPageStaleRevisionTakenDestinationAndForeignAnswers() {
+        stub.server().stubFor(post(urlPathEqualTo("/wiki/v1/moves")).willReturn(error(404, "page_not_found")));
+        assertEquals(new FacadeResult.Failed<>(new ServiceError.NotFound("the wiki service has no such page",
+                "page")), facade.move(A1, "agents/a1/gone.md", "agents/a1/b.md", "r1"));
+
+        for (String code : List.of("revision_conflict", "page_exists")) {
+            stub.server().stubFor(post(urlPathEqualTo("/wiki/v1/moves")).willReturn(error(409, code)));
+            assertEquals("conflict", kind(facade.move(A1, "agents/a1/page.md", "agents/a1/b.md", "r1")), code);
+        }
+
+        for (String foreign : List.of("{\"from\":\"agents/a1/page.md\",\"to\":\"agents/a2/b.md\",\"revision\":\"r2\"}",
+                "{\"from\":\"agents/a10/page.md\",\"to\":\"agents/a1/b.md\",\"revision\":\"r2\"}")) {
+            stub.server().stubFor(post(urlPathEqualTo("/wiki/v1/moves")).willReturn(json(200, foreign)));
+            assertEquals("incompatible", kind(facade.move(A1, "agents/a1/page.md", "agents/a1/b.md", "r1")));
+        }
+    }
+
+    @Test
+    void aMoveWhoseConnectionBreaksIsUncertainAndNotResent() {
+        stub.server().stubFor(post(urlPathEqualTo("/wiki/v1/moves"))
+                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                        .withFault(Fault.RANDOM_DATA_THEN_CLOSE)));
+
+        assertEquals("uncertain", kind(facade.move(A1, "agents/a1/page.md", "agents/a1/b.md", "r1")));
+        stub.server().verify(1, postRequestedFor(urlPathEqualTo("/wiki/v1/moves")));
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.wiki.WikiEntry;
 import dev.gatehouse.facade.wiki.WikiFacade;
 import dev.gatehouse.facade.wiki.WikiHit;
+import dev.gatehouse.facade.wiki.WikiMove;
 import dev.gatehouse.facade.wiki.WikiPage;
 import dev.gatehouse.facade.wiki.WikiRevision;
 import dev.gatehouse.facade.wiki.WikiScope;
@@ -14,7 +15,7 @@ import java.util.Optional;
 /** A wiki facade that records what it was asked and answers with fixed values (or one fixed failure). */
 final class RecordingWiki implements WikiFacade {
 
-    /** One call: operation, scope, path, and the other arguments. */
+    /** One call: operation, scope, path ({@code from} for a move), and the other arguments. */
     record Call(String operation, WikiScope scope, String path, List<Object> rest) {
     }
 
@@ -47,6 +48,12 @@ final class RecordingWiki implements WikiFacade {
     @Override
     public FacadeResult<WikiRevision> delete(WikiScope scope, String path, String baseRevision) {
         return answer(new Call("delete", scope, path, List.of(baseRevision)), new WikiRevision("page.md", "r2"));
+    }
+
+    @Override
+    public FacadeResult<WikiMove> move(WikiScope scope, String from, String to, String baseRevision) {
+        return answer(new Call("move", scope, from, List.of(to, baseRevision)), new WikiMove("page.md",
+                "archive/page.md", "r3"));
     }
 
     @SuppressWarnings("unchecked")

@@ -47,6 +47,46 @@ class WikiToolsTest {
     }
 
     @Test
+    void moveUsesBothResolvedPathsAndNeverTheRawArguments() {
+        Obligations both = new Obligations(Map.of(), Map.of("from", "agents/a1/page.md",
+                "to", "agents/a1/archive/page.md"));
+
+        ToolOutcome moved = new WikiMoveTool(wiki).handle(call(Map.of("from", "../a2/secret.md",
+                "to", "../a2/stolen.md", "baseRevision", "r2"), both));
+
+        assertEquals(List.of(new RecordingWiki.Call("move", A1, "agents/a1/page.md",
+                List.of("agents/a1/archive/page.md", "r2"))), wiki.calls);
+        assertEquals(new ToolOutcome.Succeeded(Map.of("from", "page.md", "to", "archive/page.md", "revision", "r3")),
+                moved);
+    }
+
+    @Test
+    void moveWithoutBothResolvedPathsCallsNothing() {
+        ServiceError missing = new ServiceError.Rejected("the decision carried no resolved wiki path",
+                "obligation_missing");
+        Map<String, Object> arguments = Map.of("from", "page.md", "to", "b.md", "baseRevision", "r1");
+
+        for (Map<String, String> paths : List.of(Map.of("from", "agents/a1/page.md"),
+                Map.of("to", "agents/a1/b.md"), Map.of("path", "agents/a1/page.md"))) {
+            assertEquals(new ToolOutcome.Failed(missing, Optional.empty()), new WikiMoveTool(wiki).handle(call(arguments,
+                    new Obligations(Map.of(), paths))), paths.toString());
+        }
+        assertEquals(List.of(), wiki.calls);
+    }
+
+    @Test
+    void moveConflictsAndMissingPagesComeBackAsTheyWere() {
+        Obligations both = new Obligations(Map.of(), Map.of("from", "agents/a1/page.md", "to", "agents/a1/b.md"));
+        Map<String, Object> arguments = Map.of("from", "page.md", "to", "b.md", "baseRevision", "r1");
+        for (ServiceError error : List.of(new ServiceError.Conflict("stale or taken"),
+                new ServiceError.NotFound("no such page", "page"))) {
+            wiki.failure = new FacadeResult.Failed<>(error);
+            assertEquals(new ToolOutcome.Failed(error, Optional.ofNullable(error instanceof ServiceError.Conflict
+                    ? "wiki_read" : null)), new WikiMoveTool(wiki).handle(call(arguments, both)));
+        }
+    }
+
+    @Test
     void listAndSearchProjectEntriesAndHits() {
         Obligations root = new Obligations(Map.of(), Map.of("path", "agents/a1"));
 
