@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import unicodedata
 
 import oracle
 
@@ -72,10 +73,28 @@ def named_threads(tool, args):
     return {i: dict(LOW_THREAD) for i in ids if isinstance(i, str)}
 
 
+ASCII_NAME = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_. -")
+
+
+def unicode_facts(tool, args, root):
+    """What the PEP sends: for each segment of a confined path (and of the root) that is not plain ASCII name
+    characters, the sorted Unicode general categories of its characters other than "-", "_", "." and space."""
+    row = oracle.TABLE.get(tool) if isinstance(tool, str) else None
+    strings = [root] + [args.get(f) for f in (row or {}).get("paths", {}) if isinstance(args, dict)]
+    facts = {}
+    for value in strings:
+        if isinstance(value, str):
+            for seg in value.split("/"):
+                if not set(seg) <= ASCII_NAME:
+                    facts[seg] = sorted({unicodedata.category(ch) for ch in seg if ch not in "-_. "})
+    return facts
+
+
 def make_input(caller, tool, args, errors=None, threads=None, root=None):
+    root = root if root is not None else "agents/" + caller["logicalAgentId"]
     return {"tool": tool, "arguments": args, "argumentErrors": errors or [], "caller": copy.deepcopy(caller),
             "targets": {"threads": threads if threads is not None else named_threads(tool, args)},
-            "wiki": {"root": root or "agents/" + caller["logicalAgentId"]}}
+            "wiki": {"root": root}, "unicode": unicode_facts(tool, args, root)}
 
 
 cases = {f: [] for f in ["decision", "tools", "arguments", "caller", "access", "modes", "capabilities", "wiki"]}
@@ -260,6 +279,11 @@ OK_PATHS = {
 }
 for name, path in OK_PATHS.items():
     add("wiki", f"wiki_read_ok_{name}", make_input(CALLERS["thread_full"], "wiki_read", {"path": path}))
+no_facts = make_input(CALLERS["thread_full"], "wiki_read", {"path": OK_PATHS["unicode_letters"]})
+no_facts["unicode"] = {}
+add("wiki", "wiki_read_unicode_without_facts", no_facts)
+lying = make_input(CALLERS["thread_full"], "wiki_read", {"path": "a\u2024b.md"})
+add("wiki", "wiki_read_one_dot_leader", lying)
 add("wiki", "wiki_list_default_root", make_input(CALLERS["thread_full"], "wiki_list", {}))
 for tool, extra in [("wiki_read", {}), ("wiki_write", {"content": "x"}), ("wiki_delete", {"baseRevision": "r1"})]:
     add("wiki", f"{tool}_root_is_not_a_page", make_input(CALLERS["thread_full"], tool, {"path": "."} | extra))

@@ -116,8 +116,14 @@ def _identity_found(args, toolkit):
 _SEGMENT_CHARS = re.compile(r"^[\w .\-]*$")
 
 
-def _segment_ok(seg):
+ASCII_NAME = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_. -")
+
+
+def _segment_ok(seg, facts):
+    """`facts` is input.unicode: a name that is not plain ASCII is only judged when the PEP described it."""
     if seg == "" or len(seg) > 256:
+        return False
+    if not set(seg) <= ASCII_NAME and not isinstance(facts.get(seg), list):
         return False
     # letters and digits of any script, "-", "_", ".", spaces: \w minus the connector punctuation other than "_"
     for ch in seg:
@@ -134,13 +140,14 @@ def _wiki_field(inp, field, spec):
     args = inp.get("arguments") if isinstance(inp.get("arguments"), dict) else {}
     raw = args[field] if field in args else spec.get("default")
     root = (inp.get("wiki") or {}).get("root")
-    root_segs = root.split("/") if isinstance(root, str) and all(_segment_ok(s) for s in root.split("/")) else None
+    facts = inp.get("unicode") if isinstance(inp.get("unicode"), dict) else {}
+    root_segs = root.split("/") if isinstance(root, str) and all(_segment_ok(s, facts) for s in root.split("/")) else None
     codes = []
     valid = False
     segs = raw.split("/") if isinstance(raw, str) else None
     if isinstance(raw, str):
         rel = [] if raw == "." else segs
-        valid = len(rel) <= 32 and all(_segment_ok(s) for s in rel) and not (spec["names"] == "page" and raw == ".")
+        valid = len(rel) <= 32 and all(_segment_ok(s, facts) for s in rel) and not (spec["names"] == "page" and raw == ".")
     if not valid or root_segs is None:
         codes.append("path_invalid")
     escapes = False

@@ -52,9 +52,40 @@ test_wiki_rejected_shapes if {
 }
 
 test_wiki_accepted_shapes if {
-	every path in ["page.md", "Été/日本.md", "a b/c-d_e.f", "v1.2/x", "\u0661.md"] {
+	every path in ["page.md", "a b/c-d_e.f", "v1.2/x"] {
 		read(path).allow
 	}
+}
+
+# Names in other scripts are judged by the Unicode categories the PEP reports for each segment.
+read_with(path, unicode) := d if {
+	d := authz.decision with input as object.union(testing.call("wiki_read", {"path": path}), {"unicode": unicode})
+}
+
+test_wiki_letters_and_digits_of_any_script if {
+	read_with("Été/日本.md", {"Été": ["Ll", "Lu"], "日本.md": ["Ll", "Lo"]}).allow
+	read_with("\u0661.md", {"\u0661.md": ["Ll", "Nd"]}).allow
+	read_with("Привет/страница.md", {"Привет": ["Ll", "Lu"], "страница.md": ["Ll"]}).allow
+}
+
+test_wiki_other_categories_are_invalid if {
+	every category in ["Po", "Pd", "Sm", "So", "Cf", "Cc", "Zs", "Mn", "Cs", "Co", "Cn", "Nl", "No"] {
+		d := read_with("a\u2024b.md", {"a\u2024b.md": ["Ll", category]})
+		testing.codes(d) == ["path_invalid"]
+	}
+}
+
+test_wiki_field_absent_unicode_fact_denies if {
+	testing.codes(read("Été/x.md")) == ["path_invalid"]
+	testing.codes(read_with("Été/x.md", {"x.md": ["Ll"]})) == ["path_invalid"]
+	testing.codes(read_with("Été/x.md", {"Été": "Ll"})) == ["path_invalid"]
+}
+
+# The ASCII rule needs no fact; ASCII punctuation inside a name is reported by its category like any other.
+test_wiki_ascii_names_need_no_fact if {
+	read_with("ab", {}).allow
+	testing.codes(read_with("a:b", {"a:b": ["Ll", "Po"]})) == ["path_invalid"]
+	testing.codes(read("a:b")) == ["path_invalid"]
 }
 
 test_wiki_segment_limits if {

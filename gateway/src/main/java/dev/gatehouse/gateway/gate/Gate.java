@@ -90,8 +90,10 @@ public class Gate {
         List<ArgumentError> argumentErrors = registered
                 .map(t -> argumentCheck.check(t.schema(), arguments))
                 .orElse(List.of());
+        String wikiRoot = resolved.context().wikiRoot();
         DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(arguments), argumentErrors,
-                resolved.facts(), targets, resolved.context().wikiRoot());
+                resolved.facts(), targets, wikiRoot, SegmentCharacters.of(arguments,
+                        registered.map(t -> t.row().pathFields()).orElse(List.of()), wikiRoot));
         PolicyOutcome<Decision> outcome = pdp.decide(input);
         DecisionRecord record = DecisionRecord.forCall(input, outcome);
         String decisionId = record.decisionId().toString();

@@ -44,6 +44,11 @@ public final class DecisionInputMapper {
         ObjectNode threads = json.putObject("targets").putObject("threads");
         new TreeMap<>(input.targets()).forEach((id, shell) -> threads.set(id, thread(shell)));
         json.putObject("wiki").put("root", input.wikiRoot());
+        ObjectNode unicode = json.putObject("unicode");
+        new TreeMap<>(input.unicode()).forEach((segment, categories) -> {
+            ArrayNode list = unicode.putArray(segment);
+            categories.forEach(list::add);
+        });
         return json;
     }
 

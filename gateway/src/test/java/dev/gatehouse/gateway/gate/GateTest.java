@@ -201,6 +201,20 @@ class GateTest {
                 Map.of("path", "page.md", "content", "x"))));
     }
 
+    /** Names in any script are judged from the categories the PEP reports, so the cost does not depend on the script. */
+    @Test
+    void namesInOtherScriptsAreDecidedFromReportedCategories() {
+        for (String path : List.of("Привет/страница.md", "日本語/ノート.md", "مرحبا.md", "Καλημέρα.md", "١٢٣.md")) {
+            assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1(), "wiki_read", Map.of("path", path)),
+                    path);
+        }
+        // Combining marks are not letters (docs/domain.md §7), so a Devanagari word with vowel signs is refused.
+        for (String path : List.of("a:b.md", "x\u200b.md", "a\u2024b.md", "Привет\uff0f.md", "😀.md", "नमस्ते.md")) {
+            assertEquals(List.of("path_invalid"), denial(gate.call(Callers.a1(), "wiki_read", Map.of("path", path))),
+                    path);
+        }
+    }
+
     /** The header is sent for thread callers too; the policy lets it narrow outside agents only. */
     @Test
     void aModeLimitHeaderDoesNotNarrowAThread() {

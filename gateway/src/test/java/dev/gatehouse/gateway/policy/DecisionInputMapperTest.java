@@ -59,7 +59,7 @@ class DecisionInputMapperTest {
                  "targets":{"threads":{"t7":{"lookup":"unavailable"},"t8":{"lookup":"not_found"},
                                        "t9":{"lookup":"found","archived":true,"activeRun":false,
                                              "runtimeMode":"auto","interactionMode":"plan"}}},
-                 "wiki":{"root":"agents/a1"}}
+                 "wiki":{"root":"agents/a1"},"unicode":{}}
                 """), json);
         assertEquals(List.of(), Schemas.errors("decision-input.json", json));
         assertTrue(PolicyJson.write(json.get("targets").get("threads")).startsWith("{\"t7\":{\"lookup\":\"unavailable\"},"
@@ -75,7 +75,7 @@ class DecisionInputMapperTest {
                                        "wiki":{"read":true,"write":false}},
                            "modeLimit":{"runtimeMode":"auto-accept-edits","interactionMode":"plan"}},
                  "targets":{"threads":{}},
-                 "wiki":{"root":"agents/a1"}}
+                 "wiki":{"root":"agents/a1"},"unicode":{}}
                 """), json);
         assertEquals(List.of(), Schemas.errors("decision-input.json", json));
     }

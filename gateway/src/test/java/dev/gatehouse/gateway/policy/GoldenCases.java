@@ -94,8 +94,11 @@ public final class GoldenCases {
         Optional<Object> arguments = input.has("arguments")
                 ? Optional.ofNullable(PolicyJson.MAPPER.convertValue(input.get("arguments"), Object.class))
                 : Optional.empty();
+        Map<String, List<String>> unicode = new LinkedHashMap<>();
+        input.path("unicode").fields().forEachRemaining(entry -> unicode.put(entry.getKey(),
+                PolicyJson.MAPPER.convertValue(entry.getValue(), List.class)));
         return new DecisionInput(text(input, "tool"), arguments, errors, facts, targets,
-                input.get("wiki").get("root").textValue());
+                input.get("wiki").get("root").textValue(), unicode);
     }
 
     private static ThreadShell shell(JsonNode json) {

@@ -16,9 +16,11 @@ import java.util.Optional;
  * @param caller         facts about the caller
  * @param targets        shells of the threads named by the row's threadFields, keyed by thread id
  * @param wikiRoot       the caller's wiki subtree, {@code agents/<logicalAgentId>} (docs/domain.md §7)
+ * @param unicode        segment → sorted Unicode general categories of its characters other than {@code -_. },
+ *                       for the segments of confined paths and of the root that are not plain ASCII name characters
  */
 public record DecisionInput(Optional<String> tool, Optional<Object> arguments, List<ArgumentError> argumentErrors,
-        CallerFacts caller, Map<String, ThreadShell> targets, String wikiRoot) {
+        CallerFacts caller, Map<String, ThreadShell> targets, String wikiRoot, Map<String, List<String>> unicode) {
 
     public DecisionInput {
         Objects.requireNonNull(tool, "tool");
@@ -27,6 +29,13 @@ public record DecisionInput(Optional<String> tool, Optional<Object> arguments, L
         Objects.requireNonNull(wikiRoot, "wikiRoot");
         argumentErrors = List.copyOf(argumentErrors);
         targets = Map.copyOf(targets);
+        unicode = Map.copyOf(unicode);
+    }
+
+    /** An input whose paths and root are plain ASCII (no {@code unicode} facts). */
+    public DecisionInput(Optional<String> tool, Optional<Object> arguments, List<ArgumentError> argumentErrors,
+            CallerFacts caller, Map<String, ThreadShell> targets, String wikiRoot) {
+        this(tool, arguments, argumentErrors, caller, targets, wikiRoot, Map.of());
     }
 
     /** Input for tools/list: the caller only. */

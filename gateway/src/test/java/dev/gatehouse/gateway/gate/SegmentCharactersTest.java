@@ -1,0 +1,38 @@
+package dev.gatehouse.gateway.gate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The PEP reports each non-ASCII segment's Unicode categories; the policy decides what a name may hold. */
+class SegmentCharactersTest {
+
+    @Test
+    void plainAsciiSegmentsNeedNoFact() {
+        assertEquals(Map.of(), SegmentCharacters.of(Map.of("path", "notes/plan v2.md"), List.of("path"),
+                "agents/a1"));
+    }
+
+    @Test
+    void everyOtherSegmentGetsTheCategoriesOfItsCharactersButTheFourAllowedPunctuationMarks() {
+        Map<String, List<String>> facts = SegmentCharacters.of(Map.of("from", "Привет/a:b/日本.md",
+                "to", "x\u200b.md", "other", "ignored/ü"), List.of("from", "to"), "agents/a1");
+        assertEquals(Map.of("Привет", List.of("Ll", "Lu"), "a:b", List.of("Ll", "Po"), "日本.md", List.of("Ll", "Lo"),
+                "x\u200b.md", List.of("Cf", "Ll")), facts);
+    }
+
+    @Test
+    void theRootIsDescribedTooAndNonStringsAreLeftToTheSchema() {
+        assertEquals(Map.of("é", List.of("Ll")), SegmentCharacters.of(Map.of("path", 7), List.of("path"),
+                "agents/é"));
+        assertEquals(Map.of(), SegmentCharacters.of(List.of("x"), List.of("path"), "agents/a1"));
+    }
+
+    @Test
+    void loneSurrogatesAndUnassignedCodePointsAreReportedAsSuch() {
+        assertEquals(Map.of("a\ud800", List.of("Cs", "Ll"), "\u0378", List.of("Cn")),
+                SegmentCharacters.of(Map.of("path", "a\ud800/\u0378"), List.of("path"), "agents/a1"));
+    }
+}
