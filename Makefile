@@ -11,7 +11,7 @@ BUNDLE      := $(BUNDLE_DIR)/bundle.tar.gz
 COVERAGE_MIN := 95
 MVN         := mvn -B -ntp
 
-.PHONY: help opa policy policy-lint policy-fmt policy-check policy-test policy-families policy-mutation bundle build test run demo conformance bench clean
+.PHONY: help opa policy policy-lint policy-fmt policy-check policy-test policy-families policy-mutation bundle browser build test run demo conformance bench clean
 
 help:
 	@echo "make run    - build and start the gateway on the embedded default backends"
@@ -72,7 +72,11 @@ bundle: opa
 	@echo ">> opa build (Rego) -> $(BUNDLE_DIR)/rego-bundle.tar.gz, for a remote OPA sidecar (gatehouse.policy.engine=remote)"
 	@"$(OPA)" build -b policies --revision "$$(scripts/source-revision.sh)" -o $(BUNDLE_DIR)/rego-bundle.tar.gz
 
-test: policy policy-mutation bundle
+# Headless Chromium (Debian package) for the matrix page's browser test in cli/; installed only when missing.
+browser:
+	@scripts/ensure-chromium.sh
+
+test: policy policy-mutation bundle browser
 	@echo ">> mvn verify"
 	@$(MVN) verify
 

@@ -407,7 +407,8 @@ def main():
               for m in by["survived"]] or ["  none"]
     lines += ["", f"Equivalent ({len(by['equivalent'])}):"]
     lines += [f"  {m.describe()}\n      reason: {m.detail}" for m in by["equivalent"]] or ["  none"]
-    stale = [k for k in equivalent if k not in used]
+    mutated_files = {m.path for m in mutants}
+    stale = [k for k in equivalent if k not in used and k[0] in mutated_files]
     if stale:
         lines += ["", f"Stale entries in {EQUIVALENT_FILE} (no surviving mutant matches them any more):"]
         lines += [f"  {' || '.join(k)}" for k in stale]
