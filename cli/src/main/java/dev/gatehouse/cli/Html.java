@@ -134,7 +134,7 @@ final class Html {
     private static String svgSummary(Matrix m) {
         int rows = m.profiles().size();
         int tools = Math.max(1, m.tools().size());
-        int width = 560;
+        int width = 640;
         int bar = 300;
         StringBuilder b = new StringBuilder();
         b.append("<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"").append(width)
