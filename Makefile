@@ -11,12 +11,13 @@ BUNDLE      := $(BUNDLE_DIR)/bundle.tar.gz
 COVERAGE_MIN := 95
 MVN         := mvn -B -ntp
 
-.PHONY: help opa policy policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families bundle build test run demo conformance bench clean
+.PHONY: help opa policy policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-mutation bundle browser build test run demo conformance bench clean
 
 help:
 	@echo "make run    - build and start the gateway on the embedded default backends"
 	@echo "make test   - every check and test (policies, Wasm bundle, Java)"
 	@echo "make policy - only the policy checks (families, lints, reason codes, fmt, check --strict, test + coverage)"
+	@echo "make policy-mutation - do the policy tests notice rule changes? report in target/policy-mutation.txt"
 	@echo "make demo   - a scripted MCP client session against a running make run"
 	@echo "make bench  - JMH benchmarks, results in bench/results.md"
 
@@ -64,6 +65,12 @@ policy-test: opa
 	@"$(OPA)" test --coverage --format json policies policy-tests > target/policy-coverage.json
 	@python3 scripts/coverage-gate.py target/policy-coverage.json policies/ $(COVERAGE_MIN)
 
+# Mutation testing of the policies: each mutant changes one comparison, negation, condition, constant or data
+# entry under policies/ and `opa test` must fail on it; under 90 % killed fails (survivors with file:line are
+# printed). Equivalent mutants are reviewed in policy-tests/mutation-equivalent.txt.
+policy-mutation: opa
+	@python3 scripts/policy-mutation.py --opa "$(OPA)" --min 90 --jobs 2
+
 # The Wasm bundle the embedded PDP loads; only built-ins the JVM side can run are allowed.
 bundle: opa
 	@echo ">> opa build -t wasm -> $(BUNDLE)"
@@ -76,7 +83,11 @@ bundle: opa
 	@echo ">> opa build (Rego) -> $(BUNDLE_DIR)/rego-bundle.tar.gz, for a remote OPA sidecar (gatehouse.policy.engine=remote)"
 	@"$(OPA)" build -b policies --revision "$$(scripts/source-revision.sh)" -o $(BUNDLE_DIR)/rego-bundle.tar.gz
 
-test: policy bundle
+# Headless Chromium (Debian package) for the matrix page's browser test in cli/; installed only when missing.
+browser:
+	@scripts/ensure-chromium.sh
+
+test: policy policy-mutation bundle browser
 	@echo ">> mvn verify"
 	@$(MVN) verify
 

@@ -124,3 +124,49 @@ test_access_parent_absent_denies_everything_but_plain_reads if {
 test_access_unknown_class_denies if {
 	not access.ok({"class": "admin"}) with input as {"caller": testing.thread_a1}
 }
+
+# Mutation survivors (scripts/policy-mutation.py): only a literal `true` makes a caller live, only a literal
+# `false` relaxes a class, and an unknown `live` value in a class is never satisfied. Made-up classes below.
+test_access_live_must_be_literally_true if {
+	every live in [null, "true", 1, {}] {
+		not access.ok(row("wiki_write")) with input as {"caller": testing.with_thread(testing.thread_a1, {"activeRun": live})}
+	}
+}
+
+made_up_classes := {
+	"writes_absent": {"threadCaller": false, "live": "never", "minimumLimits": {}},
+	"writes_not_boolean": {"threadCaller": false, "writes": "false", "live": "never", "minimumLimits": {}},
+	"thread_caller_absent": {"writes": false, "live": "never", "minimumLimits": {}},
+	"thread_caller_not_boolean": {"threadCaller": null, "writes": false, "live": "never", "minimumLimits": {}},
+	"live_unknown": {"threadCaller": false, "writes": false, "live": "sometimes", "minimumLimits": {}},
+}
+
+test_access_class_without_writes_counts_as_writing if {
+	every class in ["writes_absent", "writes_not_boolean"] {
+		not access.ok({"class": class}) with input as {"caller": testing.outside_read_only}
+			with data.gatehouse.access_classes as made_up_classes
+	}
+	access.ok({"class": "writes_absent"}) with input as {"caller": testing.outside_full}
+		with data.gatehouse.access_classes as made_up_classes
+}
+
+test_access_class_without_thread_caller_is_caller_bound if {
+	every class in ["thread_caller_absent", "thread_caller_not_boolean"] {
+		not access.ok({"class": class}) with input as {"caller": testing.outside_full}
+			with data.gatehouse.access_classes as made_up_classes
+	}
+	access.ok({"class": "thread_caller_absent"}) with input as {"caller": testing.thread_a1}
+		with data.gatehouse.access_classes as made_up_classes
+}
+
+test_access_class_with_unknown_live_value_denies if {
+	not access.ok({"class": "live_unknown"}) with input as {"caller": testing.thread_a1}
+		with data.gatehouse.access_classes as made_up_classes
+}
+
+test_access_caller_unknown_only_for_known_tools if {
+	d1 := authz.decision with input as json.remove(testing.call("no_such_tool", {}), ["caller"])
+	not "caller_unknown" in testing.codes(d1)
+	d2 := authz.decision with input as json.remove(testing.call("wiki_read", {"path": "p.md"}), ["caller"])
+	"caller_unknown" in testing.codes(d2)
+}

@@ -75,3 +75,25 @@ test_arguments_parent_absent_denies if {
 test_arguments_clean_object_ok if {
 	arguments.ok with input as testing.call("wiki_list", {"path": "."})
 }
+
+# Mutation survivors (scripts/policy-mutation.py).
+test_arguments_only_unknown_key_errors_fold_into_identity if {
+	input_ := object.union(testing.call("wiki_read", {"path": "page.md"}), {"argumentErrors": [{
+		"keyword": "type", "instanceLocation": "/agentId", "property": "agentId",
+		"message": "agentId must be a string",
+	}]})
+	d := authz.decision with input as input_
+	d.reasons == [{"code": "schema", "message": "agentId must be a string"}]
+}
+
+test_arguments_every_identity_key_is_named_sorted if {
+	d := authz.decision with input as testing.call("wiki_read", {"path": "page.md", "token": "x", "agentId": "a2"})
+	d.reasons[0] == {"code": "identity_argument", "message": "identity comes from the session, not from arguments: agentId, token"}
+}
+
+test_arguments_project_toolkit_keys if {
+	every key in ["projectId", "projectServiceProjectId", "threadId"] {
+		d := authz.decision with input as testing.call("project_work_list", {key: "x"})
+		testing.codes(d) == ["identity_argument"]
+	}
+}

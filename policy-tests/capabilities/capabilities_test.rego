@@ -84,3 +84,25 @@ test_capabilities_field_absent_denies if {
 test_capabilities_parent_absent_denies if {
 	not capabilities.ok(data.gatehouse.access_table.wiki_read) with input as {}
 }
+
+# Mutation survivors (scripts/policy-mutation.py): a never-held scope stays unheld even when the settings
+# grant it, on a made-up read row that no class rule denies first; only string scopes match.
+never_held_table := {"peek": {
+	"toolkit": "thread", "class": "read", "capability": "preview",
+	"threadFields": [], "modeFields": {}, "paths": {},
+}}
+
+test_capabilities_never_held_even_when_granted if {
+	caller := testing.outside_full
+	d := authz.decision with input as testing.call_as(caller, "peek", {})
+		with data.gatehouse.access_table as never_held_table
+	d.allow == false
+	testing.codes(d) == ["capability_denied"]
+	v := authz.visible_tools with input as {"caller": caller}
+		with data.gatehouse.access_table as never_held_table
+	v == []
+}
+
+test_capabilities_only_string_scopes_match if {
+	not capabilities.ok({"capability": ["preview"]}) with input as {"caller": testing.thread_a1}
+}

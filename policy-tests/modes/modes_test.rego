@@ -173,3 +173,55 @@ test_modes_parent_absent_denies if {
 	d.allow == false
 	not modes.ok with input as {"tool": "t3_thread_launch", "arguments": {}}
 }
+
+# Mutation survivors (scripts/policy-mutation.py). Made-up rows: one mode field, two target fields, and a
+# launch into a named thread (requested and target escalation on one axis).
+made_up_rows := {
+	"one_axis": {
+		"toolkit": "thread", "class": "start_threads", "capability": null,
+		"threadFields": [], "modeFields": {"runtimeMode": "runtimeMode"}, "paths": {},
+	},
+	"two_targets": {
+		"toolkit": "thread", "class": "write_threads", "capability": null,
+		"threadFields": ["from", "to"], "modeFields": {}, "paths": {},
+	},
+	"launch_into": {
+		"toolkit": "thread", "class": "start_threads", "capability": null,
+		"threadFields": ["threadId"], "modeFields": {"runtimeMode": "runtimeMode"}, "paths": {},
+	},
+}
+
+test_modes_target_found_must_be_literally_true if {
+	every found in ["FOUND", 1, null, true] {
+		d := authz.decision with input as send(testing.thread_a1, {"lookup": found, "runtimeMode": "approval-required", "interactionMode": "plan"})
+		testing.codes(d) == ["thread_not_found"]
+	}
+}
+
+# Only a read-only ceiling takes orchestration away: the target check adds nothing to that denial.
+test_modes_resolved_targets_not_reported_when_denied_otherwise if {
+	read_only := testing.outside("r2", "read-only", testing.all_settings)
+	d := authz.decision with input as send(read_only, {"lookup": "found", "runtimeMode": "approval-required", "interactionMode": "plan"})
+	testing.codes(d) == ["read_only_client", "capability_missing"]
+}
+
+test_modes_one_mode_field_is_an_obligation if {
+	d := authz.decision with input as testing.call_as(testing.thread_a2_supervised, "one_axis", {})
+		with data.gatehouse.access_table as made_up_rows
+	d.obligations == {"modes": {"runtimeMode": "approval-required"}}
+}
+
+test_modes_every_unresolved_target_is_named if {
+	d := authz.decision with input as testing.call("two_targets", {"from": "x1", "to": "x2"})
+		with data.gatehouse.access_table as made_up_rows
+	d.reasons == [{"code": "thread_not_found", "message": "target thread could not be found: from, to"}]
+}
+
+test_modes_every_escalation_on_an_axis_is_named if {
+	i := object.union(
+		testing.call_as(testing.thread_a2_supervised, "launch_into", {"threadId": "t9", "runtimeMode": "auto"}),
+		{"targets": {"threads": {"t9": {"lookup": "found", "runtimeMode": "full-access", "interactionMode": "plan"}}}},
+	)
+	d := authz.decision with input as i with data.gatehouse.access_table as made_up_rows
+	d.reasons == [{"code": "runtime_mode_escalation_denied", "message": "requested runtimeMode is above the caller's limit; target thread in threadId runs with a runtimeMode above the caller's limit"}]
+}

@@ -170,3 +170,44 @@ test_wiki_move_row_confines_from_and_to if {
 	testing.codes(d) == ["path_invalid", "path_escape"]
 	d.reasons[1] == {"code": "path_escape", "message": "to: the path leaves the caller's subtree"}
 }
+
+# Mutation survivors (scripts/policy-mutation.py).
+test_wiki_folder_tools_use_the_path_argument if {
+	d1 := authz.decision with input as testing.call("wiki_list", {"path": "notes"})
+	d1.obligations == {"wikiPaths": {"path": "agents/a1/notes"}}
+	d2 := authz.decision with input as testing.call("wiki_search", {"path": "notes", "query": "q"})
+	d2.obligations == {"wikiPaths": {"path": "agents/a1/notes"}}
+}
+
+test_wiki_segment_rules_apply_up_to_the_limit if {
+	testing.codes(read(concat("/", array.concat([s | some _ in numbers.range(1, 31); s := "d"], ["a:b"])))) == ["path_invalid"]
+
+	# past the limit only the count is reported: the segment walk is bounded
+	over := concat("/", array.concat([s | some _ in numbers.range(1, 32); s := "d"], ["a:b"]))
+	read(over).reasons == [{"code": "path_invalid", "message": "path: a path has at most 32 segments"}]
+}
+
+test_wiki_escape_walk_is_bounded_by_the_segment_limit if {
+	testing.codes(read(concat("/", [s | some _ in numbers.range(1, 32); s := ".."]))) == ["path_invalid", "path_escape"]
+	testing.codes(read(concat("/", [s | some _ in numbers.range(1, 33); s := ".."]))) == ["path_invalid"]
+}
+
+test_wiki_escape_walk_counts_only_named_segments if {
+	every path in ["/../x", "./../x", "a//../../x"] {
+		testing.codes(read(path)) == ["path_invalid", "path_escape"]
+	}
+	testing.codes(read("a/b/../../c")) == ["path_invalid"]
+}
+
+test_wiki_single_segment_root if {
+	d := authz.decision with input as object.union(testing.call("wiki_read", {"path": "p.md"}), {"wiki": {"root": "solo"}})
+	d.obligations == {"wikiPaths": {"path": "solo/p.md"}}
+}
+
+# Defence in depth: with the "dot" segment rule switched off, the escape walk alone still denies "..".
+test_wiki_escape_denied_even_without_the_dot_rule if {
+	rules := object.remove(wiki.segment_rules, ["dot"])
+	d := authz.decision with input as testing.call("wiki_read", {"path": "../a2/p.md"}) with wiki.segment_rules as rules
+	d.allow == false
+	testing.codes(d) == ["path_escape"]
+}

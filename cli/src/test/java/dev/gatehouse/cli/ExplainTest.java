@@ -1,0 +1,65 @@
+package dev.gatehouse.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ExplainTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void explainsADenialWithItsFamilyAndAReproducingCommand() throws Exception {
+        Path input = tmp.resolve("input.json");
+        Opa.JSON.writeValue(input.toFile(), Repo.input("no_such_tool", Opa.JSON.createObjectNode()));
+
+        Repo.Result r = Repo.cli("explain", "--input", input.toString(), "--policies", Repo.POLICIES.toString());
+
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("decision:    DENY"), r.out());
+        assertTrue(r.out().contains("unknown_tool  [tools"), "the code is mapped to its family:\n" + r.out());
+        assertTrue(r.out().contains("failed rule families: tools"), r.out());
+        assertTrue(r.out().contains(PolicySource.sourceRevision(Repo.POLICIES)), r.out());
+
+        String command = r.out().lines().dropWhile(l -> !l.equals("reproduce:")).skip(1).findFirst().orElseThrow().trim();
+        assertTrue(command.contains("eval --explain=notes"), command);
+        String reproduced = Repo.exec(List.of("bash", "-c", command));
+        assertTrue(reproduced.contains("unknown_tool"), "the printed command reproduces the decision:\n" + reproduced);
+    }
+
+    @Test
+    void explainsADecisionLogRecordByItsInput() throws Exception {
+        var record = Opa.JSON.createObjectNode();
+        record.put("decision_id", "00000000-0000-4000-8000-000000000001");
+        record.set("input", Repo.input("no_such_tool", Opa.JSON.createObjectNode()));
+        Path file = tmp.resolve("record.json");
+        Opa.JSON.writeValue(file.toFile(), record);
+
+        Repo.Result r = Repo.cli("explain", "--input", file.toString());
+
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("unknown_tool"), r.out());
+        assertTrue(r.out().contains("the record's input was written to"), r.out());
+    }
+
+    @Test
+    void refusesTheWasmBundleWithAHint() throws Exception {
+        Path input = tmp.resolve("input.json");
+        Opa.JSON.writeValue(input.toFile(), Repo.input("no_such_tool", Opa.JSON.createObjectNode()));
+        Path wasm = tmp.resolve("bundle.tar.gz");
+        Repo.exec(List.of(Repo.opa().binary().toString(), "build", "-t", "wasm", "-e", "gatehouse/authz/decision",
+                "-b", Repo.POLICIES.toString(), "-o", wasm.toString()));
+
+        Repo.Result r = Repo.cli("explain", "--input", input.toString(), "--bundle", wasm.toString());
+
+        assertEquals(2, r.rc());
+        assertTrue(r.err().contains("rego-bundle.tar.gz"), r.err());
+        assertTrue(Files.exists(wasm));
+    }
+}

@@ -1,0 +1,85 @@
+package dev.gatehouse.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MatrixTest {
+
+    @TempDir
+    Path tmp;
+
+    static int tools() throws Exception {
+        try (PolicySource p = PolicySource.directory(Repo.POLICIES)) {
+            return Repo.opa().eval(p, "data.gatehouse.access_table", Opa.JSON.createObjectNode()).size();
+        }
+    }
+
+    static int profiles() throws Exception {
+        return Opa.JSON.readTree(Repo.PROFILES.toFile()).path("profiles").size();
+    }
+
+    static int cells(String html) {
+        return (int) Pattern.compile("<td class=\"cell ").matcher(html).results().count();
+    }
+
+    @Test
+    void everyProfileTimesEveryToolOfTheAccessTable() throws Exception {
+        Path out = tmp.resolve("matrix.html");
+
+        Repo.Result r = Repo.cli("matrix", "--out", out.toString(), "--policies", Repo.POLICIES.toString());
+
+        assertEquals(0, r.rc(), r.err());
+        String html = Files.readString(out);
+        assertEquals(profiles() * tools(), cells(html));
+        String revision = Repo.exec(List.of(Repo.ROOT.resolve("scripts/source-revision.sh").toString())).trim();
+        assertTrue(html.contains("<title>Gatehouse policy matrix — revision " + revision + "</title>"), "revision in the title");
+        assertTrue(!html.contains("<script"), "readable without scripts");
+        // allowed and denied differ by a text mark as well as by colour
+        assertTrue(html.contains("<span class=\"mark\">✘ DENY</span>"));
+    }
+
+    @Test
+    void cellsAreThePolicysOwnDecisions() throws Exception {
+        try (PolicySource p = PolicySource.directory(Repo.POLICIES)) {
+            Matrix m = Matrix.compute(Repo.opa(), p, Repo.PROFILES);
+            JsonNode args = Opa.JSON.readTree(Repo.PROFILES.toFile()).path("arguments");
+            JsonNode doc = Opa.JSON.readTree(Repo.PROFILES.toFile());
+            for (int i = 0; i < m.profiles().size(); i += 4) {
+                Matrix.Profile profile = m.profiles().get(i);
+                for (Matrix.Tool tool : m.tools()) {
+                    var input = doc.path("profiles").path(i).path("input").deepCopy();
+                    ((com.fasterxml.jackson.databind.node.ObjectNode) input).put("tool", tool.name())
+                            .set("arguments", args.path(tool.name()).isMissingNode()
+                                    ? Opa.JSON.createObjectNode() : args.get(tool.name()));
+                    JsonNode d = Repo.opa().eval(p, GatehouseCli.DECISION, input);
+                    Matrix.Cell c = m.cell(profile, tool);
+                    assertEquals(d.path("allow").asBoolean(), c.allow(), profile.name() + " × " + tool.name());
+                    assertEquals(d.path("obligations"), c.obligations(), profile.name() + " × " + tool.name());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aBundleGivesItsManifestRevision() throws Exception {
+        Path bundle = tmp.resolve("rego-bundle.tar.gz");
+        Repo.exec(List.of(Repo.opa().binary().toString(), "build", "-b", Repo.POLICIES.toString(),
+                "--revision", "review-test-revision", "-o", bundle.toString()));
+        Path out = tmp.resolve("matrix.html");
+
+        Repo.Result r = Repo.cli("matrix", "--out", out.toString(), "--bundle", bundle.toString());
+
+        assertEquals(0, r.rc(), r.err());
+        String html = Files.readString(out);
+        assertTrue(html.contains("<title>Gatehouse policy matrix — revision review-test-revision</title>"));
+        assertEquals(profiles() * tools(), cells(html));
+    }
+}
