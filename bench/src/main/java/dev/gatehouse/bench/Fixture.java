@@ -53,7 +53,7 @@ final class Fixture {
     static EmbeddedPdp pdp(int poolMax) {
         EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
         configuration.setBundlePath(bundle().toString());
-        configuration.setPoolMax(poolMax);
+        configuration.setPoolSize(poolMax);
         EmbeddedPdp pdp = new EmbeddedPdp(configuration);
         if (!pdp.status().healthy()) {
             throw new IllegalStateException("PDP unhealthy: " + pdp.status());

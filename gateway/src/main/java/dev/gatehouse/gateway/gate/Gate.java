@@ -97,8 +97,9 @@ public class Gate {
         PolicyOutcome<Decision> outcome = pdp.decide(input);
         DecisionRecord record = DecisionRecord.forCall(input, outcome);
         String decisionId = record.decisionId().toString();
-        if (!(decisionLog.record(record) instanceof LogResult.Written)) {
-            return new GateResult.Denied(decisionId, List.of(GateReasons.policyUnavailable()));
+        if (!(decisionLog.record(record) instanceof LogResult.Written)
+                || outcome instanceof PolicyOutcome.Failed<Decision>) {
+            return new GateResult.Unavailable(decisionId, GateReasons.policyUnavailable());
         }
         Optional<Decision> allowed = enforceable(outcome, registered, arguments);
         if (allowed.isEmpty()) {

@@ -26,6 +26,20 @@ public sealed interface GateResult {
         }
     }
 
+    /**
+     * Nothing was decided: the PDP could not answer (busy past the decision deadline, no bundle, an engine fault), or
+     * its decision could not be logged. A retryable fault, never a denial; the transport answers it as unavailable
+     * (HTTP 503 with {@code Retry-After}). No handler ran.
+     *
+     * @param reason always {@code policy_unavailable}, without fault details
+     */
+    record Unavailable(String decisionId, Reason reason) implements GateResult {
+        public Unavailable {
+            Objects.requireNonNull(decisionId, "decisionId");
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
     /** The call was allowed and its handler returned {@code outcome} (a result or a service failure). */
     record Completed(String decisionId, ToolOutcome outcome) implements GateResult {
         public Completed {

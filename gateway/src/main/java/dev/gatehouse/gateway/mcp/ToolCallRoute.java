@@ -3,21 +3,29 @@ package dev.gatehouse.gateway.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatehouse.gateway.gate.Gate;
+import dev.gatehouse.gateway.gate.GateResult;
 import dev.gatehouse.gateway.mcp.guard.JsonRpcMessage;
 import dev.gatehouse.gateway.mcp.guard.Rejection;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The one entry from the transport into {@link Gate#call}, for both eras: every {@code tools/call} request is
  * answered here, after the transport pipeline, and never by an SDK. So a served name, an unknown one and a hidden
  * one get their decision the same way, and arguments that are not an object reach the policy as a fact (a
- * {@code schema} denial) instead of an SDK error. A missing or {@code null} {@code arguments} is {@code {}}.
+ * {@code schema} denial) instead of an SDK error. A missing or {@code null} {@code arguments} is {@code {}}. A call
+ * the gate could not decide (PDP busy past its deadline, no bundle, log not writable) is answered HTTP 503 with
+ * {@code Retry-After} and JSON-RPC error -32603 naming the decision id: a retryable fault, not a denial.
  */
 final class ToolCallRoute {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** JSON-RPC 2.0: internal error, used when nothing was decided. */
+    private static final int INTERNAL_ERROR = -32603;
+    /** Seconds a client should wait before retrying a call that was not decided. */
+    private static final String RETRY_AFTER_SECONDS = "1";
 
     private final Gate gate;
     private final McpJsonMapper json;
@@ -44,8 +52,16 @@ final class ToolCallRoute {
         JsonNode arguments = params.get("arguments");
         Object received = arguments == null || arguments.isNull() ? Map.of()
                 : JSON.convertValue(arguments, Object.class);
-        ToolReply reply = ToolReply.of(gate.call(exchange.caller, name.textValue(), received));
-        Object result = exchange.era == Era.MODERN ? ModernEndpoint.result(reply) : HandshakeEndpoint.result(reply);
-        JsonRpcReplies.result(exchange.response, message.id(), json.writeValueAsString(result));
+        GateResult result = gate.call(exchange.caller, name.textValue(), received);
+        if (result instanceof GateResult.Unavailable unavailable) {
+            JsonRpcReplies.reject(exchange.response, new Rejection(503, Optional.of(INTERNAL_ERROR),
+                    "policy decision point unavailable, nothing was decided; retry (decision "
+                            + unavailable.decisionId() + ")",
+                    message.id(), Map.of("Retry-After", RETRY_AFTER_SECONDS)));
+            return;
+        }
+        ToolReply reply = ToolReply.of(result);
+        Object wire = exchange.era == Era.MODERN ? ModernEndpoint.result(reply) : HandshakeEndpoint.result(reply);
+        JsonRpcReplies.result(exchange.response, message.id(), json.writeValueAsString(wire));
     }
 }

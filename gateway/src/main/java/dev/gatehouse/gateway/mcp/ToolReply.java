@@ -6,6 +6,7 @@ import dev.gatehouse.gateway.gate.GateResult;
 import dev.gatehouse.gateway.policy.api.Decision.Reason;
 import dev.gatehouse.gateway.tools.ToolOutcome;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -35,15 +36,10 @@ public record ToolReply(Map<String, Object> structuredContent, boolean isError, 
     /** Maps a gate result. */
     public static ToolReply of(GateResult result) {
         if (result instanceof GateResult.Denied denied) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            boolean fault = denied.reasons().stream().allMatch(reason -> GateReasons.FAULTS.contains(reason.code()));
-            body.put("kind", fault ? "unavailable" : "denied");
-            if (fault) {
-                body.put("retryable", true);
-            }
-            body.put("reasons", denied.reasons().stream().map(ToolReply::reason).toList());
-            body.put("decisionId", denied.decisionId());
-            return new ToolReply(body, true, denied.decisionId());
+            return denial(denied.decisionId(), denied.reasons());
+        }
+        if (result instanceof GateResult.Unavailable unavailable) {
+            return denial(unavailable.decisionId(), List.of(unavailable.reason()));
         }
         if (result instanceof GateResult.Completed completed) {
             if (completed.outcome() instanceof ToolOutcome.Succeeded ok) {
@@ -58,6 +54,18 @@ public record ToolReply(Map<String, Object> structuredContent, boolean isError, 
         body.put("message", "the tool failed; quote the decision id to the operator");
         body.put("decisionId", result.decisionId());
         return new ToolReply(body, true, result.decisionId());
+    }
+
+    private static ToolReply denial(String decisionId, List<Reason> reasons) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        boolean fault = reasons.stream().allMatch(reason -> GateReasons.FAULTS.contains(reason.code()));
+        body.put("kind", fault ? "unavailable" : "denied");
+        if (fault) {
+            body.put("retryable", true);
+        }
+        body.put("reasons", reasons.stream().map(ToolReply::reason).toList());
+        body.put("decisionId", decisionId);
+        return new ToolReply(body, true, decisionId);
     }
 
     /** {@code _meta} of the result. */

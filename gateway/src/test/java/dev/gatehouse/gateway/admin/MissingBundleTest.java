@@ -20,7 +20,10 @@ import java.net.http.HttpResponse;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** A gateway whose bundle is missing stays up, says why on /health, and denies every call with policy_unavailable. */
+/**
+ * A gateway whose bundle is missing stays up, says why on /health, and answers every call as unavailable (HTTP 503
+ * with Retry-After): nothing was decided, so nothing is denied.
+ */
 @MicronautTest
 @Property(name = "micronaut.server.port", value = "-1")
 @Property(name = "gatehouse.policy.bundle-path", value = "target/no-such-bundle.tar.gz")
@@ -52,12 +55,11 @@ class MissingBundleTest {
                 + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
         RawHttp.Response response = RawHttp.post(server.getPort(), call, "Authorization: Bearer " + token,
                 "Mcp-Method: tools/call", "Mcp-Name: t3_thread_list", "MCP-Protocol-Version: 2026-07-28");
-        assertEquals(200, response.status(), response.body());
+        assertEquals(503, response.status(), response.body());
+        assertEquals("1", response.headers().get("retry-after"), response.headers().toString());
         String text = response.body();
-        int start = text.indexOf('{');
-        JsonNode result = JSON.readTree(text.substring(start, text.lastIndexOf('}') + 1)).path("result");
-        assertTrue(result.path("isError").asBoolean(), text);
-        assertEquals("policy_unavailable",
-                result.path("structuredContent").path("reasons").get(0).path("code").asText(), text);
+        JsonNode error = JSON.readTree(text.substring(text.indexOf('{'), text.lastIndexOf('}') + 1)).path("error");
+        assertEquals(-32603, error.path("code").asInt(), text);
+        assertTrue(error.path("message").asText().contains("nothing was decided"), text);
     }
 }

@@ -42,7 +42,7 @@ class DecisionLogReplayTest {
     void everyLoggedDecisionReplaysInOpa() throws Exception {
         EmbeddedPdpConfiguration pdpConfiguration = new EmbeddedPdpConfiguration();
         pdpConfiguration.setBundlePath(TestBundle.freshBundle().toString());
-        pdpConfiguration.setPoolMax(1);
+        pdpConfiguration.setPoolSize(1);
         EmbeddedPdp pdp = new EmbeddedPdp(pdpConfiguration);
         DecisionLogConfiguration logConfiguration = new DecisionLogConfiguration();
         logConfiguration.setPath(dir.resolve("decisions.jsonl").toString());

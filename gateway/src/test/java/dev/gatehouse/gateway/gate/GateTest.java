@@ -68,7 +68,7 @@ class GateTest {
     static EmbeddedPdpConfiguration configuration(Path bundle) {
         EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
         configuration.setBundlePath(bundle.toString());
-        configuration.setPoolMax(1);
+        configuration.setPoolSize(1);
         return configuration;
     }
 
@@ -101,6 +101,35 @@ class GateTest {
             }
         }
         return ids;
+    }
+
+    private String unavailable(GateResult result) {
+        return assertInstanceOf(GateResult.Unavailable.class, result).reason().code();
+    }
+
+    /** Overload is a fault, not a denial: a busy engine's answer is unavailable, for calls it would allow too. */
+    @Test
+    void aBusyEngineIsUnavailableNotADenial() {
+        PolicyDecisionPoint busy = new PolicyDecisionPoint() {
+            @Override
+            public PolicyOutcome<Decision> decide(DecisionInput input) {
+                return new PolicyOutcome.Failed<>(new dev.gatehouse.gateway.policy.api.PolicyFault(
+                        dev.gatehouse.gateway.policy.api.PolicyFault.BUSY, "no instance within 2000 ms"));
+            }
+
+            @Override
+            public PolicyOutcome<dev.gatehouse.gateway.policy.api.VisibleTools> visibleTools(DecisionInput input) {
+                return pdp.visibleTools(input);
+            }
+
+            @Override
+            public dev.gatehouse.gateway.policy.api.PdpStatus status() {
+                return pdp.status();
+            }
+        };
+        assertEquals("policy_unavailable", unavailable(gate(busy, logFile).call(Callers.a1(), "wiki_read",
+                Map.of("path", "page.md"))));
+        assertEquals(List.of(), handlers.calls);
     }
 
     private List<String> denial(GateResult result) {
@@ -263,18 +292,18 @@ class GateTest {
     }
 
     @Test
-    void aPdpThatCannotDecideDeniesEverythingAndListsNothing() {
+    void aPdpThatCannotDecideIsUnavailableForEveryCallAndListsNothing() {
         Gate broken = gate(new EmbeddedPdp(configuration(Path.of("/nonexistent/bundle.tar.gz"))), logFile);
-        assertEquals(List.of("policy_unavailable"), denial(broken.call(Callers.a1(), "t3_thread_list", Map.of())));
+        assertEquals("policy_unavailable", unavailable(broken.call(Callers.a1(), "t3_thread_list", Map.of())));
         assertEquals(List.of(), broken.list(Callers.a1()));
         assertEquals(List.of(), handlers.calls);
     }
 
     @Test
-    void aFailedDecisionLogWriteDenies() throws IOException {
+    void aFailedDecisionLogWriteIsUnavailableAndRunsNothing() throws IOException {
         Files.writeString(logFile, "");
         Gate unlogged = gate(pdp, logFile.resolve("under-a-file.jsonl"));
-        assertEquals(List.of("policy_unavailable"), denial(unlogged.call(Callers.a1(), "t3_thread_list", Map.of())));
+        assertEquals("policy_unavailable", unavailable(unlogged.call(Callers.a1(), "t3_thread_list", Map.of())));
         assertEquals(List.of(), unlogged.list(Callers.a1()));
         assertEquals(List.of(), handlers.calls);
     }

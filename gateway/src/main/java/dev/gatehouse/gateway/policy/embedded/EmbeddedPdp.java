@@ -13,10 +13,15 @@ import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Requires;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * PDP up but unable to decide: every call returns {@link PolicyFault#BUNDLE_UNAVAILABLE}, {@link #status()} says
  * why, and the reason is logged once. The constructor never throws, so the gateway still starts and denies.
  *
- * <p>Per call: borrow an instance (waiting at most {@code borrow-timeout}, else {@link PolicyFault#BUSY}),
+ * <p>Per call: borrow an instance (waiting at most the {@code decision-deadline}, else {@link PolicyFault#BUSY}; the
+ * wait is recorded in the timer {@value #QUEUE_WAIT}),
  * evaluate, return it. Anything the engine throws, {@link Error}s such as out-of-bounds memory access included, is
  * {@link PolicyFault#EVALUATION_ERROR}; the instance that threw is replaced by a freshly built one, since its
  * memory may be inconsistent. There is no evaluation timeout: the Wasm runtime offers no interrupt.
@@ -42,14 +48,27 @@ public final class EmbeddedPdp extends EvaluatingPdp {
     /** The value of {@code gatehouse.policy.engine} that selects this engine. */
     public static final String ENGINE = "embedded";
 
+    /** Timer of the time a decision waited for a free instance (outcome {@code lent|busy}). */
+    public static final String QUEUE_WAIT = "gatehouse.pdp.queue.wait";
+
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPdp.class);
 
     private final Duration borrowWait;
     private final PolicyOutcome<Loaded> state;
+    private final Timer lent;
+    private final Timer busy;
+
+    /** Loads, builds and self-tests with meters of its own; never throws (see the class comment). */
+    public EmbeddedPdp(EmbeddedPdpConfiguration configuration) {
+        this(configuration, new SimpleMeterRegistry());
+    }
 
     /** Loads, builds and self-tests; never throws (see the class comment). */
-    public EmbeddedPdp(EmbeddedPdpConfiguration configuration) {
-        this.borrowWait = configuration.getBorrowTimeout();
+    @Inject
+    public EmbeddedPdp(EmbeddedPdpConfiguration configuration, MeterRegistry meters) {
+        this.borrowWait = configuration.getDecisionDeadline();
+        this.lent = queueWait(meters, "lent");
+        this.busy = queueWait(meters, "busy");
         this.state = load(configuration);
         if (state instanceof PolicyOutcome.Failed<Loaded> failed) {
             LOG.error("Embedded PDP cannot decide; every call is denied with policy_unavailable: {}",
@@ -67,7 +86,9 @@ public final class EmbeddedPdp extends EvaluatingPdp {
             return new PolicyOutcome.Failed<>(failed.fault());
         }
         Loaded loaded = ((PolicyOutcome.Decided<Loaded>) state).value();
+        long start = System.nanoTime();
         Optional<WasmInstance> borrowed = loaded.pool().borrow(borrowWait);
+        (borrowed.isPresent() ? lent : busy).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         if (borrowed.isEmpty()) {
             return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.BUSY,
                     "no policy instance became free within " + borrowWait.toMillis() + " ms"));
@@ -78,6 +99,11 @@ public final class EmbeddedPdp extends EvaluatingPdp {
                 && failed.fault().code().equals(PolicyFault.EVALUATION_ERROR);
         loaded.pool().release(engineFailed ? replacement(loaded.bundle(), instance) : instance);
         return outcome;
+    }
+
+    private static Timer queueWait(MeterRegistry meters, String outcome) {
+        return Timer.builder(QUEUE_WAIT).description("time a decision waited for a free policy instance")
+                .tag("outcome", outcome).register(meters);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.gatehouse.gateway.policy.embedded;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Settings of the embedded (Wasm) PDP, under {@code gatehouse.policy}.
@@ -13,8 +14,8 @@ public class EmbeddedPdpConfiguration {
     public static final String PREFIX = "gatehouse.policy";
 
     private String bundlePath = "target/bundle/bundle.tar.gz";
-    private int poolMax = 4;
-    private Duration borrowTimeout = Duration.ofMillis(100);
+    private Integer poolSize;
+    private Duration decisionDeadline = Duration.ofSeconds(2);
 
     /**
      * The Wasm bundle file ({@code make bundle}); a relative path is resolved against the working directory.
@@ -34,28 +35,31 @@ public class EmbeddedPdpConfiguration {
     }
 
     /**
-     * Upper bound of policy instances; the pool holds {@code min(available processors, poolMax)}, at least one.
-     * Each instance costs ≈150–250 ms to build at start-up and a few MB of memory. Default 4.
+     * Policy instances in the pool, each serving one decision at a time. Empty (the default) means one per available
+     * processor. Each instance costs ≈150–250 ms to build at start-up and a few MB of memory.
      */
-    public int getPoolMax() {
-        return poolMax;
+    public Optional<Integer> getPoolSize() {
+        return Optional.ofNullable(poolSize);
     }
 
-    public void setPoolMax(int poolMax) {
-        this.poolMax = poolMax;
+    public void setPoolSize(Integer poolSize) {
+        this.poolSize = poolSize;
     }
 
-    /** How long a call waits for a free instance before it fails with {@code busy}. Default 100 ms. */
-    public Duration getBorrowTimeout() {
-        return borrowTimeout;
+    /**
+     * A decision's deadline: how long a call waits for a free instance before it is answered as unavailable (a
+     * retryable fault, never a denial). Default 2 s.
+     */
+    public Duration getDecisionDeadline() {
+        return decisionDeadline;
     }
 
-    public void setBorrowTimeout(Duration borrowTimeout) {
-        this.borrowTimeout = borrowTimeout;
+    public void setDecisionDeadline(Duration decisionDeadline) {
+        this.decisionDeadline = decisionDeadline;
     }
 
     /** The pool size this configuration gives on this machine. */
     public int poolSize() {
-        return Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), poolMax));
+        return Math.max(1, getPoolSize().orElse(Runtime.getRuntime().availableProcessors()));
     }
 }

@@ -134,7 +134,7 @@ class EmbeddedPdpFaultTest {
     private static EmbeddedPdp pdpFor(Path bundle) {
         EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
         configuration.setBundlePath(bundle.toString());
-        configuration.setPoolMax(1);
+        configuration.setPoolSize(1);
         return new EmbeddedPdp(configuration);
     }
 
