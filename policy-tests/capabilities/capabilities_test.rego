@@ -100,7 +100,7 @@ test_capabilities_never_held_even_when_granted if {
 	testing.codes(d) == ["capability_denied"]
 	v := authz.visible_tools with input as {"caller": caller}
 		with data.gatehouse.access_table as never_held_table
-	v == []
+	v == set()
 }
 
 test_capabilities_only_string_scopes_match if {

@@ -54,15 +54,15 @@ test_visible_tools_thread_full_sees_every_tool if {
 
 test_visible_tools_read_only_sees_reads_it_holds_scopes_for if {
 	v := authz.visible_tools with input as {"caller": testing.outside_read_only}
-	v == [
+	v == {
 		"project_operation_get", "project_work_get", "project_work_list", "t3_project_list", "t3_thread_list",
 		"t3_thread_read", "wiki_list", "wiki_read", "wiki_search",
-	]
+	}
 }
 
 test_visible_tools_caller_absent_is_empty if {
 	v := authz.visible_tools with input as {}
-	v == []
+	v == set()
 }
 
 test_visible_tools_ignores_arguments if {
@@ -71,4 +71,20 @@ test_visible_tools_ignores_arguments if {
 	v1 == v2
 	not "t3_project_update" in v1
 	"t3_thread_launch" in v1
+}
+
+# Visibility is decided per class and per capability; a row's other fields never change it.
+test_visible_tools_follow_class_and_capability_only if {
+	table := {
+		"a": {"toolkit": "wiki", "class": "read", "capability": "wiki.read", "threadFields": [], "modeFields": {}, "paths": {}},
+		"b": {"toolkit": "thread", "class": "write_environment", "capability": "orchestration", "threadFields": ["x"], "modeFields": {}, "paths": {}},
+		"c": {"toolkit": "wiki", "class": "read", "capability": "preview", "threadFields": [], "modeFields": {}, "paths": {}},
+		"d": {"toolkit": "wiki", "class": "read", "capability": null, "threadFields": [], "modeFields": {}, "paths": {}},
+	}
+	authz.visible_tools == {"a", "b", "c", "d"} with input as {"caller": testing.thread_a1}
+		with data.gatehouse.access_table as table
+	authz.visible_tools == {"a", "d"} with input as {"caller": testing.outside_read_only}
+		with data.gatehouse.access_table as table
+	authz.visible_tools == {"a", "d"} with input as {"caller": testing.thread_a2_supervised}
+		with data.gatehouse.access_table as object.remove(table, ["c"])
 }

@@ -46,7 +46,7 @@ public final class DecisionJson {
         }
     }
 
-    /** The names as a JSON array, in the order the policy returned them. */
+    /** The names as a JSON array, sorted (the policy returns a set). */
     public static ArrayNode visibleTools(VisibleTools tools) {
         ArrayNode json = PolicyJson.MAPPER.createArrayNode();
         tools.names().forEach(json::add);

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Turns a raw {@link ResultSet} into a decision, shared by both engines so they understand exactly the same shapes.
@@ -27,7 +28,8 @@ import java.util.Set;
  *       argument field; no other members) → {@link PolicyFault#MALFORMED_RESULT};</li>
  *   <li>{@code allow: true} with reasons, or {@code allow: false} without any → {@link PolicyFault#MALFORMED_RESULT}
  *       (the policy guarantees allow ⇔ no reasons, so a break means the bundle is not the one we test);</li>
- *   <li>visible_tools must be an array of strings.</li>
+ *   <li>visible_tools must be an array of distinct strings (a set, serialised); it is returned sorted, so every
+ *       engine's answer reads the same.</li>
  * </ul>
  * Reason codes are not checked against the enum in the schema: a new code is a policy change, not a malformed
  * answer. The detail of a fault describes the shape, never the input.
@@ -77,7 +79,8 @@ public final class DecisionParser {
     }
 
     /**
-     * Parses the answer of {@code gatehouse/authz/visible_tools}: an array of strings, kept in policy order.
+     * Parses the answer of {@code gatehouse/authz/visible_tools}: a set of names, as an array of distinct strings;
+     * returned sorted by name.
      *
      * @param answer     the engine's result set and bundle revision
      * @param startNanos {@link System#nanoTime()} when the caller started marshalling
@@ -92,14 +95,14 @@ public final class DecisionParser {
             if (!value.isArray()) {
                 throw new Malformed("visible_tools is not an array");
             }
-            List<String> names = new ArrayList<>(value.size());
+            TreeSet<String> names = new TreeSet<>();
             for (JsonNode name : value) {
-                if (!name.isTextual()) {
-                    throw new Malformed("visible_tools holds a non-string");
+                if (!name.isTextual() || !names.add(name.textValue())) {
+                    throw new Malformed("visible_tools holds a non-string or a name twice");
                 }
-                names.add(name.textValue());
             }
-            return new PolicyOutcome.Decided<>(new VisibleTools(names, answer.revision(), micros(startNanos)));
+            return new PolicyOutcome.Decided<>(new VisibleTools(List.copyOf(names), answer.revision(),
+                    micros(startNanos)));
         } catch (Malformed e) {
             return malformed(e.getMessage());
         }
