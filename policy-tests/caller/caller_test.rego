@@ -49,3 +49,56 @@ test_caller_target_unavailable_is_unknown if {
 	inp := object.union(testing.call("t3_thread_send", {"threadId": "t9", "message": "m"}), {"targets": {"threads": {"t9": {"lookup": "unavailable"}}}})
 	caller.unknown == {"the thread in threadId"} with input as inp
 }
+
+# Mutation survivors: a provider instance that is JSON null on both sides is no match.
+test_caller_null_instances_are_not_live if {
+	c := json.patch(testing.thread_a1, [
+		{"op": "replace", "path": "/thread/providerInstanceId", "value": null},
+		{"op": "replace", "path": "/session/providerInstanceId", "value": null},
+	])
+	not caller.live with input as {"caller": c}
+}
+
+# Only a known kind may write: an unknown kind with a writable ceiling may not.
+test_caller_unknown_kind_with_a_ceiling_is_not_writable if {
+	not caller.writable with input as {"caller": object.union(testing.outside_full, {"kind": "admin"})}
+}
+
+# Every writable ceiling gives its own runtime limit and the default interaction limit.
+test_caller_every_ceiling_has_its_limits if {
+	every ceiling in ["approval-required", "auto-accept-edits", "auto", "full-access"] {
+		c := testing.outside("o3", ceiling, testing.all_settings)
+		caller.writable with input as {"caller": c}
+		caller.limit("runtimeMode") == ceiling with input as {"caller": c}
+		caller.limit("interactionMode") == "default" with input as {"caller": c}
+	}
+}
+
+# A read row that names one thread or one mode still needs the calling thread's state (made-up rows).
+test_caller_one_thread_or_mode_field_needs_the_thread if {
+	c := testing.with_thread(testing.thread_a1, {"lookup": "unavailable"})
+	rows := {
+		"peek_thread": {"toolkit": "thread", "class": "read", "capability": null, "threadFields": ["threadId"], "modeFields": {}, "paths": {}},
+		"peek_mode": {"toolkit": "thread", "class": "read", "capability": null, "threadFields": [], "modeFields": {"runtimeMode": "runtimeMode"}, "paths": {}},
+		"peek_minimum": {"toolkit": "thread", "class": "read_minimum", "capability": null, "threadFields": [], "modeFields": {}, "paths": {}},
+	}
+	classes := object.union(data.gatehouse.access_classes, {"read_minimum": {"threadCaller": false, "writes": false, "live": "never", "minimumLimits": {"runtimeMode": "auto"}}})
+	every tool in ["peek_thread", "peek_mode", "peek_minimum"] {
+		caller.unknown == {"the calling thread's state"} with input as testing.call_as(c, tool, {})
+			with data.gatehouse.access_table as rows
+			with data.gatehouse.access_classes as classes
+	}
+}
+
+# Only the fields a row names as threads are looked at: another argument naming an unavailable id is nothing.
+test_caller_only_thread_fields_name_targets if {
+	inp := object.union(testing.call("wiki_read", {"path": "t9"}), {"targets": {"threads": {"t9": {"lookup": "unavailable"}}}})
+	count(caller.unknown) == 0 with input as inp
+}
+
+test_caller_every_unknown_fact_is_named if {
+	rows := {"two": {"toolkit": "thread", "class": "write_threads", "capability": null, "threadFields": ["a", "b"], "modeFields": {}, "paths": {}}}
+	inp := object.union(testing.call("two", {"a": "t8", "b": "t9"}), {"targets": {"threads": {"t8": {"lookup": "unavailable"}, "t9": {"lookup": "unavailable"}}}})
+	d := authz.decision with input as inp with data.gatehouse.access_table as rows
+	d.reasons == [{"code": "unavailable", "message": "a service did not answer, so this is unknown: the thread in a, the thread in b"}]
+}

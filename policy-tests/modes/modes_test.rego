@@ -225,3 +225,12 @@ test_modes_every_escalation_on_an_axis_is_named if {
 	d := authz.decision with input as i with data.gatehouse.access_table as made_up_rows
 	d.reasons == [{"code": "runtime_mode_escalation_denied", "message": "requested runtimeMode is above the caller's limit; target thread in threadId runs with a runtimeMode above the caller's limit"}]
 }
+
+# An omitted target is the caller's own thread only for a thread caller that has one.
+test_modes_outside_agent_with_a_thread_id_fact_has_no_own_thread if {
+	c := object.union(testing.outside_full, {"threadId": "t1"})
+	d := authz.decision with input as testing.call_as(c, "t3_thread_interrupt", {})
+	testing.codes(d) == ["thread_not_found"]
+	d2 := authz.decision with input as testing.call_as(json.remove(testing.thread_a1, ["threadId"]), "t3_thread_interrupt", {})
+	testing.codes(d2) == ["thread_not_found"]
+}

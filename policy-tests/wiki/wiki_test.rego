@@ -211,3 +211,31 @@ test_wiki_escape_denied_even_without_the_dot_rule if {
 	d.allow == false
 	testing.codes(d) == ["path_escape"]
 }
+
+# Mutation survivors: page rows never name the root, in every field; other tools ignore a bad root.
+test_wiki_move_never_names_the_root if {
+	every args in [{"from": ".", "to": "b.md", "baseRevision": "r1"}, {"from": "a.md", "to": ".", "baseRevision": "r1"}] {
+		d := authz.decision with input as testing.call("wiki_move", args)
+		testing.codes(d) == ["path_invalid"]
+	}
+}
+
+test_wiki_a_bad_root_does_not_touch_other_tools if {
+	d := authz.decision with input as object.union(testing.call("t3_thread_list", {}), {"wiki": {"root": ""}})
+	d.allow
+}
+
+test_wiki_titlecase_and_modifier_letters_are_letters if {
+	read_with("ǅx/ʰy.md", {"ǅx": ["Ll", "Lt"], "ʰy.md": ["Ll", "Lm"]}).allow
+}
+
+test_wiki_every_escaping_field_is_named if {
+	d := move({"from": "../x.md", "to": "../y.md"})
+	d.reasons[1] == {"code": "path_escape", "message": "from: the path leaves the caller's subtree; to: the path leaves the caller's subtree"}
+}
+
+test_wiki_unicode_fact_must_be_a_list if {
+	every fact in ["Ll", {"Ll": true}, null, 1] {
+		testing.codes(read_with("Été.md", {"Été.md": fact})) == ["path_invalid"]
+	}
+}
