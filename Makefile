@@ -93,7 +93,7 @@ test: policy policy-mutation bundle browser
 
 # The jars are removed first: re-shading an already shaded jar only grows original-*.jar.
 build: bundle
-	@rm -f sdk-facades/target/*.jar local-services/target/*.jar gateway/target/*.jar bench/target/*.jar
+	@rm -f sdk-facades/target/*.jar local-services/target/*.jar local-auth/target/*.jar gateway/target/*.jar bench/target/*.jar
 	@$(MVN) -q -DskipTests install
 
 # Ports are checked before building, so a second `make run` next to a running one changes nothing.

@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
-# `make run`: starts the embedded backends (local-services) and the gateway on loopback, attaches the demo
-# sessions through the admin API and prints what an MCP client needs. Ctrl-C stops both.
+# `make run`: starts the embedded backends (local-services), the local OAuth 2.1 authorization server (local-auth)
+# and the gateway on loopback, attaches the demo sessions through the admin API, gets the demo outside agent's
+# token from the authorization server and prints what an MCP client needs. Ctrl-C stops all three.
 #
 # Credentials are generated once into the data directory (mode 600) and reused on later runs:
 #   service-credential  local-services <-> gateway facades
 #   admin-credential    the admin API (never accepted at /mcp)
-#   oauth-hs256-secret  signs the local outside-agent token (a real deployment uses the issuer's JWKS instead)
-# Environment: GATEHOUSE_DATA_DIR (default .gatehouse-data), GATEHOUSE_PORT (8080), GATEHOUSE_LOCAL_PORT (8181).
+# Outside agents are OAuth clients of local-auth: o1 is approved read-only, o2 full-access (the `t3_mode_ceiling`
+# claim is set by the authorization server); the gateway checks their tokens with its JWKS.
+# Environment: GATEHOUSE_DATA_DIR (default .gatehouse-data), GATEHOUSE_PORT (8080), GATEHOUSE_LOCAL_PORT (8181),
+# GATEHOUSE_AUTH_PORT (8282).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATA="${GATEHOUSE_DATA_DIR:-$ROOT/.gatehouse-data}"
 PORT="${GATEHOUSE_PORT:-8080}"
 LOCAL_PORT="${GATEHOUSE_LOCAL_PORT:-8181}"
+AUTH_PORT="${GATEHOUSE_AUTH_PORT:-8282}"
+ISSUER="http://127.0.0.1:$AUTH_PORT/gatehouse"
+SCOPE=mcp
 BASE="http://127.0.0.1:$PORT"
 SECRETS="$DATA/secrets"
 
 LOCAL_JAR="$(ls "$ROOT"/local-services/target/local-services-*.jar 2>/dev/null | grep -v original | head -1 || true)"
 GATEWAY_JAR="$(ls "$ROOT"/gateway/target/gateway-*.jar 2>/dev/null | grep -v original | head -1 || true)"
+AUTH_JAR="$(ls "$ROOT"/local-auth/target/local-auth-*.jar 2>/dev/null | grep -v original | head -1 || true)"
 BUNDLE="$ROOT/target/bundle/bundle.tar.gz"
-for f in "$LOCAL_JAR" "$GATEWAY_JAR" "$BUNDLE"; do
+for f in "$LOCAL_JAR" "$GATEWAY_JAR" "$AUTH_JAR" "$BUNDLE"; do
   [[ -n "$f" && -f "$f" ]] || { echo "missing build output ($f); run: make run" >&2; exit 1; }
 done
 
@@ -35,7 +42,6 @@ secret() { # 256 random bits, base64url, generated once
 }
 SERVICE_CREDENTIAL="$(secret service-credential)"
 ADMIN_CREDENTIAL="$(secret admin-credential)"
-OAUTH_SECRET="$(secret oauth-hs256-secret)"
 
 PIDS=()
 stop() {
@@ -64,9 +70,17 @@ GATEHOUSE_LOCAL_DATA_DIR="$DATA/services" \
 PIDS+=($!)
 wait_for "http://127.0.0.1:$LOCAL_PORT/" local-services "${PIDS[0]}"
 
+echo ">> starting the authorization server on $ISSUER (outside agents o1: read-only, o2: full-access)"
+GATEHOUSE_AUTH_PORT="$AUTH_PORT" GATEHOUSE_AUTH_AUDIENCE="$BASE/mcp" GATEHOUSE_AUTH_SCOPE="$SCOPE" \
+GATEHOUSE_AUTH_CLIENTS="o1=read-only,o2=full-access" \
+  java -jar "$AUTH_JAR" > "$DATA/logs/local-auth.log" 2>&1 &
+PIDS+=($!)
+wait_for "$ISSUER/.well-known/oauth-authorization-server" local-auth "${PIDS[1]}"
+
 echo ">> starting the gateway on $BASE"
-GATEHOUSE_ADMIN_CREDENTIAL="$ADMIN_CREDENTIAL" GATEHOUSE_OAUTH_HS256_SECRET="$OAUTH_SECRET" \
-GATEHOUSE_PORT="$PORT" GATEHOUSE_PUBLIC_URL="$BASE" GATEHOUSE_OAUTH_ISSUER="$BASE" \
+GATEHOUSE_ADMIN_CREDENTIAL="$ADMIN_CREDENTIAL" GATEHOUSE_OAUTH_ISSUER="$ISSUER" \
+GATEHOUSE_OAUTH_JWKS_URL="$ISSUER/jwks" GATEHOUSE_OAUTH_SCOPE="$SCOPE" \
+GATEHOUSE_PORT="$PORT" GATEHOUSE_PUBLIC_URL="$BASE" \
   java -Dgatehouse.policy.bundle-path="$BUNDLE" -Dgatehouse.audit.path="$DATA/logs/decisions.jsonl" \
     -Dgatehouse.services.host.url="http://127.0.0.1:$LOCAL_PORT" \
     -Dgatehouse.services.project.url="http://127.0.0.1:$LOCAL_PORT" \
@@ -76,7 +90,7 @@ GATEHOUSE_PORT="$PORT" GATEHOUSE_PUBLIC_URL="$BASE" GATEHOUSE_OAUTH_ISSUER="$BAS
     -Dgatehouse.services.wiki.credential-file="$SECRETS/service-credential" \
     -jar "$GATEWAY_JAR" > "$DATA/logs/gateway.log" 2>&1 &
 PIDS+=($!)
-wait_for "$BASE/health" gateway "${PIDS[1]}"
+wait_for "$BASE/health" gateway "${PIDS[2]}"
 curl -s "$BASE/health"; echo
 
 admin() { # method, path, json body
@@ -96,22 +110,14 @@ admin PUT /admin/agents/a2 '{"browserAccess":false,"project":{"enabled":true,"pr
 admin PUT /admin/agents/o1 '{"browserAccess":false,"project":{"enabled":false},"wiki":{"read":true,"write":false}}' \
   > /dev/null
 
-# A read-only outside agent's access token (HS256, 8 hours), signed with the local secret.
-O1_TOKEN="$(OAUTH_SECRET="$OAUTH_SECRET" ISSUER="$BASE" AUDIENCE="$BASE/mcp" python3 - <<'PY'
-import base64, hashlib, hmac, json, os, time
-def b64(raw): return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-header = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
-now = int(time.time())
-claims = {"iss": os.environ["ISSUER"], "aud": os.environ["AUDIENCE"], "sub": "o1", "iat": now,
-          "exp": now + 8 * 3600, "t3_mode_ceiling": "read-only"}
-payload = b64(json.dumps(claims).encode())
-signature = hmac.new(os.environ["OAUTH_SECRET"].encode(), f"{header}.{payload}".encode(), hashlib.sha256).digest()
-print(f"{header}.{payload}.{b64(signature)}")
-PY
-)"
+# The read-only outside agent's access token, as any OAuth client gets it: client credentials at the token endpoint
+# for this gateway's resource (the local server accepts any client secret).
+O1_TOKEN="$(curl -sf -u o1:local-secret -d grant_type=client_credentials -d scope="$SCOPE" \
+  --data-urlencode resource="$BASE/mcp" "$ISSUER/token" \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')"
 umask 077
-printf 'MCP_URL=%s\nA1_TOKEN=%s\nA2_TOKEN=%s\nO1_TOKEN=%s\n' "$BASE/mcp" "$A1_TOKEN" "$A2_TOKEN" "$O1_TOKEN" \
-  > "$DATA/demo-credentials.env"
+printf 'MCP_URL=%s\nA1_TOKEN=%s\nA2_TOKEN=%s\nO1_TOKEN=%s\nOAUTH_ISSUER=%s\n' "$BASE/mcp" "$A1_TOKEN" "$A2_TOKEN" \
+  "$O1_TOKEN" "$ISSUER" > "$DATA/demo-credentials.env"
 
 cat <<INFO
 
@@ -120,7 +126,8 @@ Gatehouse is running.
   health       : $BASE/health
   a1 (thread t1, full-access/default)     : $A1_TOKEN
   a2 (thread t2, approval-required/plan)  : $A2_TOKEN
-  o1 (outside agent, read-only, JWT)      : $O1_TOKEN
+  o1 (outside agent, read-only, OAuth)    : $O1_TOKEN
+  authorization server : $ISSUER   (clients o1 read-only, o2 full-access; scope $SCOPE; 1 h tokens)
   (also in $DATA/demo-credentials.env; the admin credential is in $SECRETS/admin-credential)
 
 Try it with a real MCP client:
@@ -128,7 +135,10 @@ Try it with a real MCP client:
     --header "Authorization: Bearer $A1_TOKEN" --method tools/list
   npx -y @modelcontextprotocol/inspector@2.12.0 --cli $BASE/mcp --transport http \\
     --header "Authorization: Bearer $A1_TOKEN" --method tools/call --tool-name wiki_read --tool-arg path=page.md
+An outside agent's token (an OAuth client gets it by itself after the 401, from the metadata it points to):
+  curl -s -u o2:local-secret -d grant_type=client_credentials -d scope=$SCOPE \\
+    --data-urlencode resource=$BASE/mcp $ISSUER/token
 A scripted session: scripts/demo.sh
-Logs: $DATA/logs/ (decision log: decisions.jsonl)   Ctrl-C stops both servers.
+Logs: $DATA/logs/ (decision log: decisions.jsonl)   Ctrl-C stops all three servers.
 INFO
 wait

@@ -17,22 +17,29 @@ import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import com.nimbusds.jwt.proc.JWTClaimsSetVerifier;
 import jakarta.inject.Singleton;
+import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Checks an outside agent's OAuth 2.1 bearer JWT with Nimbus (the validator under micronaut-security-jwt; used
  * directly because {@code /mcp} is served outside Micronaut's filter chain): signature from the configured JWKS URL
- * or HS256 secret, {@code iss} equal to the configured issuer, {@code aud} containing this gateway's resource,
- * {@code sub} present, an approved ceiling claim from {@link ModeCeilings#ALL}, and the token times (RFC 7519
+ * (or, for development only, an HS256 secret file), {@code iss} equal to the configured issuer, {@code aud}
+ * containing this gateway's resource (RFC 8707: {@code <public-url>/mcp}), {@code sub} present, the configured
+ * scope when there is one ({@code scope}, space-delimited, or {@code scp}), an approved ceiling claim from
+ * {@link ModeCeilings#ALL} set by the authorization server, and the token times (RFC 7519
  * §4.1.4–4.1.6, RFC 9068 §4) against this gateway's {@link Clock} with the leeway {@code L} of
  * {@link OAuthProperties#getClockSkew()} (default 5 s, at most 60 s):
  * <ul>
@@ -42,23 +49,35 @@ import java.util.Set;
  * </ul>
  * Nimbus's own time checks (a fixed 60 s skew against the system clock) are not used. Any failure yields empty:
  * the caller answers 401 with {@code error="invalid_token"} without saying which check failed.
+ *
+ * <p>JWKS keys are cached by Nimbus ({@link JWKSourceBuilder}: 5 min, refreshed ahead); a token whose {@code kid} is
+ * not cached makes it fetch the set again, at most once per {@link OAuthProperties#getJwksRefetchInterval()}, so a
+ * rotated-in key works on first sight and a key id the issuer does not publish is refused.
  */
 @Singleton
 public class OAuthTokenVerifier {
 
+    private static final Logger LOG = LoggerFactory.getLogger(OAuthTokenVerifier.class);
+
     private final Optional<ConfigurableJWTProcessor<SecurityContext>> processor;
     private final String issuer;
     private final String ceilingClaim;
+    private final Optional<String> scope;
 
     public OAuthTokenVerifier(OAuthProperties oauth, GatewayProperties gateway) {
         this(oauth, gateway, Clock.systemUTC());
     }
 
     OAuthTokenVerifier(OAuthProperties oauth, GatewayProperties gateway, Clock clock) {
-        this.issuer = oauth.getIssuer();
+        Optional<Keys> keySource = keySource(oauth);
+        if (keySource.isPresent() && oauth.getIssuer().isEmpty()) {
+            throw new IllegalStateException(OAuthProperties.PREFIX + ".issuer is required to accept OAuth tokens");
+        }
+        this.issuer = oauth.getIssuer().orElse("");
         this.ceilingClaim = oauth.getCeilingClaim();
+        this.scope = oauth.getScope();
         String audience = oauth.getAudience().orElse(gateway.resource());
-        this.processor = keySource(oauth).map(keys -> {
+        this.processor = keySource.map(keys -> {
             DefaultJWTProcessor<SecurityContext> p = new DefaultJWTProcessor<>();
             // RFC 9068 access tokens are typed at+jwt; plain JWT and untyped tokens are accepted too.
             p.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(JOSEObjectType.JWT,
@@ -82,13 +101,28 @@ public class OAuthTokenVerifier {
         try {
             JWTClaimsSet claims = processor.get().process(token, null);
             Object ceiling = claims.getClaim(ceilingClaim);
-            if (!(ceiling instanceof String value) || !ModeCeilings.ALL.contains(value)) {
+            if (!(ceiling instanceof String value) || !ModeCeilings.ALL.contains(value) || !holdsScope(claims)) {
                 return Optional.empty();
             }
             return Optional.of(new Authenticated.OutsideAgent(issuer, claims.getSubject(), value));
         } catch (ParseException | BadJOSEException | JOSEException e) {
             return Optional.empty();
         }
+    }
+
+    /** True when no scope is required, or the token's {@code scope} (space-delimited) or {@code scp} holds it. */
+    private boolean holdsScope(JWTClaimsSet claims) {
+        if (scope.isEmpty()) {
+            return true;
+        }
+        Object granted = claims.getClaim("scope");
+        if (granted == null) {
+            granted = claims.getClaim("scp");
+        }
+        if (granted instanceof String text) {
+            return List.of(text.trim().split(" +")).contains(scope.get());
+        }
+        return granted instanceof List<?> list && list.contains(scope.get());
     }
 
     /**
@@ -130,18 +164,27 @@ public class OAuthTokenVerifier {
                 JWKSource<SecurityContext> source = JWKSourceBuilder
                         .<SecurityContext>create(URI.create(oauth.getJwksUrl().get()).toURL())
                         .retrying(true)
+                        .rateLimited(oauth.getJwksRefetchInterval().toMillis())
                         .build();
                 return Optional.of(new Keys(source, Set.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256,
                         JWSAlgorithm.PS256, JWSAlgorithm.EdDSA)));
-            } catch (MalformedURLException e) {
+            } catch (MalformedURLException | IllegalArgumentException e) {
                 throw new IllegalStateException(OAuthProperties.PREFIX + ".jwks-url is not a URL", e);
             }
         }
-        return oauth.getHs256Secret().map(secret -> {
-            byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
-            if (bytes.length < 32) {
-                throw new IllegalStateException(OAuthProperties.PREFIX + ".hs256-secret must have at least 256 bits");
+        return oauth.getDevHs256SecretFile().map(file -> {
+            byte[] bytes;
+            try {
+                bytes = Files.readString(file, StandardCharsets.UTF_8).trim().getBytes(StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new IllegalStateException(OAuthProperties.PREFIX + ".dev-hs256-secret-file cannot be read", e);
             }
+            if (bytes.length < 32) {
+                throw new IllegalStateException(OAuthProperties.PREFIX
+                        + ".dev-hs256-secret-file must hold at least 256 bits");
+            }
+            LOG.warn("Outside-agent tokens are checked with the development HS256 secret of {}; "
+                    + "a deployment sets {}.jwks-url instead", file, OAuthProperties.PREFIX);
             return new Keys(new ImmutableSecret<>(bytes), Set.of(JWSAlgorithm.HS256));
         });
     }

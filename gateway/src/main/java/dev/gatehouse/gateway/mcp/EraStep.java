@@ -3,11 +3,27 @@ package dev.gatehouse.gateway.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.gateway.mcp.guard.JsonRpcMessage;
 import dev.gatehouse.gateway.mcp.guard.Rejection;
+import io.modelcontextprotocol.modern.server.transport.McpHeaderDecoder;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code era}: which protocol era the request speaks ({@link Era#of}); for 2026-07-28 the {@code Mcp-Method} and
- * {@code MCP-Protocol-Version} headers must agree with the body (400 -32600).
+ * {@code era}: which protocol era the request speaks ({@link Era#of}), and whether its revision is served.
+ *
+ * <p>A 2026-07-28 request must carry {@code Mcp-Method}, {@code MCP-Protocol-Version} and, for
+ * {@code tools/call}, {@code prompts/get} and {@code resources/read}, {@code Mcp-Name}, each exactly once and equal
+ * to the body (method, {@code _meta} revision, {@code params.name}/{@code params.uri}; values compared exactly after
+ * trimming surrounding whitespace, names case-insensitively), else 400 with -32020 (header mismatch). Its
+ * {@code _meta} must name the revision and the client's capabilities (400 -32602). These checks are made here
+ * because {@code tools/call} never reaches the SDK, whose transport makes the same ones for everything else.
+ *
+ * <p>A revision that is not served — in {@code _meta}, or in the header of a handshake-era request other than
+ * {@code initialize} (which negotiates in its body) — gets 400 with -32022 and
+ * {@code data: {supported: [every served revision], requested}}.
  */
 final class EraStep implements TransportStep {
 
@@ -19,22 +35,92 @@ final class EraStep implements TransportStep {
     @Override
     public Optional<Rejection> apply(Exchange exchange) {
         exchange.era = Era.of(exchange.request, exchange.message);
-        if (exchange.era != Era.MODERN || exchange.message.isEmpty()) {
+        return exchange.era == Era.MODERN ? modern(exchange) : handshake(exchange);
+    }
+
+    private static Optional<Rejection> handshake(Exchange exchange) {
+        if (exchange.method().filter("initialize"::equals).isPresent()) {
             return Optional.empty();
         }
-        JsonRpcMessage message = exchange.message.get();
-        String method = exchange.request.getHeader(McpHeaders.METHOD);
-        if (method != null && message.method().isPresent() && !method.equals(message.method().get())) {
-            return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST,
-                    "Mcp-Method header does not match the request method").withId(message.id()));
-        }
         String version = exchange.request.getHeader(McpHeaders.PROTOCOL_VERSION);
-        Optional<JsonNode> metaVersion = message.meta(McpHeaders.META_PROTOCOL_VERSION);
-        if (version != null && metaVersion.isPresent()
-                && !(metaVersion.get().isTextual() && version.trim().equals(metaVersion.get().textValue()))) {
-            return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST,
-                    "MCP-Protocol-Version header does not match _meta").withId(message.id()));
+        if (version == null || McpHeaders.HANDSHAKE_VERSIONS.contains(version.trim())) {
+            return Optional.empty();
+        }
+        return Optional.of(unsupported(version.trim()).withId(exchange.id()));
+    }
+
+    private static Optional<Rejection> modern(Exchange exchange) {
+        Optional<JsonRpcMessage> request = exchange.message.filter(JsonRpcMessage::isRequest);
+        if (request.isEmpty()) {
+            return Optional.empty();
+        }
+        JsonRpcMessage message = request.get();
+        Optional<String> mismatch = headerMismatch(exchange.request, message);
+        if (mismatch.isPresent()) {
+            return Optional.of(Rejection.jsonRpc(400, Rejection.HEADER_MISMATCH, mismatch.get())
+                    .withId(message.id()));
+        }
+        Optional<JsonNode> version = message.meta(McpHeaders.META_PROTOCOL_VERSION);
+        if (version.isEmpty() || message.meta(McpHeaders.META_CLIENT_CAPABILITIES).isEmpty()) {
+            return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_PARAMS,
+                    "params._meta must carry io.modelcontextprotocol/protocolVersion and "
+                            + "io.modelcontextprotocol/clientCapabilities").withId(message.id()));
+        }
+        if (!McpHeaders.MODERN_VERSIONS.contains(version.get().asText())) {
+            return Optional.of(unsupported(version.get().asText()).withId(message.id()));
         }
         return Optional.empty();
+    }
+
+    /** Why the standard headers disagree with the body, if they do. */
+    private static Optional<String> headerMismatch(HttpServletRequest http, JsonRpcMessage message) {
+        String method = message.method().get();
+        List<String> methods = values(http, McpHeaders.METHOD);
+        if (methods.size() != 1) {
+            return Optional.of(count(McpHeaders.METHOD, methods));
+        }
+        if (!methods.get(0).equals(method)) {
+            return Optional.of("Mcp-Method header does not match the request method");
+        }
+        List<String> versions = values(http, McpHeaders.PROTOCOL_VERSION);
+        if (versions.size() != 1) {
+            return Optional.of(count(McpHeaders.PROTOCOL_VERSION, versions));
+        }
+        Optional<JsonNode> meta = message.meta(McpHeaders.META_PROTOCOL_VERSION);
+        if (meta.isPresent() && !(meta.get().isTextual() && versions.get(0).equals(meta.get().textValue()))) {
+            return Optional.of("MCP-Protocol-Version header does not match _meta");
+        }
+        String member = switch (method) {
+            case "tools/call", "prompts/get" -> "name";
+            case "resources/read" -> "uri";
+            default -> null;
+        };
+        JsonNode named = member == null ? null : message.params().map(p -> p.get(member)).orElse(null);
+        if (named == null || !named.isTextual()) {
+            return Optional.empty();
+        }
+        List<String> names = values(http, McpHeaders.NAME);
+        if (names.size() != 1) {
+            return Optional.of(count(McpHeaders.NAME, names));
+        }
+        return named.textValue().equals(McpHeaderDecoder.decodeValue(names.get(0))) ? Optional.empty()
+                : Optional.of("Mcp-Name header does not match params." + member);
+    }
+
+    /** Every value of a header, trimmed (surrounding whitespace is not part of a field value, RFC 9110 §5.5). */
+    private static List<String> values(HttpServletRequest http, String name) {
+        return Collections.list(http.getHeaders(name)).stream().map(String::trim).toList();
+    }
+
+    private static String count(String name, List<String> values) {
+        return values.isEmpty() ? "missing required header " + name : name + " header has more than one value";
+    }
+
+    private static Rejection unsupported(String requested) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("supported", McpHeaders.SERVED_VERSIONS);
+        data.put("requested", requested);
+        return Rejection.jsonRpc(400, Rejection.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
+                .withData(data);
     }
 }

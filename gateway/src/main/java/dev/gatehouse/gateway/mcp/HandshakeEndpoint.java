@@ -10,8 +10,13 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityValidator;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import jakarta.servlet.http.HttpServlet;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import reactor.core.publisher.Mono;
 
 /**
  * The handshake-era server (2025-11-25, 2025-06-18): the SDK's Streamable HTTP servlet, owned by the front servlet
@@ -35,7 +40,7 @@ final class HandshakeEndpoint {
                 .maxRequestSize(properties.getMaxRequestBytes())
                 .build();
         List<SyncToolSpecification> tools = registry.all().stream().map(HandshakeEndpoint::spec).toList();
-        this.server = McpServer.sync(transport)
+        this.server = McpServer.sync(new ServedVersions(transport))
                 .serverInfo(new McpSchema.Implementation("gatehouse", "Gatehouse", version))
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 // The gate validates arguments and turns violations into policy facts.
@@ -69,6 +74,53 @@ final class HandshakeEndpoint {
                     throw new IllegalStateException("tools/call reached the SDK; ToolCallRoute answers every call");
                 })
                 .build();
+    }
+
+    /**
+     * The SDK transport as the server sees it, offering only {@link McpHeaders#HANDSHAKE_VERSIONS} (the SDK's own
+     * list adds 2025-03-26). Oldest first: an initialize asking for any other revision is answered with the last,
+     * 2025-11-25, which is how the handshake refuses a revision (the client decides whether to go on).
+     */
+    private record ServedVersions(HttpServletStreamableServerTransportProvider sdk)
+            implements McpStreamableServerTransportProvider {
+
+        private static final List<String> OLDEST_FIRST = oldestFirst();
+
+        private static List<String> oldestFirst() {
+            List<String> versions = new ArrayList<>(McpHeaders.HANDSHAKE_VERSIONS);
+            Collections.reverse(versions);
+            return List.copyOf(versions);
+        }
+
+        @Override
+        public void setSessionFactory(McpStreamableServerSession.Factory factory) {
+            sdk.setSessionFactory(factory);
+        }
+
+        @Override
+        public Mono<Void> notifyClients(String method, Object params) {
+            return sdk.notifyClients(method, params);
+        }
+
+        @Override
+        public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+            return sdk.notifyClient(sessionId, method, params);
+        }
+
+        @Override
+        public void close() {
+            sdk.close();
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return sdk.closeGracefully();
+        }
+
+        @Override
+        public List<String> protocolVersions() {
+            return OLDEST_FIRST;
+        }
     }
 
     /** The handshake-era wire form of a tool reply. */

@@ -25,6 +25,7 @@ final class JsonRpcReplies {
         ObjectNode error = body.putObject("error");
         error.put("code", rejection.jsonRpcCode().orElse(Rejection.INVALID_REQUEST));
         error.put("message", rejection.message());
+        rejection.data().ifPresent(data -> error.set("data", JSON.valueToTree(data)));
         write(response, rejection.status(), JSON.writeValueAsBytes(body));
     }
 

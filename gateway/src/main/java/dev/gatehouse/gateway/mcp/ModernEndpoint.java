@@ -36,6 +36,9 @@ final class ModernEndpoint {
         JsonSchemaValidator acceptAll = (schema, instance) -> JsonSchemaValidator.ValidationResponse.asValid(null);
         this.server = McpServer.builder()
                 .serverInfo(McpSchema.Implementation.builder("gatehouse", version).build())
+                // server/discover and -32022 name every revision served here, the handshake's too; requests in a
+                // handshake revision never reach this server (the era step routes or refuses them).
+                .supportedVersions(McpHeaders.SERVED_VERSIONS)
                 .jsonMapper(json)
                 .feature(ToolsFeature.ofSync(new GatedTools(gate), json, acceptAll, 0,
                         McpSchema.CacheScope.PRIVATE))

@@ -58,9 +58,7 @@ class OAuthTokenTimesTest {
     }
 
     static OAuthTokenVerifier verifier(Duration leeway) {
-        OAuthProperties oauth = new OAuthProperties();
-        oauth.setIssuer(OAuthTokenVerifierTest.ISSUER);
-        oauth.setHs256Secret(Optional.of(SECRET));
+        OAuthProperties oauth = OAuthTokenVerifierTest.properties(SECRET);
         oauth.setClockSkew(leeway);
         return new OAuthTokenVerifier(oauth, new GatewayProperties(), Clock.fixed(NOW, ZoneOffset.UTC));
     }
@@ -168,6 +166,6 @@ class OAuthTokenTimesTest {
         AuthFailure failure = assertInstanceOf(Authenticator.Result.Rejected.class, result).failure();
         assertEquals(AuthFailure.INVALID_TOKEN, failure);
         assertEquals("Bearer resource_metadata=\"http://127.0.0.1:8080/.well-known/oauth-protected-resource\", "
-                + "error=\"invalid_token\"", new AuthChallenge(new GatewayProperties()).header(failure));
+                + "error=\"invalid_token\"", new AuthChallenge(new GatewayProperties(), new OAuthProperties()).header(failure));
     }
 }

@@ -10,6 +10,10 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Date;
 import java.util.Optional;
@@ -26,10 +30,22 @@ class OAuthTokenVerifierTest {
     private final OAuthTokenVerifier verifier = verifier(SECRET);
 
     static OAuthTokenVerifier verifier(String secret) {
+        return new OAuthTokenVerifier(properties(secret), new GatewayProperties());
+    }
+
+    /** The issuer with the development HS256 secret, written to a file as {@code dev-hs256-secret-file} reads it. */
+    static OAuthProperties properties(String secret) {
         OAuthProperties oauth = new OAuthProperties();
-        oauth.setIssuer(ISSUER);
-        oauth.setHs256Secret(Optional.of(secret));
-        return new OAuthTokenVerifier(oauth, new GatewayProperties());
+        oauth.setIssuer(Optional.of(ISSUER));
+        try {
+            Path file = Files.createTempFile("gatehouse-dev-hs256", ".secret");
+            file.toFile().deleteOnExit();
+            Files.writeString(file, secret + "\n");
+            oauth.setDevHs256SecretFile(Optional.of(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return oauth;
     }
 
     static String token(String secret, Consumer<JWTClaimsSet.Builder> claims) throws JOSEException {

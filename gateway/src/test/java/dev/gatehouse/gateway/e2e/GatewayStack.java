@@ -1,16 +1,11 @@
 package dev.gatehouse.gateway.e2e;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import dev.gatehouse.gateway.auth.SessionTokens;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -20,35 +15,41 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Date;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The packaged system as `make run` starts it: local-services and the gateway as two {@code java -jar} processes on
- * loopback, with fresh data, fresh credentials and free ports. Jars and bundle come from system properties set by
- * the failsafe configuration in gateway/pom.xml.
+ * The packaged system as `make run` starts it: local-services, the local authorization server (local-auth, which
+ * approves outside agents o1 as read-only and o2 as full-access) and the gateway as three {@code java -jar}
+ * processes on loopback, with fresh data, fresh credentials and free ports. The gateway verifies outside agents'
+ * tokens through the authorization server's JWKS and requires the scope {@value #SCOPE}. Jars and bundle come from
+ * system properties set by the failsafe configuration in gateway/pom.xml.
  */
 final class GatewayStack implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** The OAuth scope the gateway requires of outside agents' tokens. */
+    static final String SCOPE = "mcp";
+
     final Path workDir;
     final int gatewayPort;
+    final int authPort;
     final String adminCredential = SessionTokens.mint();
-    private final String oauthSecret = SessionTokens.mint();
     private final List<Process> processes = new ArrayList<>();
 
-    private GatewayStack(Path workDir, int gatewayPort) {
+    private GatewayStack(Path workDir, int gatewayPort, int authPort) {
         this.workDir = workDir;
         this.gatewayPort = gatewayPort;
+        this.authPort = authPort;
     }
 
-    /** Starts both processes and waits until the gateway's health endpoint answers. */
+    /** Starts the three processes and waits until the gateway's health endpoint answers. */
     static GatewayStack start(Path workDir) throws Exception {
-        GatewayStack stack = new GatewayStack(workDir, freePort());
+        GatewayStack stack = new GatewayStack(workDir, freePort(), freePort());
         try {
             stack.launch();
             return stack;
@@ -66,6 +67,12 @@ final class GatewayStack implements AutoCloseable {
                 Map.of("GATEHOUSE_LOCAL_CREDENTIAL", serviceCredential, "GATEHOUSE_LOCAL_PORT",
                         String.valueOf(localPort), "GATEHOUSE_LOCAL_DATA_DIR", workDir.resolve("services").toString()));
         awaitHttp(URI.create(local + "/"), services, "local-services");
+        Process auth = spawn("local-auth", List.of("java", "-jar", property("gatehouse.local-auth.jar")), Map.of(
+                "GATEHOUSE_AUTH_PORT", String.valueOf(authPort),
+                "GATEHOUSE_AUTH_AUDIENCE", mcpUrl(),
+                "GATEHOUSE_AUTH_CLIENTS", "o1=read-only,o2=full-access",
+                "GATEHOUSE_AUTH_SCOPE", SCOPE));
+        awaitHttp(URI.create(issuer() + "/.well-known/oauth-authorization-server"), auth, "local-auth");
         List<String> command = new ArrayList<>(List.of("java",
                 "-Dgatehouse.policy.bundle-path=" + Path.of(property("gatehouse.bundle.dir"), "bundle.tar.gz"),
                 "-Dgatehouse.audit.path=" + workDir.resolve("decisions.jsonl")));
@@ -76,9 +83,10 @@ final class GatewayStack implements AutoCloseable {
         Process gateway = spawn("gateway", command, Map.of(
                 "GATEHOUSE_PORT", String.valueOf(gatewayPort),
                 "GATEHOUSE_PUBLIC_URL", baseUrl(),
-                "GATEHOUSE_OAUTH_ISSUER", baseUrl(),
+                "GATEHOUSE_OAUTH_ISSUER", issuer(),
+                "GATEHOUSE_OAUTH_JWKS_URL", issuer() + "/jwks",
+                "GATEHOUSE_OAUTH_SCOPE", SCOPE,
                 "GATEHOUSE_ADMIN_CREDENTIAL", adminCredential,
-                "GATEHOUSE_OAUTH_HS256_SECRET", oauthSecret,
                 "GATEHOUSE_SERVICES_HOST_CREDENTIAL", serviceCredential,
                 "GATEHOUSE_SERVICES_PROJECT_CREDENTIAL", serviceCredential,
                 "GATEHOUSE_SERVICES_WIKI_CREDENTIAL", serviceCredential));
@@ -91,6 +99,11 @@ final class GatewayStack implements AutoCloseable {
 
     String mcpUrl() {
         return baseUrl() + "/mcp";
+    }
+
+    /** The local authorization server's issuer. */
+    String issuer() {
+        return "http://127.0.0.1:" + authPort + "/gatehouse";
     }
 
     /** Attaches a thread session through the admin API; returns its bearer token. */
@@ -120,13 +133,22 @@ final class GatewayStack implements AutoCloseable {
                 .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** An outside agent's access token for this gateway, signed with the stack's HS256 secret. */
-    String outsideAgentToken(String subject, String ceiling) throws JOSEException {
-        JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(baseUrl()).audience(mcpUrl()).subject(subject)
-                .expirationTime(Date.from(Instant.now().plusSeconds(3600))).claim("t3_mode_ceiling", ceiling).build();
-        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);
-        jwt.sign(new MACSigner(oauthSecret.getBytes(StandardCharsets.UTF_8)));
-        return jwt.serialize();
+    /**
+     * An outside agent's access token from the authorization server (client credentials, RFC 6749 §4.4, for this
+     * gateway's resource, RFC 8707); its ceiling is the one the server approved for {@code client}.
+     */
+    String outsideAgentToken(String client) throws IOException, InterruptedException {
+        String form = "grant_type=client_credentials&scope=" + SCOPE + "&resource="
+                + URLEncoder.encode(mcpUrl(), StandardCharsets.UTF_8);
+        String basic = Base64.getEncoder().encodeToString((client + ":local-secret").getBytes(StandardCharsets.UTF_8));
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(issuer() + "/token"))
+                .header("Authorization", "Basic " + basic)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new AssertionError("token for " + client + ": " + response.statusCode() + " " + response.body());
+        }
+        return JSON.readTree(response.body()).path("access_token").asText();
     }
 
     /** The last lines of a process log, for failure messages. */

@@ -19,6 +19,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * src/test/e2e/e2e.mjs: identity keys and headers, a capability turned off and on mid-session, a supervised
  * plan-mode thread launching within and above its modes, an ended run, read-only and narrowed outside agents,
  * unknown tools, wiki and project work, a2 kept out of a1's pages, and tools/list = allowed calls per caller kind.
+ * Outside agents' tokens come from the stack's authorization server (client credentials) and are checked through
+ * its JWKS; src/test/e2e/oauth.mjs has each era's client find and use that server by itself.
  */
 class McpEndToEndIT {
 
@@ -45,12 +47,32 @@ class McpEndToEndIT {
                     "A1_TOKEN", stack.attach("a1", "t1", "pi-1"),
                     "A2_TOKEN", stack.attach("a2", "t2", "pi-2"),
                     "A1_ENDED_TOKEN", stack.attach("a1", "t3", "pi-1"),
-                    "O1_TOKEN", stack.outsideAgentToken("o1", "read-only"),
-                    "O2_TOKEN", stack.outsideAgentToken("o2", "full-access"),
+                    "O1_TOKEN", stack.outsideAgentToken("o1"),
+                    "O2_TOKEN", stack.outsideAgentToken("o2"),
                     "MINIMAL_ARGUMENTS", minimal.toString());
             NodeClients.Run run = NodeClients.run(List.of("node", "e2e.mjs", era), env, 300);
             System.out.println(run.output());
             assertEquals(0, run.exitCode(), run.output() + "\n--- gateway log ---\n" + stack.log("gateway"));
+        }
+    }
+
+    /**
+     * The OAuth discovery chain with each SDK's own OAuth support, on one stack: 401 → protected-resource metadata →
+     * authorization-server metadata → client-credentials token for this resource → calls within the ceiling the
+     * authorization server approved; a client it did not approve is refused.
+     */
+    @org.junit.jupiter.api.Test
+    void outsideAgentsAuthorizeThroughDiscovery(@TempDir Path work) throws Exception {
+        try (GatewayStack stack = GatewayStack.start(work)) {
+            stack.settings("o1", "{\"wiki\":{\"read\":true,\"write\":false}}");
+            Map<String, String> env = Map.of("MCP_URL", stack.mcpUrl(), "OAUTH_ISSUER", stack.issuer(),
+                    "OAUTH_SCOPE", GatewayStack.SCOPE);
+            for (String era : List.of("modern", "handshake")) {
+                NodeClients.Run run = NodeClients.run(List.of("node", "oauth.mjs", era), env, 120);
+                System.out.println(run.output());
+                assertEquals(0, run.exitCode(), run.output() + "\n--- gateway log ---\n" + stack.log("gateway")
+                        + "\n--- local-auth log ---\n" + stack.log("local-auth"));
+            }
         }
     }
 }

@@ -37,6 +37,10 @@ class McpTransportGuardTest {
             + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"},"
             + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
 
+    private static final String META = ",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+            + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"},"
+            + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
+
     @Inject
     EmbeddedServer server;
     @Inject
@@ -174,11 +178,84 @@ class McpTransportGuardTest {
         RawHttp.Response method = RawHttp.post(server.getPort(), PING, bearer(), "Mcp-Method: tools/call",
                 "MCP-Protocol-Version: 2026-07-28");
         assertEquals(400, method.status());
-        assertEquals(-32600, json(method).path("error").path("code").asInt());
+        assertEquals(-32020, json(method).path("error").path("code").asInt());
+        assertEquals(1, json(method).path("id").asInt());
         RawHttp.Response version = RawHttp.post(server.getPort(), PING, bearer(), "Mcp-Method: server/discover",
                 "MCP-Protocol-Version: 2025-11-25");
         assertEquals(400, version.status());
-        assertEquals(-32600, json(version).path("error").path("code").asInt());
+        assertEquals(-32020, json(version).path("error").path("code").asInt());
+        RawHttp.Response missing = RawHttp.post(server.getPort(), PING, bearer(), "MCP-Protocol-Version: 2026-07-28");
+        assertEquals(400, missing.status());
+        assertEquals(-32020, json(missing).path("error").path("code").asInt());
+        RawHttp.Response upper = RawHttp.post(server.getPort(), PING, bearer(), "Mcp-Method: SERVER/DISCOVER",
+                "MCP-Protocol-Version: 2026-07-28");
+        assertEquals(-32020, json(upper).path("error").path("code").asInt());
+        RawHttp.Response spaced = RawHttp.post(server.getPort(), PING, bearer(), "mcp-method:   server/discover  ",
+                "MCP-Protocol-Version: 2026-07-28");
+        assertEquals(200, spaced.status(), spaced.body());
+    }
+
+    @Test
+    void aToolCallWhoseMcpNameDisagreesIs400BeforeTheGate() throws IOException {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{"
+                + "\"name\":\"wiki_read\",\"arguments\":{\"path\":\"page.md\"}," + META.substring(1) + "}}";
+        long before = records();
+        for (String[] headers : new String[][] {{"Mcp-Name: wiki_write"}, {}}) {
+            String[] all = new String[headers.length + 3];
+            all[0] = bearer();
+            all[1] = "Mcp-Method: tools/call";
+            all[2] = "MCP-Protocol-Version: 2026-07-28";
+            System.arraycopy(headers, 0, all, 3, headers.length);
+            RawHttp.Response response = RawHttp.post(server.getPort(), body, all);
+            assertEquals(400, response.status(), response.body());
+            assertEquals(-32020, json(response).path("error").path("code").asInt());
+            assertEquals(7, json(response).path("id").asInt());
+        }
+        assertEquals(before, records(), "a refused header never reaches the gate");
+    }
+
+    @Test
+    void discoverAndUnsupportedVersionsNameEveryServedRevision() throws IOException {
+        RawHttp.Response discover = modernPing();
+        assertEquals(200, discover.status(), discover.body());
+        assertEquals("[\"2026-07-28\",\"2025-11-25\",\"2025-06-18\"]",
+                firstJson(discover.body()).path("result").path("supportedVersions").toString());
+        for (String requested : new String[] {"2025-11-25", "2025-03-26", "v999"}) {
+            RawHttp.Response refused = RawHttp.post(server.getPort(), PING.replace("\"2026-07-28\"",
+                    "\"" + requested + "\""), bearer(), "Mcp-Method: server/discover",
+                    "MCP-Protocol-Version: " + requested);
+            assertEquals(400, refused.status(), refused.body());
+            JsonNode error = json(refused).path("error");
+            assertEquals(-32022, error.path("code").asInt(), refused.body());
+            assertEquals("[\"2026-07-28\",\"2025-11-25\",\"2025-06-18\"]", error.path("data").path("supported").toString());
+            assertEquals(requested, error.path("data").path("requested").asText());
+        }
+    }
+
+    @Test
+    void initializeIsTheHandshakeWhateverHeadersComeWithItAnd20250326IsNotServed() throws IOException {
+        String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                + "\"protocolVersion\":\"%s\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+        RawHttp.Response withHeaders = RawHttp.post(server.getPort(), initialize.formatted("2025-11-25"), bearer(),
+                "Mcp-Method: initialize", "MCP-Protocol-Version: 2025-11-25");
+        assertEquals(200, withHeaders.status(), withHeaders.body());
+        assertEquals("2025-11-25", firstJson(withHeaders.body()).path("result").path("protocolVersion").asText());
+        RawHttp.Response old = RawHttp.post(server.getPort(), initialize.formatted("2025-03-26"), bearer());
+        assertEquals(200, old.status(), old.body());
+        assertEquals("2025-11-25", firstJson(old.body()).path("result").path("protocolVersion").asText(),
+                "2025-03-26 is answered with the newest handshake revision, which the client may decline");
+        String sessionId = old.headers().get("mcp-session-id");
+        RawHttp.Response oldHeader = RawHttp.post(server.getPort(), "{\"jsonrpc\":\"2.0\",\"id\":2,"
+                + "\"method\":\"tools/list\"}", bearer(), "Mcp-Session-Id: " + sessionId,
+                "MCP-Protocol-Version: 2025-03-26");
+        assertEquals(400, oldHeader.status(), oldHeader.body());
+        assertEquals(-32022, json(oldHeader).path("error").path("code").asInt());
+        RawHttp.Response removed = RawHttp.post(server.getPort(), "{\"jsonrpc\":\"2.0\",\"id\":3,"
+                + "\"method\":\"initialize\",\"params\":{" + META.substring(1) + "}}", bearer(),
+                "Mcp-Method: initialize", "MCP-Protocol-Version: 2026-07-28");
+        assertEquals(404, removed.status(), "a 2026-07-28 initialize is a removed method: " + removed.body());
+        assertEquals(-32601, json(removed).path("error").path("code").asInt());
     }
 
     @Test

@@ -13,9 +13,10 @@ import java.util.Optional;
  * @param message      fixed text, never derived from the request
  * @param id           the request id to echo, when it was read and valid; JSON {@code null} otherwise
  * @param headers      extra response headers (e.g. {@code Connection: close})
+ * @param data         the JSON-RPC error's {@code data} (e.g. -32022's {@code {supported, requested}}), when it has one
  */
 public record Rejection(int status, Optional<Integer> jsonRpcCode, String message, Optional<Object> id,
-        Map<String, String> headers) {
+        Map<String, String> headers, Optional<Object> data) {
 
     /** JSON-RPC 2.0: invalid JSON. */
     public static final int PARSE_ERROR = -32700;
@@ -23,12 +24,23 @@ public record Rejection(int status, Optional<Integer> jsonRpcCode, String messag
     public static final int INVALID_REQUEST = -32600;
     /** JSON-RPC 2.0: invalid method parameters. */
     public static final int INVALID_PARAMS = -32602;
+    /** MCP 2026-07-28: an {@code Mcp-*} or {@code MCP-Protocol-Version} header disagrees with the body or is missing. */
+    public static final int HEADER_MISMATCH = -32020;
+    /** MCP 2026-07-28: the requested protocol revision is not served ({@code data: {supported, requested}}). */
+    public static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
     public Rejection {
         Objects.requireNonNull(jsonRpcCode, "jsonRpcCode");
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(id, "id");
         headers = Map.copyOf(headers);
+        Objects.requireNonNull(data, "data");
+    }
+
+    /** A rejection without error data. */
+    public Rejection(int status, Optional<Integer> jsonRpcCode, String message, Optional<Object> id,
+            Map<String, String> headers) {
+        this(status, jsonRpcCode, message, id, headers, Optional.empty());
     }
 
     /** HTTP {@code status} with a JSON-RPC error {@code code} and {@code "id": null}. */
@@ -38,6 +50,11 @@ public record Rejection(int status, Optional<Integer> jsonRpcCode, String messag
 
     /** The same rejection echoing a valid request id. */
     public Rejection withId(Optional<Object> requestId) {
-        return new Rejection(status, jsonRpcCode, message, requestId, headers);
+        return new Rejection(status, jsonRpcCode, message, requestId, headers, data);
+    }
+
+    /** The same rejection with the error's {@code data} member (serialised as JSON). */
+    public Rejection withData(Object errorData) {
+        return new Rejection(status, jsonRpcCode, message, id, headers, Optional.of(errorData));
     }
 }

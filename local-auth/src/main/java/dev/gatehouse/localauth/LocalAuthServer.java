@@ -1,0 +1,111 @@
+package dev.gatehouse.localauth;
+
+import java.net.InetAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.regex.Pattern;
+import no.nav.security.mock.oauth2.MockOAuth2Server;
+import no.nav.security.mock.oauth2.OAuth2Config;
+
+/**
+ * The OAuth 2.1 authorization server of {@code make run} and the end-to-end tests: {@code mock-oauth2-server}
+ * in-process, on 127.0.0.1 only, with one issuer ({@value #ISSUER_ID}). It publishes RFC 8414 metadata (at
+ * {@code /.well-known/oauth-authorization-server/gatehouse}, {@link PathInsertedMetadata}, and the suffixed and
+ * OpenID forms under {@code /gatehouse/}), a JWKS and a token endpoint.
+ *
+ * <p>The approval is the server's, never the client's: each approved outside agent is a client id mapped to its
+ * mode ceiling, and a token issued to that client carries {@code sub} = the client id, {@code aud} = the gateway's
+ * MCP resource, {@code scope} and the {@code t3_mode_ceiling} claim. A client not in the list gets a token without
+ * a ceiling, which the gateway refuses. Like every mock server it accepts any client secret: local use only.
+ *
+ * <p>Environment: {@code GATEHOUSE_AUTH_PORT} (8282), {@code GATEHOUSE_AUTH_AUDIENCE}
+ * ({@code http://127.0.0.1:8080/mcp}), {@code GATEHOUSE_AUTH_CLIENTS} ({@code o1=read-only}: comma-separated
+ * {@code client=ceiling}), {@code GATEHOUSE_AUTH_SCOPE} ({@code mcp}), {@code GATEHOUSE_AUTH_TOKEN_SECONDS} (3600).
+ * Stops on SIGTERM or Ctrl-C.
+ */
+public final class LocalAuthServer {
+
+    /** The issuer's path segment: the issuer is {@code http://127.0.0.1:<port>/gatehouse}. */
+    public static final String ISSUER_ID = "gatehouse";
+
+    private LocalAuthServer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int port = Integer.parseInt(env("GATEHOUSE_AUTH_PORT", "8282"));
+        MockOAuth2Server server = start(port, env("GATEHOUSE_AUTH_AUDIENCE", "http://127.0.0.1:8080/mcp"),
+                clients(env("GATEHOUSE_AUTH_CLIENTS", "o1=read-only")), env("GATEHOUSE_AUTH_SCOPE", "mcp"),
+                Long.parseLong(env("GATEHOUSE_AUTH_TOKEN_SECONDS", "3600")));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.shutdown();
+            stopped.countDown();
+        }, "local-auth-shutdown"));
+        System.out.println("local-auth issuer http://127.0.0.1:" + port + "/" + ISSUER_ID);
+        stopped.await();
+    }
+
+    /**
+     * Starts the server on 127.0.0.1.
+     *
+     * @param clients approved client id → mode ceiling, in order
+     */
+    public static MockOAuth2Server start(int port, String audience, Map<String, String> clients, String scope,
+            long tokenSeconds) throws Exception {
+        MockOAuth2Server server = new MockOAuth2Server(OAuth2Config.Companion.fromJson(
+                config(audience, clients, scope, tokenSeconds)), new PathInsertedMetadata());
+        server.start(InetAddress.getByName("127.0.0.1"), port);
+        return server;
+    }
+
+    static String config(String audience, Map<String, String> clients, String scope, long tokenSeconds) {
+        StringBuilder mappings = new StringBuilder();
+        clients.forEach((client, ceiling) -> {
+            if (mappings.length() > 0) {
+                mappings.append(',');
+            }
+            // The mock server reads `match` as a regular expression: quoted, a client id matches only itself.
+            mappings.append("{\"requestParam\":\"client_id\",\"match\":").append(quote(Pattern.quote(client)))
+                    .append(",\"claims\":{\"sub\":").append(quote(client))
+                    .append(",\"aud\":[").append(quote(audience)).append(']')
+                    .append(",\"scope\":").append(quote(scope))
+                    .append(",\"t3_mode_ceiling\":").append(quote(ceiling)).append("}}");
+        });
+        return "{\"interactiveLogin\":false,\"httpServer\":\"NettyWrapper\",\"tokenCallbacks\":[{\"issuerId\":"
+                + quote(ISSUER_ID) + ",\"tokenExpiry\":" + tokenSeconds + ",\"requestMappings\":[" + mappings
+                + "]}]}";
+    }
+
+    static Map<String, String> clients(String spec) {
+        Map<String, String> clients = new LinkedHashMap<>();
+        for (String entry : spec.split(",")) {
+            String[] pair = entry.trim().split("=", 2);
+            if (pair.length != 2 || pair[0].isBlank() || pair[1].isBlank()) {
+                throw new IllegalArgumentException("GATEHOUSE_AUTH_CLIENTS entries are client=ceiling, got " + entry);
+            }
+            clients.put(pair[0].trim(), pair[1].trim());
+        }
+        return clients;
+    }
+
+    /** A JSON string literal. */
+    private static String quote(String value) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : value.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}
