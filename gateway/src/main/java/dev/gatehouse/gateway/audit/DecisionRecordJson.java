@@ -20,7 +20,7 @@ import java.util.List;
  *
  * <p>{@code input} is produced by the same {@link DecisionInputMapper} the engines use, so it is the evaluated
  * input, then masked ({@link ArgumentMasker}). {@code caller} names the caller, never a credential: kind, logical
- * agent id, thread id when a thread, environment id.
+ * agent id, thread id when a thread, the provider kind of a thread caller's session.
  */
 final class DecisionRecordJson {
 
@@ -39,7 +39,9 @@ final class DecisionRecordJson {
         if (record.method() == DecisionRecord.Method.TOOLS_CALL) {
             record.input().tool().ifPresent(tool -> json.put("tool", tool));
         }
-        json.set("caller", caller(record.input().caller()));
+        ObjectNode caller = caller(record.input().caller());
+        record.provider().ifPresent(provider -> caller.put("provider", provider));
+        json.set("caller", caller);
         ObjectNode input = record.method() == DecisionRecord.Method.TOOLS_CALL
                 ? DecisionInputMapper.forCall(record.input())
                 : DecisionInputMapper.forListing(record.input());

@@ -40,7 +40,7 @@ class AdminApiTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String SESSION = "{\"environmentId\":\"local\",\"threadId\":\"t1\","
             + "\"providerSessionId\":\"ps-1\",\"providerInstanceId\":\"p-1\",\"logicalAgentId\":\"a1\","
-            + "\"t3ProjectId\":\"proj-1\",\"agentName\":\"Agent one\"}";
+            + "\"t3ProjectId\":\"proj-1\",\"agentName\":\"Agent one\",\"provider\":\"codex\"}";
 
     @Inject
     EmbeddedServer server;
@@ -96,7 +96,7 @@ class AdminApiTest {
     void onlyTheAdminCredentialOpensTheAdminApi() throws Exception {
         String agentToken = SessionTokens.mint();
         sessions.put(agentToken, new dev.gatehouse.gateway.auth.AgentSession("s-x", "local", "t1", "ps", "p-1", "a1",
-                "proj-1", Optional.empty()));
+                "proj-1", Optional.empty(), "codex"));
         assertEquals(401, send("POST", "/admin/sessions", SESSION, Optional.empty()).statusCode());
         assertEquals(401, send("POST", "/admin/sessions", SESSION, Optional.of(agentToken)).statusCode());
         assertEquals(401, send("POST", "/admin/sessions", SESSION, Optional.of("admin-test-credentiaL"))

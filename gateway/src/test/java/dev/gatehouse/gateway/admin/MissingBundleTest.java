@@ -45,7 +45,7 @@ class MissingBundleTest {
         assertEquals("bundle_unavailable", body.path("pdp").path("fault").path("code").asText());
 
         String token = SessionTokens.mint();
-        sessions.put(token, new AgentSession("s-1", "local", "t1", "ps-1", "p-1", "a1", "proj-1", Optional.empty()));
+        sessions.put(token, new AgentSession("s-1", "local", "t1", "ps-1", "p-1", "a1", "proj-1", Optional.empty(), "codex"));
         String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"t3_thread_list\","
                 + "\"arguments\":{},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
                 + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"},"

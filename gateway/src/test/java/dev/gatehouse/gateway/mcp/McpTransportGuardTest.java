@@ -50,7 +50,7 @@ class McpTransportGuardTest {
     void attach() {
         token = dev.gatehouse.gateway.auth.SessionTokens.mint();
         sessions.put(token, new AgentSession("s-guard", "local", "t1", "ps-1", "p-1", "a1", "proj-1",
-                Optional.empty()));
+                Optional.empty(), "codex"));
     }
 
     private long records() throws IOException {
@@ -196,7 +196,7 @@ class McpTransportGuardTest {
                 .status());
         String other = dev.gatehouse.gateway.auth.SessionTokens.mint();
         sessions.put(other, new AgentSession("s-other", "local", "t2", "ps-2", "p-2", "a2", "proj-1",
-                Optional.empty()));
+                Optional.empty(), "codex"));
         assertEquals(404, RawHttp.post(server.getPort(), listTools, "Authorization: Bearer " + other,
                 "Mcp-Session-Id: " + sessionId).status());
         assertEquals(400, RawHttp.post(server.getPort(), listTools, bearer()).status());
