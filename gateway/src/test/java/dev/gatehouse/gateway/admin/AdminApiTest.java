@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * admin credential cannot call /mcp; tokens are 256-bit, stored only as hashes, revocable; settings apply to the
  * next call. Also the public endpoints: RFC 9728 metadata and health.
  */
-@MicronautTest
+@MicronautTest(transactional = false)
 @Property(name = "micronaut.server.port", value = "-1")
 @Property(name = "gatehouse.policy.bundle-path", value = "../target/bundle/bundle.tar.gz")
 @Property(name = "gatehouse.admin.credential", value = "admin-test-credential")

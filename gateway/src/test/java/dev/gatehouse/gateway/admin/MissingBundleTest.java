@@ -21,7 +21,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** A gateway whose bundle is missing stays up, says why on /health, and denies every call with policy_unavailable. */
-@MicronautTest
+@MicronautTest(transactional = false)
 @Property(name = "micronaut.server.port", value = "-1")
 @Property(name = "gatehouse.policy.bundle-path", value = "target/no-such-bundle.tar.gz")
 @Property(name = "gatehouse.audit.path", value = "target/test-decisions/missing-bundle.jsonl")

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * The transport guard of {@code /mcp} over real HTTP, in front of
  * authentication, the gate and both SDKs.
  */
-@MicronautTest
+@MicronautTest(transactional = false)
 @Property(name = "micronaut.server.port", value = "-1")
 @Property(name = "gatehouse.policy.bundle-path", value = "../target/bundle/bundle.tar.gz")
 @Property(name = "gatehouse.admin.credential", value = "admin-test-credential")
@@ -49,7 +49,7 @@ class McpTransportGuardTest {
     @BeforeEach
     void attach() {
         token = dev.gatehouse.gateway.auth.SessionTokens.mint();
-        sessions.put(token, new AgentSession("s-guard", "local", "t1", "ps-1", "p-1", "a1", "proj-1",
+        sessions.put(token, new AgentSession("s-guard-" + dev.gatehouse.gateway.auth.SessionTokens.newId(), "local", "t1", "ps-1", "p-1", "a1", "proj-1",
                 Optional.empty(), "codex"));
     }
 
