@@ -6,6 +6,9 @@
 #   service-credential  local-services <-> gateway facades
 #   admin-credential    the admin API (never accepted at /mcp)
 #   oauth-hs256-secret  signs the local outside-agent token (a real deployment uses the issuer's JWKS instead)
+# Sessions and agent settings live in the gateway's embedded PostgreSQL under $DATA/postgres, so the demo tokens of
+# one start keep working after a restart: they are kept in $DATA/demo-credentials.env and minted again only when
+# absent, expired or revoked (checked with GET /admin/sessions, which lists current sessions without tokens).
 # Environment: GATEHOUSE_DATA_DIR (default .gatehouse-data), GATEHOUSE_PORT (8080), GATEHOUSE_LOCAL_PORT (8181).
 set -euo pipefail
 
@@ -66,7 +69,7 @@ wait_for "http://127.0.0.1:$LOCAL_PORT/" local-services "${PIDS[0]}"
 
 echo ">> starting the gateway on $BASE"
 GATEHOUSE_ADMIN_CREDENTIAL="$ADMIN_CREDENTIAL" GATEHOUSE_OAUTH_HS256_SECRET="$OAUTH_SECRET" \
-GATEHOUSE_PORT="$PORT" GATEHOUSE_PUBLIC_URL="$BASE" GATEHOUSE_OAUTH_ISSUER="$BASE" \
+GATEHOUSE_PORT="$PORT" GATEHOUSE_PUBLIC_URL="$BASE" GATEHOUSE_OAUTH_ISSUER="$BASE" GATEHOUSE_DATA_DIR="$DATA" \
   java -Dgatehouse.policy.bundle-path="$BUNDLE" -Dgatehouse.audit.path="$DATA/logs/decisions.jsonl" \
     -Dgatehouse.services.host.url="http://127.0.0.1:$LOCAL_PORT" \
     -Dgatehouse.services.project.url="http://127.0.0.1:$LOCAL_PORT" \
@@ -83,12 +86,30 @@ admin() { # method, path, json body
   curl -sf -X "$1" "$BASE$2" -H "Authorization: Bearer $ADMIN_CREDENTIAL" -H 'Content-Type: application/json' \
     -d "$3"
 }
-token_of() { python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'; }
+field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 
-A1_TOKEN="$(admin POST /admin/sessions '{"environmentId":"local","threadId":"t1","providerSessionId":"ps-t1",
-  "providerInstanceId":"pi-1","logicalAgentId":"a1","t3ProjectId":"demo","agentName":"Agent one"}' | token_of)"
-A2_TOKEN="$(admin POST /admin/sessions '{"environmentId":"local","threadId":"t2","providerSessionId":"ps-t2",
-  "providerInstanceId":"pi-2","logicalAgentId":"a2","t3ProjectId":"demo","agentName":"Agent two"}' | token_of)"
+# The demo credentials of an earlier start, if any; each is kept while it still works.
+A1_TOKEN="" A1_SESSION="" A2_TOKEN="" A2_SESSION="" O1_TOKEN=""
+if [[ -f "$DATA/demo-credentials.env" ]]; then
+  # shellcheck disable=SC1091
+  source "$DATA/demo-credentials.env"
+fi
+CURRENT="$(admin GET /admin/sessions '' || echo '[]')"
+current() { # session id: is it listed as current (attached, not revoked, not expired)?
+  [[ -n "$1" ]] && CURRENT="$CURRENT" python3 -c 'import json,os,sys
+sys.exit(0 if any(s["sessionId"] == sys.argv[1] for s in json.loads(os.environ["CURRENT"])) else 1)' "$1"
+}
+attach() { # thread, provider instance, agent, name, provider kind -> "sessionId token"
+  local created
+  created="$(admin POST /admin/sessions "{\"environmentId\":\"local\",\"threadId\":\"$1\",
+    \"providerSessionId\":\"ps-$1\",\"providerInstanceId\":\"$2\",\"logicalAgentId\":\"$3\",
+    \"t3ProjectId\":\"demo\",\"agentName\":\"$4\",\"provider\":\"$5\"}")"
+  echo "$(field sessionId <<< "$created") $(field token <<< "$created")"
+}
+if current "$A1_SESSION" && [[ -n "$A1_TOKEN" ]]; then echo ">> a1: reusing the session of an earlier start"
+else read -r A1_SESSION A1_TOKEN <<< "$(attach t1 pi-1 a1 'Agent one' codex)"; fi
+if current "$A2_SESSION" && [[ -n "$A2_TOKEN" ]]; then echo ">> a2: reusing the session of an earlier start"
+else read -r A2_SESSION A2_TOKEN <<< "$(attach t2 pi-2 a2 'Agent two' claude)"; fi
 admin PUT /admin/agents/a1 '{"browserAccess":true,"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
   "wiki":{"read":true,"write":true}}' > /dev/null
 admin PUT /admin/agents/a2 '{"browserAccess":false,"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
@@ -96,9 +117,22 @@ admin PUT /admin/agents/a2 '{"browserAccess":false,"project":{"enabled":true,"pr
 admin PUT /admin/agents/o1 '{"browserAccess":false,"project":{"enabled":false},"wiki":{"read":true,"write":false}}' \
   > /dev/null
 
-# A read-only outside agent's access token (HS256, 8 hours), signed with the local secret.
-O1_TOKEN="$(OAUTH_SECRET="$OAUTH_SECRET" ISSUER="$BASE" AUDIENCE="$BASE/mcp" python3 - <<'PY'
-import base64, hashlib, hmac, json, os, time
+# A read-only outside agent's access token (HS256, 8 hours), signed with the local secret; kept while it has more
+# than an hour left and was signed with the current secret for this URL.
+O1_TOKEN="$(O1_TOKEN="$O1_TOKEN" OAUTH_SECRET="$OAUTH_SECRET" ISSUER="$BASE" AUDIENCE="$BASE/mcp" python3 - <<'PY'
+import base64, hashlib, hmac, json, os, sys, time
+def unb64(text): return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+old = os.environ.get("O1_TOKEN", "")
+try:
+    head, body, sig = old.split(".")
+    claims = json.loads(unb64(body))
+    good = hmac.compare_digest(unb64(sig), hmac.new(os.environ["OAUTH_SECRET"].encode(), f"{head}.{body}".encode(),
+                                                    hashlib.sha256).digest())
+    if good and claims.get("aud") == os.environ["AUDIENCE"] and claims.get("exp", 0) > time.time() + 3600:
+        print(old)
+        sys.exit(0)
+except ValueError:
+    pass
 def b64(raw): return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 header = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
 now = int(time.time())
@@ -110,8 +144,8 @@ print(f"{header}.{payload}.{b64(signature)}")
 PY
 )"
 umask 077
-printf 'MCP_URL=%s\nA1_TOKEN=%s\nA2_TOKEN=%s\nO1_TOKEN=%s\n' "$BASE/mcp" "$A1_TOKEN" "$A2_TOKEN" "$O1_TOKEN" \
-  > "$DATA/demo-credentials.env"
+printf 'MCP_URL=%s\nA1_TOKEN=%s\nA1_SESSION=%s\nA2_TOKEN=%s\nA2_SESSION=%s\nO1_TOKEN=%s\n' "$BASE/mcp" \
+  "$A1_TOKEN" "$A1_SESSION" "$A2_TOKEN" "$A2_SESSION" "$O1_TOKEN" > "$DATA/demo-credentials.env"
 
 cat <<INFO
 
