@@ -52,7 +52,8 @@ class ScaleOutIT {
 
     @Test
     void twoReplicasShareSessionsSettingsAndBindings(@TempDir Path work) throws Exception {
-        EmbeddedPostgres postgres = startPostgres(work.resolve("pg"), 0, true);
+        // Not cleaned on close: the restart below must find the data again (a clean server deletes its directory).
+        EmbeddedPostgres postgres = startPostgres(work.resolve("pg"), 0, false);
         int pgPort = postgres.getPort();
         try (Connection connection = postgres.getPostgresDatabase().getConnection();
                 Statement create = connection.createStatement()) {

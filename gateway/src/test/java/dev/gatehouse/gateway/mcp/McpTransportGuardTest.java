@@ -204,6 +204,9 @@ class McpTransportGuardTest {
         RawHttp.Response owner = RawHttp.post(server.getPort(), listTools, bearer(), "Mcp-Session-Id: " + sessionId);
         assertEquals(200, owner.status(), owner.body());
         assertEquals(listingsBefore + 1, records("tools/list"), "one visible_tools evaluation per tools/list");
+        java.util.List<String> lines = java.nio.file.Files.readAllLines(decisions.file());
+        assertEquals("codex", JSON.readTree(lines.get(lines.size() - 1)).path("caller").path("provider").asText(),
+                "the decision log names the session's provider kind");
     }
 
     /** Public-failures row 15: arguments that are not an object, or missing, still reach the policy as facts. */
