@@ -11,7 +11,7 @@ BUNDLE      := $(BUNDLE_DIR)/bundle.tar.gz
 COVERAGE_MIN := 95
 MVN         := mvn -B -ntp
 
-.PHONY: help opa policy policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-mutation bundle browser build test run demo conformance bench clean
+.PHONY: replicas help opa policy policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-mutation bundle browser build test run demo conformance bench clean
 
 help:
 	@echo "make run    - build and start the gateway on the embedded default backends"
@@ -19,6 +19,7 @@ help:
 	@echo "make policy - only the policy checks (families, lints, reason codes, fmt, check --strict, test + coverage)"
 	@echo "make policy-mutation - do the policy tests notice rule changes? report in target/policy-mutation.txt"
 	@echo "make demo   - a scripted MCP client session against a running make run"
+	@echo "make replicas - two gateway replicas on one embedded PostgreSQL (README: Running several replicas)"
 	@echo "make bench  - JMH benchmarks, results in bench/results.md"
 
 # The pinned OPA, built from the Go module proxy into a cache outside the repository and reused while
@@ -101,6 +102,12 @@ run:
 	@scripts/check-ports.sh
 	@$(MAKE) --no-print-directory build
 	@scripts/run.sh
+
+# Two gateway replicas on one (embedded) PostgreSQL, to try scale-out locally (README, "Running several replicas").
+replicas:
+	@GATEHOUSE_PORT=$${GATEHOUSE_PORT_B:-8081} scripts/check-ports.sh
+	@$(MAKE) --no-print-directory build
+	@scripts/replicas.sh
 
 # A scripted session with a real MCP client against a running `make run`.
 demo:

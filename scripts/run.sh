@@ -8,6 +8,9 @@
 #   admin-credential    the admin API (never accepted at /mcp)
 # Outside agents are OAuth clients of local-auth: o1 is approved read-only, o2 full-access (the `t3_mode_ceiling`
 # claim is set by the authorization server); the gateway checks their tokens with its JWKS.
+# Sessions and agent settings live in the gateway's embedded PostgreSQL under $DATA/postgres, so the demo thread
+# tokens of one start keep working after a restart: they are kept in $DATA/demo-credentials.env and minted again
+# only when absent, expired or revoked (checked with GET /admin/sessions, which lists current sessions without tokens).
 # Environment: GATEHOUSE_DATA_DIR (default .gatehouse-data), GATEHOUSE_PORT (8080), GATEHOUSE_LOCAL_PORT (8181),
 # GATEHOUSE_AUTH_PORT (8282).
 set -euo pipefail
@@ -80,7 +83,7 @@ wait_for "$ISSUER/.well-known/oauth-authorization-server" local-auth "${PIDS[1]}
 echo ">> starting the gateway on $BASE"
 GATEHOUSE_ADMIN_CREDENTIAL="$ADMIN_CREDENTIAL" GATEHOUSE_OAUTH_ISSUER="$ISSUER" \
 GATEHOUSE_OAUTH_JWKS_URL="$ISSUER/jwks" GATEHOUSE_OAUTH_SCOPE="$SCOPE" \
-GATEHOUSE_PORT="$PORT" GATEHOUSE_PUBLIC_URL="$BASE" \
+GATEHOUSE_PORT="$PORT" GATEHOUSE_PUBLIC_URL="$BASE" GATEHOUSE_DATA_DIR="$DATA" \
   java -Dgatehouse.policy.bundle-path="$BUNDLE" -Dgatehouse.audit.path="$DATA/logs/decisions.jsonl" \
     -Dgatehouse.services.host.url="http://127.0.0.1:$LOCAL_PORT" \
     -Dgatehouse.services.project.url="http://127.0.0.1:$LOCAL_PORT" \
@@ -97,12 +100,30 @@ admin() { # method, path, json body
   curl -sf -X "$1" "$BASE$2" -H "Authorization: Bearer $ADMIN_CREDENTIAL" -H 'Content-Type: application/json' \
     -d "$3"
 }
-token_of() { python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'; }
+field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 
-A1_TOKEN="$(admin POST /admin/sessions '{"environmentId":"local","threadId":"t1","providerSessionId":"ps-t1",
-  "providerInstanceId":"pi-1","logicalAgentId":"a1","t3ProjectId":"demo","agentName":"Agent one"}' | token_of)"
-A2_TOKEN="$(admin POST /admin/sessions '{"environmentId":"local","threadId":"t2","providerSessionId":"ps-t2",
-  "providerInstanceId":"pi-2","logicalAgentId":"a2","t3ProjectId":"demo","agentName":"Agent two"}' | token_of)"
+# The demo credentials of an earlier start, if any; each is kept while it still works.
+A1_TOKEN="" A1_SESSION="" A2_TOKEN="" A2_SESSION="" O1_TOKEN=""
+if [[ -f "$DATA/demo-credentials.env" ]]; then
+  # shellcheck disable=SC1091
+  source "$DATA/demo-credentials.env"
+fi
+CURRENT="$(admin GET /admin/sessions '' || echo '[]')"
+current() { # session id: is it listed as current (attached, not revoked, not expired)?
+  [[ -n "$1" ]] && CURRENT="$CURRENT" python3 -c 'import json,os,sys
+sys.exit(0 if any(s["sessionId"] == sys.argv[1] for s in json.loads(os.environ["CURRENT"])) else 1)' "$1"
+}
+attach() { # thread, provider instance, agent, name, provider kind -> "sessionId token"
+  local created
+  created="$(admin POST /admin/sessions "{\"environmentId\":\"local\",\"threadId\":\"$1\",
+    \"providerSessionId\":\"ps-$1\",\"providerInstanceId\":\"$2\",\"logicalAgentId\":\"$3\",
+    \"t3ProjectId\":\"demo\",\"agentName\":\"$4\",\"provider\":\"$5\"}")"
+  echo "$(field sessionId <<< "$created") $(field token <<< "$created")"
+}
+if current "$A1_SESSION" && [[ -n "$A1_TOKEN" ]]; then echo ">> a1: reusing the session of an earlier start"
+else read -r A1_SESSION A1_TOKEN <<< "$(attach t1 pi-1 a1 'Agent one' codex)"; fi
+if current "$A2_SESSION" && [[ -n "$A2_TOKEN" ]]; then echo ">> a2: reusing the session of an earlier start"
+else read -r A2_SESSION A2_TOKEN <<< "$(attach t2 pi-2 a2 'Agent two' claude)"; fi
 admin PUT /admin/agents/a1 '{"browserAccess":true,"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
   "wiki":{"read":true,"write":true}}' > /dev/null
 admin PUT /admin/agents/a2 '{"browserAccess":false,"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
@@ -116,8 +137,8 @@ O1_TOKEN="$(curl -sf -u o1:local-secret -d grant_type=client_credentials -d scop
   --data-urlencode resource="$BASE/mcp" "$ISSUER/token" \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')"
 umask 077
-printf 'MCP_URL=%s\nA1_TOKEN=%s\nA2_TOKEN=%s\nO1_TOKEN=%s\nOAUTH_ISSUER=%s\n' "$BASE/mcp" "$A1_TOKEN" "$A2_TOKEN" \
-  "$O1_TOKEN" "$ISSUER" > "$DATA/demo-credentials.env"
+printf 'MCP_URL=%s\nA1_TOKEN=%s\nA1_SESSION=%s\nA2_TOKEN=%s\nA2_SESSION=%s\nO1_TOKEN=%s\nOAUTH_ISSUER=%s\n' \
+  "$BASE/mcp" "$A1_TOKEN" "$A1_SESSION" "$A2_TOKEN" "$A2_SESSION" "$O1_TOKEN" "$ISSUER" > "$DATA/demo-credentials.env"
 
 cat <<INFO
 

@@ -9,9 +9,12 @@ import io.micronaut.serde.annotation.Serdeable;
  * @param browserAccess grants {@code preview}
  * @param project       Project Service integration
  * @param wiki          wiki access
+ * @param version       the version the writer read (as {@code If-Match} does; {@code 0}: none yet); a stale one is
+ *                      409; absent (and no {@code If-Match}): last write wins
  */
 @Serdeable
-public record AgentSettingsRequest(@Nullable Boolean browserAccess, @Nullable Project project, @Nullable Wiki wiki) {
+public record AgentSettingsRequest(@Nullable Boolean browserAccess, @Nullable Project project, @Nullable Wiki wiki,
+        @Nullable Long version) {
 
     /** @param projectServiceProjectId required when {@code enabled} */
     @Serdeable

@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
+import dev.gatehouse.gateway.store.Database;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Controller;
@@ -10,17 +11,20 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code GET /health}: 200 {@code {status: "UP", pdp: {engine, bundleRevision}}} while the PDP has a bundle, else
- * 503 {@code {status: "DOWN", pdp: {engine, fault: {code, detail}}}}. A gateway without a bundle stays up, says
+ * {@code GET /health}: 200 {@code {status: "UP", pdp: {engine, bundleRevision}, store: {status: "UP"}}} while the PDP
+ * has a bundle and the shared store answers, else 503 {@code {status: "DOWN", …}} with a {@code fault: {code, detail}}
+ * on the part that is down (the store check waits at most the pool's connection timeout). A gateway without a bundle stays up, says
  * why here, and denies every call with {@code policy_unavailable}. Public: no secrets, no decision input.
  */
 @Controller("/health")
 public class HealthController {
 
     private final PolicyDecisionPoint pdp;
+    private final Database database;
 
-    public HealthController(PolicyDecisionPoint pdp) {
+    public HealthController(PolicyDecisionPoint pdp, Database database) {
         this.pdp = pdp;
+        this.database = database;
     }
 
     @Get
@@ -30,10 +34,19 @@ public class HealthController {
         engine.put("engine", status.engine());
         status.bundleRevision().ifPresent(revision -> engine.put("bundleRevision", revision));
         status.fault().ifPresent(fault -> engine.put("fault", Map.of("code", fault.code(), "detail", fault.detail())));
+        Map<String, Object> store = new LinkedHashMap<>();
+        boolean storeUp = database.ping();
+        store.put("status", storeUp ? "UP" : "DOWN");
+        if (!storeUp) {
+            store.put("fault", Map.of("code", "store_unavailable",
+                    "detail", "the shared PostgreSQL store does not answer; /mcp calls are answered 503 unavailable"));
+        }
+        boolean healthy = status.healthy() && storeUp;
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("status", status.healthy() ? "UP" : "DOWN");
+        body.put("status", healthy ? "UP" : "DOWN");
         body.put("pdp", engine);
-        return HttpResponse.<Map<String, Object>>status(status.healthy() ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
+        body.put("store", store);
+        return HttpResponse.<Map<String, Object>>status(healthy ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
                 .body(body);
     }
 }

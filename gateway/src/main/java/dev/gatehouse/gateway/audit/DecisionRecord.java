@@ -7,6 +7,7 @@ import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -47,23 +48,42 @@ public final class DecisionRecord {
     private final Method method;
     private final DecisionInput input;
     private final PolicyOutcome<?> outcome;
+    private final Optional<String> provider;
 
-    private DecisionRecord(Method method, DecisionInput input, PolicyOutcome<?> outcome) {
+    private DecisionRecord(Method method, DecisionInput input, Optional<String> provider, PolicyOutcome<?> outcome) {
         this.decisionId = UUID.randomUUID();
         this.timestamp = Instant.now();
         this.method = method;
         this.input = Objects.requireNonNull(input, "input");
         this.outcome = Objects.requireNonNull(outcome, "outcome");
+        this.provider = Objects.requireNonNull(provider, "provider");
     }
 
     /** A tools/call decision (or the fault that kept the PDP from deciding). */
     public static DecisionRecord forCall(DecisionInput input, PolicyOutcome<Decision> outcome) {
-        return new DecisionRecord(Method.TOOLS_CALL, input, outcome);
+        return forCall(input, Optional.empty(), outcome);
+    }
+
+    /** A tools/call decision of a caller whose session names its provider kind. */
+    public static DecisionRecord forCall(DecisionInput input, Optional<String> provider,
+            PolicyOutcome<Decision> outcome) {
+        return new DecisionRecord(Method.TOOLS_CALL, input, provider, outcome);
     }
 
     /** A tools/list answer (or the fault that kept the PDP from answering). */
     public static DecisionRecord forListing(DecisionInput input, PolicyOutcome<VisibleTools> outcome) {
-        return new DecisionRecord(Method.TOOLS_LIST, input, outcome);
+        return forListing(input, Optional.empty(), outcome);
+    }
+
+    /** A tools/list answer for a caller whose session names its provider kind. */
+    public static DecisionRecord forListing(DecisionInput input, Optional<String> provider,
+            PolicyOutcome<VisibleTools> outcome) {
+        return new DecisionRecord(Method.TOOLS_LIST, input, provider, outcome);
+    }
+
+    /** The provider kind of the caller's session (thread callers), for the record's caller section only. */
+    public Optional<String> provider() {
+        return provider;
     }
 
     /** The id to return to the caller (MCP error {@code data} or result {@code _meta}). */

@@ -22,7 +22,7 @@ import java.util.List;
  * input, then masked ({@link ArgumentMasker}, pointers in {@code masked}) and stripped of long strings
  * ({@link LargeValueRedactor}, pointers in {@code redacted}). Outside those pointers {@code input} is the evaluated
  * input; a record without {@code redacted} replays to its {@code result}. {@code caller} names the caller, never a
- * credential: kind, logical agent id, thread id when a thread, environment id.
+ * credential: kind, logical agent id, thread id when a thread, the provider kind of a thread caller's session.
  */
 final class DecisionRecordJson {
 
@@ -44,7 +44,9 @@ final class DecisionRecordJson {
         if (record.method() == DecisionRecord.Method.TOOLS_CALL) {
             record.input().tool().ifPresent(tool -> json.put("tool", tool));
         }
-        json.set("caller", caller(record.input().caller()));
+        ObjectNode caller = caller(record.input().caller());
+        record.provider().ifPresent(provider -> caller.put("provider", provider));
+        json.set("caller", caller);
         ObjectNode input = record.method() == DecisionRecord.Method.TOOLS_CALL
                 ? DecisionInputMapper.forCall(record.input())
                 : DecisionInputMapper.forListing(record.input());

@@ -16,9 +16,12 @@ import java.util.Optional;
  * @param logicalAgentId     the stable agent id
  * @param t3ProjectId        the thread's T3 project
  * @param agentName          display only
+ * @param provider           the provider kind the host named when attaching ({@code codex}, {@code claude} …, from
+ *                           the configured allowlist); recorded in the decision log, never used to decide
  */
 public record AgentSession(String sessionId, String environmentId, String threadId, String providerSessionId,
-        String providerInstanceId, String logicalAgentId, String t3ProjectId, Optional<String> agentName) {
+        String providerInstanceId, String logicalAgentId, String t3ProjectId, Optional<String> agentName,
+        String provider) {
 
     public AgentSession {
         Objects.requireNonNull(sessionId, "sessionId");
@@ -29,5 +32,6 @@ public record AgentSession(String sessionId, String environmentId, String thread
         Objects.requireNonNull(logicalAgentId, "logicalAgentId");
         Objects.requireNonNull(t3ProjectId, "t3ProjectId");
         Objects.requireNonNull(agentName, "agentName");
+        Objects.requireNonNull(provider, "provider");
     }
 }

@@ -22,7 +22,12 @@ public sealed interface Authenticated {
 
         @Override
         public String bindingKey() {
-            return "session:" + session.sessionId();
+            return bindingKeyOf(session.sessionId());
+        }
+
+        /** The binding key of the thread session {@code sessionId}. */
+        public static String bindingKeyOf(String sessionId) {
+            return "session:" + sessionId;
         }
     }
 

@@ -1,7 +1,9 @@
 package dev.gatehouse.gateway.auth;
 
+import dev.gatehouse.gateway.store.StoreUnavailableException;
 import jakarta.inject.Singleton;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Resolves the {@code Authorization} header of an {@code /mcp} request to a principal. Two credential kinds are
@@ -13,6 +15,8 @@ import java.util.Optional;
 public class Authenticator {
 
     private static final String BEARER = "bearer ";
+    /** The shape of a minted session token ({@link SessionTokens}); anything else is never looked up in the store. */
+    private static final Pattern SESSION_TOKEN = Pattern.compile("[A-Za-z0-9_-]{43}");
 
     private final SessionStore sessions;
     private final OAuthTokenVerifier oauth;
@@ -29,11 +33,16 @@ public class Authenticator {
 
         record Rejected(AuthFailure failure) implements Result {
         }
+
+        /** The session store did not answer: nothing is known about the credential (HTTP 503, retryable). */
+        record Unavailable() implements Result {
+        }
     }
 
     /**
      * @param authorization the raw {@code Authorization} header, if any
-     * @return the principal, or {@link AuthFailure#MISSING_CREDENTIAL} / {@link AuthFailure#INVALID_TOKEN}
+     * @return the principal, or {@link AuthFailure#MISSING_CREDENTIAL} / {@link AuthFailure#INVALID_TOKEN}, or
+     *         {@link Result.Unavailable} when the session store did not answer
      */
     public Result authenticate(Optional<String> authorization) {
         Optional<String> token = authorization
@@ -43,9 +52,15 @@ public class Authenticator {
         if (token.isEmpty()) {
             return new Result.Rejected(AuthFailure.MISSING_CREDENTIAL);
         }
-        Optional<Authenticated> who = sessions.findByToken(token.get())
-                .<Authenticated>map(Authenticated.ThreadCaller::new)
-                .or(() -> oauth.verify(token.get()));
+        Optional<Authenticated> who;
+        try {
+            who = (SESSION_TOKEN.matcher(token.get()).matches() ? sessions.findByToken(token.get())
+                    : Optional.<AgentSession>empty())
+                    .<Authenticated>map(Authenticated.ThreadCaller::new)
+                    .or(() -> oauth.verify(token.get()));
+        } catch (StoreUnavailableException e) {
+            return new Result.Unavailable();
+        }
         return who.<Result>map(Result.Accepted::new)
                 .orElse(new Result.Rejected(AuthFailure.INVALID_TOKEN));
     }

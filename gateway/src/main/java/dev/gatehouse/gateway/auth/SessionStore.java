@@ -1,39 +1,42 @@
 package dev.gatehouse.gateway.auth;
 
-import jakarta.inject.Singleton;
-import java.util.Map;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Thread callers' sessions, keyed by the SHA-256 of their bearer token (the token itself is never stored).
- * In memory: a gateway restart ends every session and the host re-attaches them.
+ * Thread callers' sessions, keyed by the SHA-256 of their bearer token (the token itself is never stored). Shared by
+ * every replica (PostgreSQL, {@code dev.gatehouse.gateway.store}): a session minted on one replica works on all, and
+ * a revocation or an expiry applies on all at the next call, since every lookup reads the store.
+ *
+ * <p>Every method may throw {@link dev.gatehouse.gateway.store.StoreUnavailableException} when the store does not
+ * answer; callers turn that into {@code unavailable}, never into a denial or an acceptance.
  */
-@Singleton
-public class SessionStore {
+public interface SessionStore {
 
-    private final Map<String, AgentSession> byTokenHash = new ConcurrentHashMap<>();
-    private final Map<String, String> tokenHashById = new ConcurrentHashMap<>();
+    /** Stores {@code session} under the hash of {@code token}; it expires after the configured lifetime. */
+    void put(String token, AgentSession session);
 
-    /** Stores {@code session} under the hash of {@code token}. */
-    public void put(String token, AgentSession session) {
-        String hash = SessionTokens.hash(token);
-        byTokenHash.put(hash, session);
-        tokenHashById.put(session.sessionId(), hash);
-    }
-
-    /** The session a presented token belongs to, if it is current. */
-    public Optional<AgentSession> findByToken(String token) {
-        return Optional.ofNullable(byTokenHash.get(SessionTokens.hash(token)));
-    }
+    /** The session a presented token belongs to, if it is current (known, not revoked, not expired). */
+    Optional<AgentSession> findByToken(String token);
 
     /**
-     * Revokes a session; its token stops working on the next request.
+     * Revokes a session; its token stops working on the next request on every replica.
      *
-     * @return false when no such session existed
+     * @return false when no such current session existed
      */
-    public boolean revoke(String sessionId) {
-        String hash = tokenHashById.remove(sessionId);
-        return hash != null && byTokenHash.remove(hash) != null;
+    boolean revoke(String sessionId);
+
+    /** The current sessions, newest first, without any token or hash. */
+    List<Listed> current();
+
+    /**
+     * One current session as the admin API lists it.
+     *
+     * @param session   the session
+     * @param createdAt when it was attached
+     * @param expiresAt when its token stops working
+     */
+    record Listed(AgentSession session, Instant createdAt, Instant expiresAt) {
     }
 }

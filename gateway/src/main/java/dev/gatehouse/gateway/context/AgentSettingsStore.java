@@ -1,25 +1,51 @@
 package dev.gatehouse.gateway.context;
 
-import jakarta.inject.Singleton;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
- * Agents' live settings keyed by logical agent id (for outside agents: the token subject). Read on every call by
- * the PIP; written by the admin API. In memory.
+ * Agents' live settings keyed by logical agent id (for outside agents: the token subject), with an optimistic version.
+ * Read on every call by the PIP; written by the admin API. Shared by every replica (PostgreSQL,
+ * {@code dev.gatehouse.gateway.store}), so a change applies on all at the next call.
+ *
+ * <p>Every method may throw {@link dev.gatehouse.gateway.store.StoreUnavailableException} when the store does not
+ * answer.
  */
-@Singleton
-public class AgentSettingsStore {
+public interface AgentSettingsStore {
 
-    private final Map<String, AgentSettings> byAgent = new ConcurrentHashMap<>();
+    /**
+     * Replaces the agent's settings in one atomic statement.
+     *
+     * @param expectedVersion the version the writer read ({@code 0}: the agent has none yet); empty: last write wins
+     * @return the stored settings with their new version, or {@link Write.Conflict} with the current version when
+     *         {@code expectedVersion} is stale
+     */
+    Write put(String agentId, AgentSettings settings, OptionalLong expectedVersion);
 
-    /** Replaces the agent's settings; the next call of any of its sessions sees them. */
-    public void put(String agentId, AgentSettings settings) {
-        byAgent.put(agentId, settings);
+    /** Replaces the agent's settings, last write wins (atomically); returns the new version. */
+    default long put(String agentId, AgentSettings settings) {
+        return ((Write.Stored) put(agentId, settings, OptionalLong.empty())).stored().version();
     }
 
     /** The agent's settings, or {@link AgentSettings#NONE} when never set. */
-    public AgentSettings get(String agentId) {
-        return byAgent.getOrDefault(agentId, AgentSettings.NONE);
+    default AgentSettings get(String agentId) {
+        return find(agentId).map(Versioned::settings).orElse(AgentSettings.NONE);
+    }
+
+    /** The agent's settings with their version, when ever set. */
+    Optional<Versioned> find(String agentId);
+
+    /** Settings as stored, with their version (1 for the first write, +1 per write). */
+    record Versioned(AgentSettings settings, long version) {
+    }
+
+    /** The outcome of {@link #put}. */
+    sealed interface Write {
+        record Stored(Versioned stored) implements Write {
+        }
+
+        /** @param currentVersion the version now stored ({@code 0} when the agent has none) */
+        record Conflict(long currentVersion) implements Write {
+        }
     }
 }

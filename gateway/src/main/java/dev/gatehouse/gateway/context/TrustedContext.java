@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param agentName               display only; never used for authorization, routing or idempotency
  * @param t3ProjectId             the T3 project of the calling thread; empty for outside agents
  * @param projectServiceProjectId the bound Project Service project; empty when Project is not enabled
+ * @param provider                the provider kind of a thread caller's session ({@code codex}, {@code claude} …);
+ *                                recorded in the decision log only, never sent to the PDP
  */
 public record TrustedContext(
         String environmentId,
@@ -28,12 +30,14 @@ public record TrustedContext(
         String logicalAgentId,
         String agentName,
         Optional<String> t3ProjectId,
-        Optional<String> projectServiceProjectId) {
+        Optional<String> projectServiceProjectId,
+        Optional<String> provider) {
 
     public TrustedContext {
         Objects.requireNonNull(environmentId, "environmentId");
         Objects.requireNonNull(callerKind, "callerKind");
         Objects.requireNonNull(logicalAgentId, "logicalAgentId");
+        Objects.requireNonNull(provider, "provider");
     }
 
     /** The caller's wiki subtree, {@code agents/<logicalAgentId>} (docs/domain.md §7). */

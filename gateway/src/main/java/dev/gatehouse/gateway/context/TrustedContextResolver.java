@@ -67,7 +67,7 @@ public class TrustedContextResolver {
                 Optional.of(session.threadId()), Optional.of(session.providerSessionId()),
                 Optional.of(session.providerInstanceId()), session.logicalAgentId(),
                 session.agentName().orElse(session.logicalAgentId()), Optional.of(session.t3ProjectId()),
-                projectBinding(agent));
+                projectBinding(agent), Optional.of(session.provider()));
         CallerFacts facts = new CallerFacts(CallerKind.THREAD.wire(), session.logicalAgentId(),
                 Optional.of(session.threadId()), Optional.of(session.providerInstanceId()),
                 Optional.of(shell(session.threadId())), Optional.empty(), facts(agent), caller.modeLimit());
@@ -78,7 +78,7 @@ public class TrustedContextResolver {
         AgentSettings current = settings.get(agent.subject());
         TrustedContext context = new TrustedContext(gateway.getEnvironmentId(), CallerKind.OUTSIDE_AGENT,
                 Optional.empty(), Optional.empty(), Optional.empty(), agent.subject(), agent.subject(),
-                Optional.empty(), projectBinding(current));
+                Optional.empty(), projectBinding(current), Optional.empty());
         CallerFacts facts = new CallerFacts(CallerKind.OUTSIDE_AGENT.wire(), agent.subject(), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.of(agent.ceiling()), facts(current), caller.modeLimit());
         return new ResolvedCaller(context, facts);

@@ -15,6 +15,7 @@ import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.ThreadShell;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
+import dev.gatehouse.gateway.store.StoreUnavailableException;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolOutcome;
 import jakarta.inject.Singleton;
@@ -55,15 +56,22 @@ public class Gate {
 
     /**
      * tools/list: one {@code visible_tools} evaluation for this caller, logged like a call; the list is exactly
-     * those tools. A PDP fault or a failed log write lists nothing (every call would be denied anyway).
+     * those tools. A PDP fault, a failed log write or a store that does not answer lists nothing (every call would
+     * be denied or unavailable anyway).
      *
      * @return the visible tools, sorted by name
      */
     public List<RegisteredTool> list(AuthenticatedCaller caller) {
-        ResolvedCaller resolved = pip.resolve(caller);
+        ResolvedCaller resolved;
+        try {
+            resolved = pip.resolve(caller);
+        } catch (StoreUnavailableException e) {
+            LOG.warn("tools/list lists nothing: {}", e.getMessage());
+            return List.of();
+        }
         DecisionInput input = DecisionInput.forListing(resolved.facts(), resolved.context().wikiRoot());
         PolicyOutcome<VisibleTools> outcome = pdp.visibleTools(input);
-        if (!(decisionLog.record(DecisionRecord.forListing(input, outcome)) instanceof LogResult.Written)) {
+        if (!(decisionLog.record(DecisionRecord.forListing(input, resolved.context().provider(), outcome)) instanceof LogResult.Written)) {
             return List.of();
         }
         if (outcome instanceof PolicyOutcome.Decided<VisibleTools> decided && decided.value() != null) {
@@ -81,6 +89,8 @@ public class Gate {
      * @param tool      the name as received (an unknown name is decided by the policy: {@code unknown_tool})
      * @param arguments the arguments as received; a missing member is passed as an empty {@code Map}
      * @return the denial, the handler's outcome, or the handler's fault; never throws for a denial
+     * @throws StoreUnavailableException when the caller's settings could not be read: nothing was decided or logged,
+     *                                   and the transport answers {@code unavailable}
      */
     public GateResult call(AuthenticatedCaller caller, String tool, Object arguments) {
         Optional<RegisteredTool> registered = registry.find(tool);
@@ -95,7 +105,7 @@ public class Gate {
                 resolved.facts(), targets, wikiRoot, SegmentCharacters.of(arguments,
                         registered.map(t -> t.row().pathFields()).orElse(List.of()), wikiRoot));
         PolicyOutcome<Decision> outcome = pdp.decide(input);
-        DecisionRecord record = DecisionRecord.forCall(input, outcome);
+        DecisionRecord record = DecisionRecord.forCall(input, resolved.context().provider(), outcome);
         String decisionId = record.decisionId().toString();
         if (!(decisionLog.record(record) instanceof LogResult.Written)
                 || outcome instanceof PolicyOutcome.Failed<Decision>) {

@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * {@code authentication}: a session token or an OAuth JWT in {@code Authorization} (401 with
- * {@code WWW-Authenticate} otherwise, RFC 9728). Identity headers and {@code _meta} identity keys are never read.
+ * {@code WWW-Authenticate} otherwise, RFC 9728); 503 {@code unavailable} with {@code Retry-After} when the session
+ * store did not answer. Identity headers and {@code _meta} identity keys are never read.
  */
 final class AuthenticationStep implements TransportStep {
 
@@ -29,6 +30,9 @@ final class AuthenticationStep implements TransportStep {
     public Optional<Rejection> apply(Exchange exchange) {
         Authenticator.Result result = authenticator.authenticate(
                 Optional.ofNullable(exchange.request.getHeader("Authorization")));
+        if (result instanceof Authenticator.Result.Unavailable) {
+            return Optional.of(Rejection.unavailable().withId(exchange.id()));
+        }
         if (result instanceof Authenticator.Result.Rejected rejected) {
             return Optional.of(new Rejection(401, Optional.of(Rejection.INVALID_REQUEST), "unauthorized",
                     Optional.empty(), Map.of("WWW-Authenticate", challenge.header(rejected.failure()))));

@@ -8,6 +8,7 @@ import dev.gatehouse.gateway.mcp.guard.JsonRpcGuard;
 import dev.gatehouse.gateway.mcp.guard.JsonRpcMessage;
 import dev.gatehouse.gateway.mcp.guard.OriginGuard;
 import dev.gatehouse.gateway.mcp.guard.Rejection;
+import dev.gatehouse.gateway.store.StoreUnavailableException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import jakarta.servlet.ServletConfig;
@@ -19,6 +20,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one servlet at {@code /mcp}. Micronaut's filters do not run on it, so it carries the whole transport side of
@@ -29,6 +32,8 @@ import java.util.Set;
  * DELETE) goes to that era's SDK transport, whose tools/list asks the same gate.
  */
 final class McpFrontServlet extends HttpServlet {
+
+    private static final Logger LOG = LoggerFactory.getLogger(McpFrontServlet.class);
 
     private final TransportPipeline pipeline;
     private final ToolCallRoute toolCalls;
@@ -78,7 +83,12 @@ final class McpFrontServlet extends HttpServlet {
         }
         Optional<JsonRpcMessage> message = exchange.message.filter(ToolCallRoute::handles);
         if (message.isPresent()) {
-            toolCalls.answer(exchange, message.get());
+            try {
+                toolCalls.answer(exchange, message.get());
+            } catch (StoreUnavailableException e) {
+                // Nothing was decided or logged yet (the PIP reads the store before the PDP is asked).
+                JsonRpcReplies.reject(response, Rejection.unavailable().withId(message.get().id()));
+            }
         } else if (exchange.era == Era.MODERN) {
             modern.servlet().service(new BufferedRequest(request, exchange.body, Set.of()), response);
         } else {
@@ -92,12 +102,28 @@ final class McpFrontServlet extends HttpServlet {
             // The SDK issues the id; a client-chosen one is never adopted.
             String owner = exchange.identity.bindingKey();
             handshake.servlet().service(new BufferedRequest(request, exchange.body, Set.of(McpHeaders.SESSION_ID)),
-                    new SessionIdCapture(exchange.response, sessionId -> sessions.bind(sessionId, owner)));
+                    new SessionIdCapture(exchange.response, sessionId -> bind(sessionId, owner)));
             return;
         }
         handshake.servlet().service(new BufferedRequest(request, exchange.body, Set.of()), exchange.response);
         if ("DELETE".equals(request.getMethod())) {
-            sessions.unbind(request.getHeader(McpHeaders.SESSION_ID));
+            try {
+                sessions.unbind(request.getHeader(McpHeaders.SESSION_ID));
+            } catch (StoreUnavailableException e) {
+                LOG.warn("handshake session binding not removed ({}); it expires when idle", e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Records the binding of a new handshake session. When the store does not answer, the session stays unbound: its
+     * next request gets 404 and the client initializes again, so nothing is served unbound.
+     */
+    private void bind(String sessionId, String owner) {
+        try {
+            sessions.bind(sessionId, owner);
+        } catch (StoreUnavailableException e) {
+            LOG.warn("handshake session not bound ({}); its client will have to initialize again", e.getMessage());
         }
     }
 }

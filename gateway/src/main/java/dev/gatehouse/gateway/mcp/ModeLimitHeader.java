@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Parses {@code T3-Mode-Limit: <runtime>/<interaction>} (docs/domain.md §1). Only the spelling is checked here; whether
- * it narrows is for the policy, which never lets it widen the approved ceiling.
+ * Parses {@code T3-Mode-Limit: <runtime>/<interaction>} (docs/domain.md §1). Only the spelling is checked here;
+ * whom it narrows is for the policy, which never lets it widen a limit.
  */
 final class ModeLimitHeader {
 

@@ -22,10 +22,6 @@ import java.util.Optional;
 final class ToolCallRoute {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** JSON-RPC 2.0: internal error, used when nothing was decided. */
-    private static final int INTERNAL_ERROR = -32603;
-    /** Seconds a client should wait before retrying a call that was not decided. */
-    private static final String RETRY_AFTER_SECONDS = "1";
 
     private final Gate gate;
     private final McpJsonMapper json;
@@ -54,10 +50,10 @@ final class ToolCallRoute {
                 : JSON.convertValue(arguments, Object.class);
         GateResult result = gate.call(exchange.caller, name.textValue(), received);
         if (result instanceof GateResult.Unavailable unavailable) {
-            JsonRpcReplies.reject(exchange.response, new Rejection(503, Optional.of(INTERNAL_ERROR),
+            JsonRpcReplies.reject(exchange.response, new Rejection(503, Optional.of(Rejection.INTERNAL_ERROR),
                     "policy decision point unavailable, nothing was decided; retry (decision "
                             + unavailable.decisionId() + ")",
-                    message.id(), Map.of("Retry-After", RETRY_AFTER_SECONDS)));
+                    message.id(), Map.of("Retry-After", Rejection.RETRY_AFTER_SECONDS)));
             return;
         }
         ToolReply reply = ToolReply.of(result);

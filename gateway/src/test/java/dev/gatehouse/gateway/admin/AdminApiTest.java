@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * admin credential cannot call /mcp; tokens are 256-bit, stored only as hashes, revocable; settings apply to the
  * next call. Also the public endpoints: RFC 9728 metadata and health.
  */
-@MicronautTest
+@MicronautTest(transactional = false)
 @Property(name = "micronaut.server.port", value = "-1")
 @Property(name = "gatehouse.policy.bundle-path", value = "../target/bundle/bundle.tar.gz")
 @Property(name = "gatehouse.admin.credential", value = "admin-test-credential")
@@ -40,7 +40,7 @@ class AdminApiTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String SESSION = "{\"environmentId\":\"local\",\"threadId\":\"t1\","
             + "\"providerSessionId\":\"ps-1\",\"providerInstanceId\":\"p-1\",\"logicalAgentId\":\"a1\","
-            + "\"t3ProjectId\":\"proj-1\",\"agentName\":\"Agent one\"}";
+            + "\"t3ProjectId\":\"proj-1\",\"agentName\":\"Agent one\",\"provider\":\"codex\"}";
 
     @Inject
     EmbeddedServer server;
@@ -96,7 +96,7 @@ class AdminApiTest {
     void onlyTheAdminCredentialOpensTheAdminApi() throws Exception {
         String agentToken = SessionTokens.mint();
         sessions.put(agentToken, new dev.gatehouse.gateway.auth.AgentSession("s-x", "local", "t1", "ps", "p-1", "a1",
-                "proj-1", Optional.empty()));
+                "proj-1", Optional.empty(), "codex"));
         assertEquals(401, send("POST", "/admin/sessions", SESSION, Optional.empty()).statusCode());
         assertEquals(401, send("POST", "/admin/sessions", SESSION, Optional.of(agentToken)).statusCode());
         assertEquals(401, send("POST", "/admin/sessions", SESSION, Optional.of("admin-test-credentiaL"))
@@ -112,6 +112,74 @@ class AdminApiTest {
         assertEquals(new AgentSettings(true, new AgentSettings.Project(true, Optional.of("ps-9")),
                 new AgentSettings.Wiki(true, false)), settings.get("a9"));
         assertEquals(400, admin("PUT", "/admin/agents/a9", "{\"project\":{\"enabled\":true}}").statusCode());
+    }
+
+    @Test
+    void settingsCarryAVersionAndAStaleOneIsAConflict() throws Exception {
+        String agent = "v-" + SessionTokens.newId();
+        assertEquals(404, admin("GET", "/admin/agents/" + agent, null).statusCode());
+        HttpResponse<String> first = admin("PUT", "/admin/agents/" + agent, "{\"wiki\":{\"read\":true}}");
+        assertEquals(200, first.statusCode(), first.body());
+        assertEquals(1, JSON.readTree(first.body()).path("version").asLong());
+        assertEquals("\"1\"", first.headers().firstValue("ETag").orElseThrow());
+        HttpResponse<String> read = admin("GET", "/admin/agents/" + agent, null);
+        assertEquals(200, read.statusCode());
+        assertTrue(JSON.readTree(read.body()).path("wiki").path("read").asBoolean(), read.body());
+
+        HttpResponse<String> guarded = sendWith("PUT", "/admin/agents/" + agent, "{\"wiki\":{\"write\":true}}",
+                "If-Match", "\"1\"");
+        assertEquals(200, guarded.statusCode(), guarded.body());
+        HttpResponse<String> stale = sendWith("PUT", "/admin/agents/" + agent, "{}", "If-Match", "\"1\"");
+        assertEquals(409, stale.statusCode(), stale.body());
+        assertEquals(2, JSON.readTree(stale.body()).path("currentVersion").asLong());
+        assertEquals(409, admin("PUT", "/admin/agents/" + agent, "{\"version\":1}").statusCode());
+        assertEquals(200, admin("PUT", "/admin/agents/" + agent, "{\"version\":2}").statusCode());
+        assertEquals(400, sendWith("PUT", "/admin/agents/" + agent, "{}", "If-Match", "*").statusCode());
+        assertEquals(200, admin("PUT", "/admin/agents/" + agent, "{}").statusCode(), "no version: last write wins");
+        assertEquals(4, settings.find(agent).orElseThrow().version());
+    }
+
+    @Test
+    void theProviderKindIsCheckedAndStoredAndListedWithoutTokens() throws Exception {
+        for (String provider : new String[] {"codex", "claude", "cursor", "grok", "opencode"}) {
+            assertEquals(201, admin("POST", "/admin/sessions", SESSION.replace("codex", provider)).statusCode());
+        }
+        HttpResponse<String> unknown = admin("POST", "/admin/sessions", SESSION.replace("codex", "gemini"));
+        assertEquals(400, unknown.statusCode());
+        assertTrue(unknown.body().contains("unsupported_provider"), unknown.body());
+        HttpResponse<String> external = admin("POST", "/admin/sessions",
+                SESSION.replace("\"codex\"", "\"opencode\",\"managed\":\"external\""));
+        assertEquals(400, external.statusCode());
+        assertTrue(external.body().contains("externally managed OpenCode servers are not supported in this phase"),
+                external.body());
+        assertEquals(201, admin("POST", "/admin/sessions",
+                SESSION.replace("\"codex\"", "\"opencode\",\"managed\":\"local\"")).statusCode());
+        assertEquals(201, admin("POST", "/admin/sessions",
+                SESSION.replace("\"codex\"", "\"claude\",\"managed\":\"external\"")).statusCode());
+        HttpResponse<String> missing = admin("POST", "/admin/sessions", SESSION.replace(",\"provider\":\"codex\"", ""));
+        assertEquals(400, missing.statusCode());
+        assertTrue(missing.body().contains("provider"), missing.body());
+
+        HttpResponse<String> created = admin("POST", "/admin/sessions", SESSION.replace("codex", "grok"));
+        String token = JSON.readTree(created.body()).path("token").asText();
+        String id = JSON.readTree(created.body()).path("sessionId").asText();
+        assertEquals("grok", sessions.findByToken(token).orElseThrow().provider());
+        HttpResponse<String> listed = admin("GET", "/admin/sessions", null);
+        assertEquals(200, listed.statusCode());
+        assertTrue(listed.body().contains(id), listed.body());
+        assertTrue(!listed.body().contains(token) && !listed.body().contains(SessionTokens.hash(token)),
+                "never a token or hash");
+        assertEquals(204, admin("DELETE", "/admin/sessions/" + id, null).statusCode());
+        assertTrue(!admin("GET", "/admin/sessions", null).body().contains(id), "revoked sessions are not listed");
+    }
+
+    private HttpResponse<String> sendWith(String method, String path, String body, String header, String value)
+            throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getPort() + path))
+                .method(method, HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer admin-test-credential")
+                .header(header, value).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * A gateway whose bundle is missing stays up, says why on /health, and answers every call as unavailable (HTTP 503
  * with Retry-After): nothing was decided, so nothing is denied.
  */
-@MicronautTest
+@MicronautTest(transactional = false)
 @Property(name = "micronaut.server.port", value = "-1")
 @Property(name = "gatehouse.policy.bundle-path", value = "target/no-such-bundle.tar.gz")
 @Property(name = "gatehouse.audit.path", value = "target/test-decisions/missing-bundle.jsonl")
@@ -48,7 +48,7 @@ class MissingBundleTest {
         assertEquals("bundle_unavailable", body.path("pdp").path("fault").path("code").asText());
 
         String token = SessionTokens.mint();
-        sessions.put(token, new AgentSession("s-1", "local", "t1", "ps-1", "p-1", "a1", "proj-1", Optional.empty()));
+        sessions.put(token, new AgentSession("s-1", "local", "t1", "ps-1", "p-1", "a1", "proj-1", Optional.empty(), "codex"));
         String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"t3_thread_list\","
                 + "\"arguments\":{},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
                 + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"},"

@@ -160,7 +160,7 @@ class OAuthTokenTimesTest {
 
     @Test
     void aTimeFailureIsA401InvalidTokenChallenge() throws JOSEException {
-        Authenticator authenticator = new Authenticator(new SessionStore(), verifier);
+        Authenticator authenticator = new Authenticator(new dev.gatehouse.gateway.support.InMemorySessionStore(), verifier);
         Authenticator.Result result = authenticator.authenticate(
                 Optional.of("Bearer " + token(TimeClaim.EXP, -(LEEWAY + 1))));
         AuthFailure failure = assertInstanceOf(Authenticator.Result.Rejected.class, result).failure();

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class TrustedContextResolverTest {
 
     private final ThreadStateHost host = new ThreadStateHost();
-    private final AgentSettingsStore settings = new AgentSettingsStore();
+    private final AgentSettingsStore settings = new dev.gatehouse.gateway.support.InMemoryAgentSettingsStore();
     private final TrustedContextResolver pip = new TrustedContextResolver(host, settings, new GatewayProperties());
 
     @Test

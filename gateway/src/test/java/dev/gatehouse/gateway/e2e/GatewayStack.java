@@ -18,14 +18,16 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The packaged system as `make run` starts it: local-services, the local authorization server (local-auth, which
  * approves outside agents o1 as read-only and o2 as full-access) and the gateway as three {@code java -jar}
  * processes on loopback, with fresh data, fresh credentials and free ports. The gateway verifies outside agents'
- * tokens through the authorization server's JWKS and requires the scope {@value #SCOPE}. Jars and bundle come from
- * system properties set by the failsafe configuration in gateway/pom.xml.
+ * tokens through the authorization server's JWKS and requires the scope {@value #SCOPE}. A replica shares the first
+ * stack's local-services, authorization server and credentials. Jars and bundle come from system properties set by
+ * the failsafe configuration in gateway/pom.xml.
  */
 final class GatewayStack implements AutoCloseable {
 
@@ -37,21 +39,49 @@ final class GatewayStack implements AutoCloseable {
 
     final Path workDir;
     final int gatewayPort;
-    final int authPort;
-    final String adminCredential = SessionTokens.mint();
+    final String adminCredential;
+    private final String serviceCredential;
+    int authPort;
+    private final Map<String, String> extraEnv;
+    private String local;
+    private List<String> gatewayCommand;
+    private Map<String, String> gatewayEnv;
     private final List<Process> processes = new ArrayList<>();
 
-    private GatewayStack(Path workDir, int gatewayPort, int authPort) {
+    private GatewayStack(Path workDir, int gatewayPort, String adminCredential, String serviceCredential,
+            Map<String, String> extraEnv) {
         this.workDir = workDir;
         this.gatewayPort = gatewayPort;
-        this.authPort = authPort;
+        this.adminCredential = adminCredential;
+        this.serviceCredential = serviceCredential;
+        this.extraEnv = Map.copyOf(extraEnv);
     }
 
     /** Starts the three processes and waits until the gateway's health endpoint answers. */
     static GatewayStack start(Path workDir) throws Exception {
-        GatewayStack stack = new GatewayStack(workDir, freePort(), freePort());
+        return start(workDir, Map.of());
+    }
+
+    /** Starts the three processes, the gateway with {@code env} added to its environment (e.g. an external store). */
+    static GatewayStack start(Path workDir, Map<String, String> env) throws Exception {
+        GatewayStack stack = new GatewayStack(workDir, freePort(), SessionTokens.mint(), SessionTokens.mint(), env);
+        return launched(stack, Optional.empty());
+    }
+
+    /**
+     * A second gateway replica beside {@code first}: same credentials and request-state key, same local-services,
+     * its own process and port; {@code env} as for {@link #start(Path, Map)}. Closing it stops only this gateway.
+     */
+    static GatewayStack replicaOf(GatewayStack first, Path workDir, Map<String, String> env) throws Exception {
+        GatewayStack stack = new GatewayStack(workDir, freePort(), first.adminCredential, first.serviceCredential,
+                env);
+        stack.authPort = first.authPort;
+        return launched(stack, Optional.of(first.local));
+    }
+
+    private static GatewayStack launched(GatewayStack stack, Optional<String> localServices) throws Exception {
         try {
-            stack.launch();
+            stack.launch(localServices);
             return stack;
         } catch (Exception | AssertionError e) {
             stack.close();
@@ -59,20 +89,26 @@ final class GatewayStack implements AutoCloseable {
         }
     }
 
-    private void launch() throws Exception {
-        int localPort = freePort();
-        String serviceCredential = SessionTokens.mint();
-        String local = "http://127.0.0.1:" + localPort;
-        Process services = spawn("local-services", List.of("java", "-jar", property("gatehouse.local-services.jar")),
-                Map.of("GATEHOUSE_LOCAL_CREDENTIAL", serviceCredential, "GATEHOUSE_LOCAL_PORT",
-                        String.valueOf(localPort), "GATEHOUSE_LOCAL_DATA_DIR", workDir.resolve("services").toString()));
-        awaitHttp(URI.create(local + "/"), services, "local-services");
-        Process auth = spawn("local-auth", List.of("java", "-jar", property("gatehouse.local-auth.jar")), Map.of(
-                "GATEHOUSE_AUTH_PORT", String.valueOf(authPort),
-                "GATEHOUSE_AUTH_AUDIENCE", mcpUrl(),
-                "GATEHOUSE_AUTH_CLIENTS", "o1=read-only,o2=full-access",
-                "GATEHOUSE_AUTH_SCOPE", SCOPE));
-        awaitHttp(URI.create(issuer() + "/.well-known/oauth-authorization-server"), auth, "local-auth");
+    private void launch(Optional<String> localServices) throws Exception {
+        if (localServices.isPresent()) {
+            local = localServices.get();
+        } else {
+            int localPort = freePort();
+            local = "http://127.0.0.1:" + localPort;
+            Process services = spawn("local-services",
+                    List.of("java", "-jar", property("gatehouse.local-services.jar")),
+                    Map.of("GATEHOUSE_LOCAL_CREDENTIAL", serviceCredential, "GATEHOUSE_LOCAL_PORT",
+                            String.valueOf(localPort), "GATEHOUSE_LOCAL_DATA_DIR",
+                            workDir.resolve("services").toString()));
+            awaitHttp(URI.create(local + "/"), services, "local-services");
+            authPort = freePort();
+            Process auth = spawn("local-auth", List.of("java", "-jar", property("gatehouse.local-auth.jar")), Map.of(
+                    "GATEHOUSE_AUTH_PORT", String.valueOf(authPort),
+                    "GATEHOUSE_AUTH_AUDIENCE", mcpUrl(),
+                    "GATEHOUSE_AUTH_CLIENTS", "o1=read-only,o2=full-access",
+                    "GATEHOUSE_AUTH_SCOPE", SCOPE));
+            awaitHttp(URI.create(issuer() + "/.well-known/oauth-authorization-server"), auth, "local-auth");
+        }
         List<String> command = new ArrayList<>(List.of("java",
                 "-Dgatehouse.policy.bundle-path=" + Path.of(property("gatehouse.bundle.dir"), "bundle.tar.gz"),
                 "-Dgatehouse.audit.path=" + workDir.resolve("decisions.jsonl")));
@@ -80,7 +116,8 @@ final class GatewayStack implements AutoCloseable {
             command.add("-Dgatehouse.services." + service + ".url=" + local);
         }
         command.addAll(List.of("-jar", property("gatehouse.gateway.jar")));
-        Process gateway = spawn("gateway", command, Map.of(
+        Map<String, String> env = new java.util.HashMap<>(extraEnv);
+        env.putAll(Map.of(
                 "GATEHOUSE_PORT", String.valueOf(gatewayPort),
                 "GATEHOUSE_PUBLIC_URL", baseUrl(),
                 "GATEHOUSE_OAUTH_ISSUER", issuer(),
@@ -89,7 +126,24 @@ final class GatewayStack implements AutoCloseable {
                 "GATEHOUSE_ADMIN_CREDENTIAL", adminCredential,
                 "GATEHOUSE_SERVICES_HOST_CREDENTIAL", serviceCredential,
                 "GATEHOUSE_SERVICES_PROJECT_CREDENTIAL", serviceCredential,
-                "GATEHOUSE_SERVICES_WIKI_CREDENTIAL", serviceCredential));
+                "GATEHOUSE_SERVICES_WIKI_CREDENTIAL", serviceCredential,
+                "GATEHOUSE_MCP_REQUEST_STATE_KEY", requestStateKey(adminCredential)));
+        gatewayCommand = List.copyOf(command);
+        gatewayEnv = Map.copyOf(env);
+        Process gateway = spawn("gateway", command, env);
+        awaitHttp(URI.create(baseUrl() + "/health"), gateway, "gateway");
+    }
+
+    /** Stops the gateway process (not local-services) and starts it again with the same data, port and settings. */
+    void restartGateway() throws Exception {
+        Process old = processes.remove(processes.size() - 1);
+        old.destroy();
+        if (!old.waitFor(30, TimeUnit.SECONDS)) {
+            old.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+        Files.move(workDir.resolve("gateway.log"), workDir.resolve("gateway-before-restart.log"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Process gateway = spawn("gateway", gatewayCommand, gatewayEnv);
         awaitHttp(URI.create(baseUrl() + "/health"), gateway, "gateway");
     }
 
@@ -110,12 +164,25 @@ final class GatewayStack implements AutoCloseable {
     String attach(String agent, String thread, String providerInstance) throws Exception {
         String body = JSON.writeValueAsString(Map.of("environmentId", "local", "threadId", thread,
                 "providerSessionId", "ps-" + thread, "providerInstanceId", providerInstance, "logicalAgentId", agent,
-                "t3ProjectId", "demo"));
+                "t3ProjectId", "demo", "provider", "codex"));
         HttpResponse<String> response = admin("POST", "/admin/sessions", body);
         if (response.statusCode() != 201) {
             throw new AssertionError("attach " + agent + "/" + thread + ": " + response.statusCode());
         }
         return JSON.readTree(response.body()).path("token").asText();
+    }
+
+    /** Attaches a thread session; returns {@code {sessionId, token}}. */
+    Map<String, String> attachSession(String agent, String thread, String providerInstance) throws Exception {
+        String body = JSON.writeValueAsString(Map.of("environmentId", "local", "threadId", thread,
+                "providerSessionId", "ps-" + thread, "providerInstanceId", providerInstance, "logicalAgentId", agent,
+                "t3ProjectId", "demo", "provider", "codex"));
+        HttpResponse<String> response = admin("POST", "/admin/sessions", body);
+        if (response.statusCode() != 201) {
+            throw new AssertionError("attach " + agent + "/" + thread + ": " + response.statusCode());
+        }
+        var json = JSON.readTree(response.body());
+        return Map.of("sessionId", json.path("sessionId").asText(), "token", json.path("token").asText());
     }
 
     /** {@code PUT /admin/agents/{agent}} with a JSON body. */
@@ -202,7 +269,17 @@ final class GatewayStack implements AutoCloseable {
         return value;
     }
 
-    private static int freePort() throws IOException {
+    /** One request-state key for the replicas sharing an admin credential (base64 of 32 bytes). */
+    private static String requestStateKey(String seed) {
+        try {
+            return Base64.getEncoder().encodeToString(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(("request-state:" + seed).getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }

@@ -53,7 +53,7 @@ class GateTest {
     private static PolicyDecisionPoint pdp;
 
     private final ThreadStateHost host = new ThreadStateHost();
-    private final AgentSettingsStore settings = new AgentSettingsStore();
+    private final AgentSettingsStore settings = new dev.gatehouse.gateway.support.InMemoryAgentSettingsStore();
     private final RecordingHandlers handlers = new RecordingHandlers();
     private Path logFile;
     private Gate gate;

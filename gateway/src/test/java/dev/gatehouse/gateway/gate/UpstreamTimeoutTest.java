@@ -29,7 +29,7 @@ import org.junit.jupiter.api.TestInstance;
  * ends as a structured {@code unavailable} tool error within the deadline plus one second, the read is sent once
  * (a read is retried only when the connection was refused), and the gateway keeps answering afterwards.
  */
-@MicronautTest
+@MicronautTest(transactional = false)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class UpstreamTimeoutTest implements TestPropertyProvider {
 

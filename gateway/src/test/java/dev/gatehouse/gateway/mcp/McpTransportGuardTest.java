@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * The transport guard of {@code /mcp} over real HTTP, in front of
  * authentication, the gate and both SDKs.
  */
-@MicronautTest
+@MicronautTest(transactional = false)
 @Property(name = "micronaut.server.port", value = "-1")
 @Property(name = "gatehouse.policy.bundle-path", value = "../target/bundle/bundle.tar.gz")
 @Property(name = "gatehouse.admin.credential", value = "admin-test-credential")
@@ -53,8 +53,8 @@ class McpTransportGuardTest {
     @BeforeEach
     void attach() {
         token = dev.gatehouse.gateway.auth.SessionTokens.mint();
-        sessions.put(token, new AgentSession("s-guard", "local", "t1", "ps-1", "p-1", "a1", "proj-1",
-                Optional.empty()));
+        sessions.put(token, new AgentSession("s-guard-" + dev.gatehouse.gateway.auth.SessionTokens.newId(), "local", "t1", "ps-1", "p-1", "a1", "proj-1",
+                Optional.empty(), "codex"));
     }
 
     private long records() throws IOException {
@@ -273,7 +273,7 @@ class McpTransportGuardTest {
                 .status());
         String other = dev.gatehouse.gateway.auth.SessionTokens.mint();
         sessions.put(other, new AgentSession("s-other", "local", "t2", "ps-2", "p-2", "a2", "proj-1",
-                Optional.empty()));
+                Optional.empty(), "codex"));
         assertEquals(404, RawHttp.post(server.getPort(), listTools, "Authorization: Bearer " + other,
                 "Mcp-Session-Id: " + sessionId).status());
         assertEquals(400, RawHttp.post(server.getPort(), listTools, bearer()).status());
@@ -281,6 +281,9 @@ class McpTransportGuardTest {
         RawHttp.Response owner = RawHttp.post(server.getPort(), listTools, bearer(), "Mcp-Session-Id: " + sessionId);
         assertEquals(200, owner.status(), owner.body());
         assertEquals(listingsBefore + 1, records("tools/list"), "one visible_tools evaluation per tools/list");
+        java.util.List<String> lines = java.nio.file.Files.readAllLines(decisions.file());
+        assertEquals("codex", JSON.readTree(lines.get(lines.size() - 1)).path("caller").path("provider").asText(),
+                "the decision log names the session's provider kind");
     }
 
     /** Public-failures row 15: arguments that are not an object, or missing, still reach the policy as facts. */

@@ -94,7 +94,7 @@ class DecisionInputMapperTest {
 
     private static final class AgentSessionFixture {
         final ThreadStateHost host = new ThreadStateHost();
-        final AgentSettingsStore settings = new AgentSettingsStore();
+        final AgentSettingsStore settings = new dev.gatehouse.gateway.support.InMemoryAgentSettingsStore();
         final TrustedContextResolver pip = new TrustedContextResolver(host, settings, new GatewayProperties());
         final AuthenticatedCaller caller;
 
@@ -103,7 +103,7 @@ class DecisionInputMapperTest {
                     new AgentSettings.Wiki(true, true)));
             caller = new AuthenticatedCaller(new Authenticated.ThreadCaller(new AgentSession("sess-SECRET",
                     "env-SECRET", "t1", "provider-session-SECRET", "p-1", "a1", "t3-project-SECRET",
-                    Optional.of("display-name-SECRET"))), Optional.empty());
+                    Optional.of("display-name-SECRET"), "codex")), Optional.empty());
         }
     }
 }

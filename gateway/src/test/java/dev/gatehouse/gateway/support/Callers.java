@@ -14,7 +14,7 @@ public final class Callers {
 
     public static AgentSession session(String agent, String thread, String providerInstance) {
         return new AgentSession("s-" + thread, "local", thread, "ps-" + thread, providerInstance, agent, "proj-1",
-                Optional.empty());
+                Optional.empty(), "codex");
     }
 
     /** a1 on t1: full-access/default, live. */

@@ -28,6 +28,10 @@ public record Rejection(int status, Optional<Integer> jsonRpcCode, String messag
     public static final int HEADER_MISMATCH = -32020;
     /** MCP 2026-07-28: the requested protocol revision is not served ({@code data: {supported, requested}}). */
     public static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
+    /** JSON-RPC 2.0: internal error; used with HTTP 503 when nothing was decided (store or PDP did not answer). */
+    public static final int INTERNAL_ERROR = -32603;
+    /** Seconds a client should wait before retrying an {@link #unavailable()} answer. */
+    public static final String RETRY_AFTER_SECONDS = "1";
 
     public Rejection {
         Objects.requireNonNull(jsonRpcCode, "jsonRpcCode");
@@ -46,6 +50,15 @@ public record Rejection(int status, Optional<Integer> jsonRpcCode, String messag
     /** HTTP {@code status} with a JSON-RPC error {@code code} and {@code "id": null}. */
     public static Rejection jsonRpc(int status, int code, String message) {
         return new Rejection(status, Optional.of(code), message, Optional.empty(), Map.of());
+    }
+
+    /**
+     * HTTP 503 {@code unavailable} with {@code Retry-After}: the shared store did not answer, so nothing was decided
+     * (not a policy denial); the request may be retried as it is.
+     */
+    public static Rejection unavailable() {
+        return new Rejection(503, Optional.of(INTERNAL_ERROR), "unavailable", Optional.empty(),
+                Map.of("Retry-After", RETRY_AFTER_SECONDS));
     }
 
     /** The same rejection echoing a valid request id. */
