@@ -18,6 +18,9 @@ import java.util.Optional;
  * @param agentName               display only; never used for authorization, routing or idempotency
  * @param t3ProjectId             the T3 project of the calling thread; empty for outside agents
  * @param projectServiceProjectId the bound Project Service project; empty when Project is not enabled
+ * @param wikiRoot                the caller's wiki subtree: {@code agents/<id>} for a thread,
+ *                                {@code outside-agents/<id>} for an outside agent, or the thread agent's subtree its
+ *                                registration shares (admitted or refused by the policy, docs/domain.md §7)
  */
 public record TrustedContext(
         String environmentId,
@@ -28,17 +31,25 @@ public record TrustedContext(
         String logicalAgentId,
         String agentName,
         Optional<String> t3ProjectId,
-        Optional<String> projectServiceProjectId) {
+        Optional<String> projectServiceProjectId,
+        String wikiRoot) {
+
+    /** The top-level wiki folder of thread agents' subtrees (policies/gatehouse/wiki/data.json {@code roots}). */
+    public static final String THREAD_AGENTS_FOLDER = "agents";
+
+    /** The top-level wiki folder of outside agents' subtrees (policies/gatehouse/wiki/data.json {@code roots}). */
+    public static final String OUTSIDE_AGENTS_FOLDER = "outside-agents";
 
     public TrustedContext {
         Objects.requireNonNull(environmentId, "environmentId");
         Objects.requireNonNull(callerKind, "callerKind");
         Objects.requireNonNull(logicalAgentId, "logicalAgentId");
+        Objects.requireNonNull(wikiRoot, "wikiRoot");
     }
 
-    /** The caller's wiki subtree, {@code agents/<logicalAgentId>} (docs/domain.md §7). */
-    public String wikiRoot() {
-        return "agents/" + logicalAgentId;
+    /** The subtree a caller kind owns for {@code agentId}: each kind under its own top-level folder. */
+    public static String ownWikiRoot(CallerKind kind, String agentId) {
+        return (kind == CallerKind.THREAD ? THREAD_AGENTS_FOLDER : OUTSIDE_AGENTS_FOLDER) + "/" + agentId;
     }
 
     /** Caller kinds of docs/domain.md §1, spelled as in the decision input. */

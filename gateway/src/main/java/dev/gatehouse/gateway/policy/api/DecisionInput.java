@@ -13,12 +13,16 @@ import java.util.Optional;
  * @param tool           the called tool name, as received; empty for tools/list
  * @param arguments      the tool arguments as received (usually a {@code Map}); empty for tools/list
  * @param argumentErrors closed-schema violations found by the PEP; empty list when valid or for tools/list
+ * @param argumentKeys   every member name in the arguments with its folded form ({@link ArgumentKeys}); empty for
+ *                       tools/list
  * @param caller         facts about the caller
  * @param targets        shells of the threads named by the row's threadFields, keyed by thread id
- * @param wikiRoot       the caller's wiki subtree, {@code agents/<logicalAgentId>} (docs/domain.md §7)
+ * @param wikiRoot       the caller's wiki subtree: {@code agents/<id>} for a thread, {@code outside-agents/<id>} for
+ *                       an outside agent, or the thread agent's subtree its registration shares (docs/domain.md §7)
  */
 public record DecisionInput(Optional<String> tool, Optional<Object> arguments, List<ArgumentError> argumentErrors,
-        CallerFacts caller, Map<String, ThreadShell> targets, String wikiRoot) {
+        List<ArgumentKeys.ArgumentKey> argumentKeys, CallerFacts caller, Map<String, ThreadShell> targets,
+        String wikiRoot) {
 
     public DecisionInput {
         Objects.requireNonNull(tool, "tool");
@@ -26,12 +30,19 @@ public record DecisionInput(Optional<String> tool, Optional<Object> arguments, L
         Objects.requireNonNull(caller, "caller");
         Objects.requireNonNull(wikiRoot, "wikiRoot");
         argumentErrors = List.copyOf(argumentErrors);
+        argumentKeys = List.copyOf(argumentKeys);
         targets = Map.copyOf(targets);
+    }
+
+    /** A tools/call input whose argument keys are folded from {@code arguments} here, the only way the PEP builds one. */
+    public DecisionInput(Optional<String> tool, Optional<Object> arguments, List<ArgumentError> argumentErrors,
+            CallerFacts caller, Map<String, ThreadShell> targets, String wikiRoot) {
+        this(tool, arguments, argumentErrors, ArgumentKeys.of(arguments.orElse(null)), caller, targets, wikiRoot);
     }
 
     /** Input for tools/list: the caller only. */
     public static DecisionInput forListing(CallerFacts caller, String wikiRoot) {
-        return new DecisionInput(Optional.empty(), Optional.empty(), List.of(), caller, Map.of(), wikiRoot);
+        return new DecisionInput(Optional.empty(), Optional.empty(), List.of(), List.of(), caller, Map.of(), wikiRoot);
     }
 
     /**
