@@ -239,7 +239,14 @@ public final class WikiStore {
         return file;
     }
 
-    private static void createFolders(Path dir) throws IOException {
+    private void createFolders(Path dir) throws IOException {
+        // A page where a folder of the path should be: Files.createDirectories would fail with a bare "Not a
+        // directory" (found by WikiConfinementPropertyTest: a page "x" and then a write of "x/y/z").
+        for (Path folder = dir; folder != null && folder.startsWith(root); folder = folder.getParent()) {
+            if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+                throw ApiException.unprocessable("not_a_folder", "a folder of the path is a page");
+            }
+        }
         try {
             Files.createDirectories(dir);
         } catch (FileAlreadyExistsException e) {

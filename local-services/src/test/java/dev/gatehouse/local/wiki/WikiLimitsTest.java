@@ -58,6 +58,17 @@ class WikiLimitsTest {
         }
     }
 
+    /** Found by the gateway's WikiConfinementPropertyTest: a page two levels above a new page was a 500. */
+    @Test
+    void aPageWhereAFolderOfThePathShouldBeIsNotAFolder() {
+        WikiStore store = new WikiStore(dir, AtomicFiles.PLAIN);
+        store.write(WikiPath.parse("agents/a1/Outside-Agents"), "page", Optional.empty());
+        for (String below : List.of("agents/a1/Outside-Agents/a", "agents/a1/Outside-Agents/a/ｅé")) {
+            assertEquals("not_a_folder", assertThrows(ApiException.class,
+                    () -> store.write(WikiPath.parse(below), "x", Optional.empty())).code(), below);
+        }
+    }
+
     @Test
     void theSegmentCountIsThePolicysBelowTheSubtree() {
         String deepest = String.join("/", java.util.Collections.nCopies(WikiPath.MAX_RELATIVE_SEGMENTS, "d"));
