@@ -93,8 +93,9 @@ admin PUT /admin/agents/a1 '{"browserAccess":true,"project":{"enabled":true,"pro
   "wiki":{"read":true,"write":true}}' > /dev/null
 admin PUT /admin/agents/a2 '{"browserAccess":false,"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
   "wiki":{"read":true,"write":true}}' > /dev/null
-admin PUT /admin/agents/o1 '{"browserAccess":false,"project":{"enabled":false},"wiki":{"read":true,"write":false}}' \
-  > /dev/null
+# The outside agent o1 is registered by issuer and subject (docs/domain.md §1): its own id and settings.
+admin PUT /admin/outside-agents '{"issuer":"'"$BASE"'","subject":"o1","logicalAgentId":"oa-o1",
+  "browserAccess":false,"project":{"enabled":false},"wiki":{"read":true,"write":false}}' > /dev/null
 
 # A read-only outside agent's access token (HS256, 8 hours), signed with the local secret.
 O1_TOKEN="$(OAUTH_SECRET="$OAUTH_SECRET" ISSUER="$BASE" AUDIENCE="$BASE/mcp" python3 - <<'PY'

@@ -352,6 +352,12 @@ OK_PATHS = {
 }
 for name, path in OK_PATHS.items():
     add("wiki", f"wiki_read_ok_{name}", make_input(CALLERS["thread_full"], "wiki_read", {"path": path}))
+# Shrunk counterexample of WikiConfinementPropertyTest (the store answered 500 below a page; fixed in the store):
+# other agents' folder names inside the caller's own subtree stay inside it.
+add("wiki", "wiki_write_ok_outside_agents_folder_name_inside_own_subtree",
+    make_input(CALLERS["thread_full"], "wiki_write", {"path": "Outside-Agents/a/\uff45\u00e9", "content": "x"}))
+add("wiki", "wiki_write_ok_agents_a2_inside_own_subtree",
+    make_input(CALLERS["thread_full"], "wiki_write", {"path": "agents/a2/page.md", "content": "x"}))
 add("wiki", "wiki_list_default_root", make_input(CALLERS["thread_full"], "wiki_list", {}))
 for tool, extra in [("wiki_read", {}), ("wiki_write", {"content": "x"}), ("wiki_delete", {"baseRevision": "r1"})]:
     add("wiki", f"{tool}_root_is_not_a_page", make_input(CALLERS["thread_full"], tool, {"path": "."} | extra))
