@@ -161,7 +161,7 @@ class WikiConfinementPropertyTest {
 
     @Provide
     Arbitrary<List<Case>> batches() {
-        Arbitrary<String> path = Arbitraries.of(PIECES).list().ofMinSize(1).ofMaxSize(10)
+        Arbitrary<String> path = Arbitraries.of(PIECES).list().ofMinSize(1).ofMaxSize(6)
                 .map(pieces -> String.join("", pieces));
         Arbitrary<String> maybeDot = Arbitraries.of("", "", "", "", "./", "../", ".").map(p -> p);
         Arbitrary<Case> one = Combinators.combine(Arbitraries.of(Caller.class), Arbitraries.of(TOOLS),
