@@ -3,8 +3,12 @@
 # description: |
 #   Arguments must be an object that passed the tool's closed input schema (violations arrive as
 #   facts in input.argumentErrors) and must carry no identity key at any depth (docs/domain.md §6).
-#   Identity keys are policy data (policies/gatehouse/identity/data.json), compared without regard to
-#   case. A requested mode must be a mode of its axis or `inherit` (the schema says so too; the policy
+#   Identity keys are policy data (policies/gatehouse/identity/data.json) and are matched by meaning:
+#   the PEP reports every argument key at any depth with its folded form (input.argumentKeys: Unicode
+#   NFKC, full case folding, NFKC again, format and default-ignorable characters dropped, whitespace
+#   as " ", trimmed; Rego has no NFKC), and the policy removes the separators listed in the data
+#   (`ignored_separators`) before comparing. A key present in the arguments but not reported is a
+#   schema problem, so an incomplete report cannot hide a key. A requested mode must be a mode of its axis or `inherit` (the schema says so too; the policy
 #   does not rely on it).
 package gatehouse.authz.arguments
 
@@ -16,17 +20,48 @@ ok if {
 	count(identity_keys_found) == 0
 }
 
-# Lower-cased identity keys that apply to the called tool.
-identity_keys := {key | some key in data.gatehouse.identity.every_tool} | {key |
+# The separators a key's meaning ignores, each replaced by nothing (policy data, not code).
+separator_removal := {separator: "" | some separator in data.gatehouse.identity.ignored_separators}
+
+# A folded key's meaning: the folded form without separators.
+meaning(folded) := strings.replace_n(separator_removal, folded)
+
+# The meanings of the identity keys that apply to the called tool.
+identity_keys := {meaning(lower(key)) | some key in data.gatehouse.identity.every_tool} | {meaning(lower(key)) |
 	some key in data.gatehouse.identity.by_toolkit[tools.row.toolkit]
 }
 
-# Identity keys present anywhere in the arguments, as the caller spelled them.
-identity_keys_found contains key if {
+# Every member name of every object in the arguments, at any depth.
+argument_key_names contains key if {
 	walk(input.arguments, [_, value])
 	is_object(value)
 	some key, _ in value
-	lower(key) in identity_keys
+}
+
+# Identity keys present anywhere in the arguments, as the caller spelled them: by the folded form the
+# PEP reported for the key ...
+identity_keys_found contains entry.key if {
+	some entry in input.argumentKeys
+	is_string(entry.folded)
+	meaning(entry.folded) in identity_keys
+}
+
+# ... and, whatever was reported, by the key itself in lower case.
+identity_keys_found contains key if {
+	some key in argument_key_names
+	meaning(lower(key)) in identity_keys
+}
+
+reported(key) if {
+	some entry in input.argumentKeys
+	entry.key == key
+	is_string(entry.folded)
+}
+
+# A key the PEP did not fold cannot be matched by meaning: deny it as unvalidated.
+schema_problems contains "argument keys were not folded" if {
+	some key in argument_key_names
+	not reported(key)
 }
 
 # Schema violations reported by the PEP, minus unknown-key violations already named as identity keys.
@@ -57,7 +92,7 @@ arguments_object if is_object(input.arguments)
 
 names_identity_key(problem) if {
 	problem.keyword == "additionalProperties"
-	lower(problem.property) in identity_keys
+	problem.property in identity_keys_found
 }
 
 # METADATA

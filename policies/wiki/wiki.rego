@@ -2,19 +2,31 @@
 # title: Wiki subtree confinement
 # description: |
 #   Every argument field listed in the row's `paths` holds a wiki path relative to the caller's subtree
-#   (input.wiki.root, agents/<agentId>). Segments are separated by "/" only; each uses letters and
-#   digits of any script, "-", "_", "." and inner spaces, does not start or end with a space, does not
-#   end with ".", is not "." or "..", and is at most 256 characters; at most 32 segments; "." alone is
-#   the subtree root. Nothing is decoded or normalised. Containment is decided segment by segment, never
+#   (input.wiki.root). The subtree is admitted only when it is the one its caller kind owns: a thread's
+#   `agents/<logicalAgentId>`, an outside agent's `outside-agents/<logicalAgentId>` (folders in
+#   policies/gatehouse/wiki/data.json `roots`), or, for an outside agent whose registration says
+#   `sharesThreadAgent`, exactly that thread agent's subtree. Segments are separated by "/" only; each
+#   uses letters and digits of any script, "-", "_", "." and inner spaces, does not start or end with a
+#   space, does not end with ".", is not "." or "..", and is at most `limits.maxSegmentBytes` bytes of
+#   UTF-8 (the number the wiki store can hold as a file name); at most `limits.maxSegments` segments;
+#   "." alone is the subtree root. Nothing is decoded or normalised. Containment is decided segment by segment, never
 #   by string prefix, and the resolved full path of every field is returned as the obligation
 #   `wikiPaths`, keyed by field (docs/domain.md §7).
 package gatehouse.authz.wiki
 
 import data.gatehouse.authz.tools
 
-max_segments := 32
+limits := data.gatehouse.wiki.limits
 
-max_segment_chars := 256
+max_segments := limits.maxSegments
+
+max_segment_bytes := limits.maxSegmentBytes
+
+# UTF-8 length of `s` in bytes, exactly: base64 turns every 3 bytes into 4 characters and pads the last
+# group with "=", so n = 3 * count / 4 - padding. (count() counts code points, and Wasm has no byte count.)
+utf8_bytes(s) := ((count(encoded) / 4) * 3) - (count(encoded) - count(trim_right(encoded, "="))) if {
+	encoded := base64.encode(s)
+}
 
 specs := tools.row.paths
 
@@ -39,10 +51,31 @@ relative(field) := segments(field) if raw(field) != "."
 
 root_segments := split(input.wiki.root, "/") if {
 	is_string(input.wiki.root)
+	admitted_root(input.wiki.root)
 	every segment in split(input.wiki.root, "/") {
 		count(segment_problems(segment)) == 0
 	}
 }
+
+# --- whose subtree: separate namespaces per caller kind (docs/domain.md §1, §7) ----------------------
+
+# The subtree a caller kind owns: <folder of its kind>/<logicalAgentId>, one segment each.
+own_root := concat("/", [data.gatehouse.wiki.roots[input.caller.kind], input.caller.logicalAgentId]) if {
+	is_string(input.caller.logicalAgentId)
+	count(segment_problems(input.caller.logicalAgentId)) == 0
+}
+
+# A registration may let an outside agent share one thread agent's subtree; it says so explicitly
+# (input.caller.sharesThreadAgent), and only an outside agent can be given another agent's subtree.
+shared_root := concat("/", [data.gatehouse.wiki.roots.thread, input.caller.sharesThreadAgent]) if {
+	input.caller.kind == "outside_agent"
+	is_string(input.caller.sharesThreadAgent)
+	count(segment_problems(input.caller.sharesThreadAgent)) == 0
+}
+
+admitted_root(root) if root == own_root
+
+admitted_root(root) if root == shared_root
 
 # --- path rules: [field, problem] pairs ------------------------------------------------------------
 
@@ -83,7 +116,7 @@ segment_rules := {
 	"charset": "segments use only letters, digits, \"-\", \"_\", \".\" and inner spaces",
 	"spaces": "segments do not start or end with a space",
 	"dot": "segments do not end with \".\" and are not \".\" or \"..\" (use \".\" alone for the subtree root)",
-	"length": concat("", ["segments have at most ", format_int(max_segment_chars, 10), " characters"]),
+	"length": concat("", ["segments have at most ", format_int(max_segment_bytes, 10), " bytes of UTF-8"]),
 }
 
 passes("nonempty", segment) if segment != ""
@@ -119,7 +152,16 @@ passes("dot", segment) if {
 	not segment in {".", ".."}
 }
 
-passes("length", segment) if count(segment) <= max_segment_chars
+# ASCII names have one byte per character: only other names pay for the base64 count.
+passes("length", segment) if {
+	trim(segment, ascii_name_characters) == ""
+	count(segment) <= max_segment_bytes
+}
+
+passes("length", segment) if {
+	trim(segment, ascii_name_characters) != ""
+	utf8_bytes(segment) <= max_segment_bytes
+}
 
 has_problems(field) if {
 	some pair in path_problems

@@ -97,3 +97,78 @@ test_arguments_project_toolkit_keys if {
 		testing.codes(d) == ["identity_argument"]
 	}
 }
+
+# --- identity keys by meaning (docs/domain.md §6) -------------------------------------------------
+
+# `key` in the arguments of wiki_read, reported by the PEP with the folded form `folded`.
+with_key(key, folded) := testing.folded_as(testing.call("wiki_read", {"path": "page.md", key: "a2"}), key, folded)
+
+test_arguments_identity_key_separators_are_ignored if {
+	every key in ["agent_id", "agent-id", "Agent.Id", "agent id", "a_g-e.n t_id", "__agentId__", "client_id", "WIKI-ROOT"] {
+		d := authz.decision with input as testing.call("wiki_read", {"path": "page.md", key: "a2"})
+		testing.codes(d) == ["identity_argument"]
+	}
+}
+
+# Keys the policy cannot fold itself (fullwidth, zero-width, look-alike dashes) are matched by the
+# folded form the PEP reports; the separators removed are the data's.
+test_arguments_identity_key_matched_by_the_reported_folded_form if {
+	every key, folded in {
+		"ａｇｅｎｔＩｄ": "agentid",
+		"agent\u200bId": "agentid",
+		" agentId ": "agentid",
+		"agent\u2010id": "agent\u2010id",
+		"agent\u2014id": "agent\u2014id",
+		"agent\u2212id": "agent\u2212id",
+		"ＡＧＥＮＴ＿ＩＤ": "agent_id",
+	} {
+		d := authz.decision with input as with_key(key, folded)
+		d.reasons == [{"code": "identity_argument", "message": concat("", ["identity comes from the session, not from arguments: ", key])}]
+	}
+}
+
+test_arguments_separators_are_policy_data if {
+	d := authz.decision with input as with_key("agent+id", "agent+id")
+	not "identity_argument" in testing.codes(d)
+	d2 := authz.decision with input as with_key("agent+id", "agent+id") with data.gatehouse.identity.ignored_separators as ["+"]
+	"identity_argument" in testing.codes(d2)
+}
+
+test_arguments_look_alike_business_keys_still_pass if {
+	every key in ["agentName", "agent", "path_id", "identity"] {
+		not key in arguments.identity_keys_found with input as with_key(key, lower(key))
+	}
+	d := authz.decision with input as testing.call("t3_thread_send", {"thread_id": "t2", "message": "m"})
+	not "identity_argument" in testing.codes(d)
+}
+
+test_arguments_unreported_key_is_a_schema_problem if {
+	input_ := json.remove(testing.call("wiki_read", {"path": "page.md"}), ["argumentKeys"])
+	d := authz.decision with input as input_
+	d.reasons == [{"code": "schema", "message": "argument keys were not folded"}]
+}
+
+test_arguments_field_absent_folded_is_unreported if {
+	input_ := testing.call("wiki_read", {"path": "page.md"})
+	d := authz.decision with input as object.union(input_, {"argumentKeys": [{"path": "/path", "key": "path"}]})
+	testing.codes(d) == ["schema"]
+}
+
+test_arguments_reported_key_not_in_arguments_still_counts if {
+	input_ := testing.call("wiki_read", {"path": "page.md"})
+	d := authz.decision with input as object.union(input_, {"argumentKeys": array.concat(input_.argumentKeys, [{"path": "/x", "key": "x", "folded": "agentid"}])})
+	"identity_argument" in testing.codes(d)
+}
+
+test_arguments_field_absent_keys_with_empty_arguments_ok if {
+	arguments.ok with input as json.remove(testing.call("wiki_list", {}), ["argumentKeys"])
+}
+
+test_arguments_identity_schema_error_by_meaning_not_reported_twice if {
+	input_ := object.union(with_key("ａｇｅｎｔＩｄ", "agentid"), {"argumentErrors": [{
+		"keyword": "additionalProperties", "instanceLocation": "", "property": "ａｇｅｎｔＩｄ",
+		"message": "unknown property",
+	}]})
+	d := authz.decision with input as input_
+	testing.codes(d) == ["identity_argument"]
+}

@@ -90,9 +90,42 @@ def unicode_facts(tool, args, root):
     return facts
 
 
+def pep_fold(key):
+    """The folded form the PEP reports (gateway ArgumentKeys): NFKC, case fold, NFKC, default-ignorables
+    dropped, whitespace as one space, trimmed. Separators are left for the policy to remove."""
+    s = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", key).casefold())
+    s = "".join(ch for ch in s if not oracle._ignorable(ch))
+    return "".join(" " if ch.isspace() else ch for ch in s).strip()
+
+
+def _pointer(parts):
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def argument_keys(args, at=()):
+    """Every member of every object at any depth, in document order, as the PEP reports it."""
+    out = []
+    if isinstance(args, dict):
+        for k, v in args.items():
+            out.append({"path": _pointer(at + (k,)), "key": k, "folded": pep_fold(k)})
+            out.extend(argument_keys(v, at + (k,)))
+    elif isinstance(args, list):
+        for i, v in enumerate(args):
+            out.extend(argument_keys(v, at + (i,)))
+    return out
+
+
+ROOT_FOLDERS = oracle.WIKI["roots"]
+
+
+def own_root(caller):
+    return ROOT_FOLDERS.get(caller.get("kind"), "agents") + "/" + caller["logicalAgentId"]
+
+
 def make_input(caller, tool, args, errors=None, threads=None, root=None):
-    root = root if root is not None else "agents/" + caller["logicalAgentId"]
-    return {"tool": tool, "arguments": args, "argumentErrors": errors or [], "caller": copy.deepcopy(caller),
+    root = own_root(caller) if root is None else root
+    return {"tool": tool, "arguments": args, "argumentErrors": errors or [], "argumentKeys": argument_keys(args),
+            "caller": copy.deepcopy(caller),
             "targets": {"threads": threads if threads is not None else named_threads(tool, args)},
             "wiki": {"root": root}, "unicode": unicode_facts(tool, args, root)}
 
@@ -250,6 +283,59 @@ for bad_name, bad in [("string", "page.md"), ("array", ["page.md"]), ("null", No
         make_input(CALLERS["thread_full"], "wiki_read", bad,
                    [{"keyword": "type", "instanceLocation": "", "message": "arguments must be an object"}]))
 
+# identity keys by meaning (docs/domain.md §6): spellings that fold to a listed key
+def variants(k):
+    fullwidth = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in k)
+    mid = max(1, len(k) // 2)
+    return {"snake": k[:mid] + "_" + k[mid:], "kebab": k[:mid] + "-" + k[mid:], "dotted": k[:mid] + "." + k[mid:],
+            "spaced": " " + k[:mid] + " " + k[mid:] + "\t", "upper": k.upper(), "fullwidth": fullwidth,
+            "zero_width": k[:mid] + "\u200b" + k[mid:], "soft_hyphen": k[:mid] + "\u00ad" + k[mid:],
+            "hyphen_u2010": k[:mid] + "\u2010" + k[mid:], "fullwidth_lowline": fullwidth[:mid] + "\uff3f" + fullwidth[mid:]}
+
+
+for key in every + oracle.IDENTITY["by_toolkit"]["wiki"]:
+    k = spelled.get(key, key)
+    for vname, v in variants(k).items():
+        errs = [{"keyword": "additionalProperties", "instanceLocation": "", "property": v,
+                 "message": "unknown property"}]
+        add("arguments", f"wiki_read_{k}_{vname}", make_input(CALLERS["thread_full"], "wiki_read",
+                                                              {"path": "page.md", v: "a2"}, errs))
+for k in ["agentName", "agent", "identity", "pathId", "tokenCount", "rootFolder"]:
+    errs = [{"keyword": "additionalProperties", "instanceLocation": "", "property": k, "message": "unknown property"}]
+    add("arguments", f"wiki_read_business_like_{k}_is_schema_only",
+        make_input(CALLERS["thread_full"], "wiki_read", {"path": "page.md", k: "x"}, errs))
+for k in ["thread_id", "Thread-ID", "\uff54\uff48\uff52\uff45\uff41\uff44\uff49\uff44"]:
+    add("arguments", f"t3_thread_send_{k.encode('unicode_escape').decode()}_is_business_data_for_thread_tools",
+        make_input(CALLERS["thread_full"], "t3_thread_send", {"message": "m", k: "t2"},
+                   [{"keyword": "additionalProperties", "instanceLocation": "", "property": k,
+                     "message": "unknown property"}]))
+unfolded = make_input(CALLERS["thread_full"], "wiki_read", {"path": "page.md"})
+del unfolded["argumentKeys"]
+add("arguments", "argument_keys_absent_is_schema", unfolded)
+partial = make_input(CALLERS["thread_full"],
+                     "project_work_submit", copy.deepcopy(VALID_ARGS["project_work_submit"]) | {"result": {"n": {"x": 1}}})
+partial["argumentKeys"] = [e for e in partial["argumentKeys"] if e["key"] != "x"]
+add("arguments", "argument_key_not_reported_is_schema", partial)
+
+# --- namespaces (docs/domain.md §1, §7): an outside agent named like a thread agent -------------------------
+OA = outside("oa-3f2a", "full-access", st=ALL_SETTINGS)
+add("wiki", "outside_agent_own_subtree", make_input(OA, "wiki_read", {"path": "page.md"}))
+for root in ["agents/a1", "agents/oa-3f2a", "outside-agents/a1", "outside-agents/OA-3F2A", "agents"]:
+    add("wiki", "outside_agent_root_" + root.replace("/", "_"),
+        make_input(OA, "wiki_read", {"path": "page.md"}, root=root))
+SHARING = {**OA, "sharesThreadAgent": "a1"}
+add("wiki", "outside_agent_shares_a1_by_registration", make_input(SHARING, "wiki_write", {"path": "page.md", "content": "x"},
+                                                                 root="agents/a1"))
+add("wiki", "outside_agent_sharing_a1_keeps_own_root", make_input(SHARING, "wiki_read", {"path": "page.md"}))
+for root in ["agents/a2", "agents/A1", "agents/a10"]:
+    add("wiki", "outside_agent_sharing_a1_not_" + root.replace("/", "_"),
+        make_input(SHARING, "wiki_read", {"path": "page.md"}, root=root))
+add("wiki", "thread_cannot_share", make_input({**CALLERS["thread_supervised_plan"], "sharesThreadAgent": "a1"},
+                                              "wiki_read", {"path": "page.md"}, root="agents/a1"))
+for root in ["outside-agents/a1", "agents/a2"]:
+    add("wiki", "thread_root_" + root.replace("/", "_"),
+        make_input(CALLERS["thread_full"], "wiki_read", {"path": "page.md"}, root=root))
+
 # --- tools: exact names only ------------------------------------------------------------------------------
 for n, name in enumerate(["WIKI_WRITE", "wiki_write ", "wiki_wr\u0456te", "wiki-write", "", "upstream_only_tool"]):
     add("tools", f"unknown_tool_{n}", make_input(CALLERS["thread_full"], name, {"path": "page.md", "content": "x"}))
@@ -268,14 +354,19 @@ PATHS = {
     "leading_space": " page.md", "trailing_space": "page.md ", "parent_only": "..", "dot_slash": "./page.md",
     "climb_back_in": "x/../../a1/page.md", "deep_escape": "a/b/../../../a2/secret.md",
     "colon": "a:b", "question": "a?b", "star": "*.md", "too_many_segments": "/".join(["d"] * 33),
-    "segment_too_long": "p" * 257,
+    "segment_too_long": "p" * (oracle.MAX_SEGMENT_BYTES + 1),
+    "segment_256_chars": "p" * 256, "segment_255_e_acute": "\u00e9" * 255,
+    "segment_bytes_one_over_2_byte": "\u00e9" * ((oracle.MAX_SEGMENT_BYTES + 1) // 2),
+    "segment_bytes_one_over_3_byte": "\u65e5" * (oracle.MAX_SEGMENT_BYTES // 3) + "ppp",
 }
 for name, path in PATHS.items():
     add("wiki", f"wiki_read_{name}", make_input(CALLERS["thread_full"], "wiki_read", {"path": path}))
 OK_PATHS = {
     "nested": "notes/2026/plan.md", "inner_space": "meeting notes/plan v2.md",
     "unicode_letters": "\u65e5\u672c/\u00e9t\u00e9.md", "dots_inside": "a.b.c/v1.2.md", "max_segments": "/".join(["d"] * 32),
-    "max_segment_length": "p" * 256, "dash_underscore": "-_/_-.md", "arabic_digits": "\u0661\u0662\u0663.md",
+    "max_segment_length": "p" * oracle.MAX_SEGMENT_BYTES,
+    "max_segment_bytes_2_byte": "\u00e9" * (oracle.MAX_SEGMENT_BYTES // 2) + "p" * (oracle.MAX_SEGMENT_BYTES % 2),
+    "max_segment_bytes_3_byte": "\u65e5" * (oracle.MAX_SEGMENT_BYTES // 3) + "p" * (oracle.MAX_SEGMENT_BYTES % 3), "dash_underscore": "-_/_-.md", "arabic_digits": "\u0661\u0662\u0663.md",
 }
 for name, path in OK_PATHS.items():
     add("wiki", f"wiki_read_ok_{name}", make_input(CALLERS["thread_full"], "wiki_read", {"path": path}))
@@ -284,6 +375,12 @@ no_facts["unicode"] = {}
 add("wiki", "wiki_read_unicode_without_facts", no_facts)
 lying = make_input(CALLERS["thread_full"], "wiki_read", {"path": "a\u2024b.md"})
 add("wiki", "wiki_read_one_dot_leader", lying)
+# Shrunk counterexample of WikiConfinementPropertyTest (the store answered 500 below a page; fixed in the store):
+# other agents' folder names inside the caller's own subtree stay inside it.
+add("wiki", "wiki_write_ok_outside_agents_folder_name_inside_own_subtree",
+    make_input(CALLERS["thread_full"], "wiki_write", {"path": "Outside-Agents/a/\uff45\u00e9", "content": "x"}))
+add("wiki", "wiki_write_ok_agents_a2_inside_own_subtree",
+    make_input(CALLERS["thread_full"], "wiki_write", {"path": "agents/a2/page.md", "content": "x"}))
 add("wiki", "wiki_list_default_root", make_input(CALLERS["thread_full"], "wiki_list", {}))
 for tool, extra in [("wiki_read", {}), ("wiki_write", {"content": "x"}), ("wiki_delete", {"baseRevision": "r1"})]:
     add("wiki", f"{tool}_root_is_not_a_page", make_input(CALLERS["thread_full"], tool, {"path": "."} | extra))

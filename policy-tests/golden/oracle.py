@@ -22,6 +22,9 @@ TABLE = _load("access_table")
 CLASSES = _load("access_classes")
 CODES = _load()["reason_codes"]
 IDENTITY = _load("identity")
+WIKI = _load("wiki")
+MAX_SEGMENTS = WIKI["limits"]["maxSegments"]
+MAX_SEGMENT_BYTES = WIKI["limits"]["maxSegmentBytes"]
 RUNTIME = ["approval-required", "auto-accept-edits", "auto", "full-access"]
 INTERACTION = ["plan", "default"]
 AXES = {"runtimeMode": RUNTIME, "interactionMode": INTERACTION}
@@ -95,22 +98,39 @@ def _within(caller, axis, mode):
     return want is not None and have is not None and want <= have
 
 
+_IGNORABLE_RANGES = [(0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x3164, 0x3164),
+                     (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0xE0000, 0xE0FFF)]
+
+
+def _ignorable(ch):
+    """Format characters and Unicode's other default-ignorable code points (zero-width, fillers, selectors)."""
+    return unicodedata.category(ch) == "Cf" or any(lo <= ord(ch) <= hi for lo, hi in _IGNORABLE_RANGES)
+
+
+def meaning(key):
+    """docs/domain.md §6: NFKC, full case folding, separators, format and zero-width characters and
+    surrounding whitespace ignored."""
+    s = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", key).casefold())
+    s = "".join(ch for ch in s if not _ignorable(ch))
+    s = "".join(" " if ch.isspace() else ch for ch in s).strip()
+    for sep in IDENTITY["ignored_separators"]:
+        s = s.replace(sep, "")
+    return s
+
+
+def _object_keys(value):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _object_keys(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _object_keys(v)
+
+
 def _identity_found(args, toolkit):
-    keys = set(IDENTITY["every_tool"]) | set(IDENTITY["by_toolkit"].get(toolkit, []))
-    found = set()
-
-    def visit(value):
-        if isinstance(value, dict):
-            for k, v in value.items():
-                if k.lower() in keys:
-                    found.add(k)
-                visit(v)
-        elif isinstance(value, list):
-            for v in value:
-                visit(v)
-
-    visit(args)
-    return found, keys
+    keys = {meaning(k) for k in IDENTITY["every_tool"] + IDENTITY["by_toolkit"].get(toolkit, [])}
+    return {k for k in _object_keys(args) if meaning(k) in keys}, keys
 
 
 _SEGMENT_CHARS = re.compile(r"^[\w .\-]*$")
@@ -119,9 +139,12 @@ _SEGMENT_CHARS = re.compile(r"^[\w .\-]*$")
 ASCII_NAME = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_. -")
 
 
-def _segment_ok(seg, facts):
+def _segment_ok(seg, facts=None):
     """`facts` is input.unicode: a name that is not plain ASCII is only judged when the PEP described it."""
-    if seg == "" or len(seg) > 256:
+    if seg == "" or len(seg.encode("utf-8")) > MAX_SEGMENT_BYTES:
+        return False
+    if facts is not None and not set(seg) <= ASCII_NAME and not isinstance(facts.get(seg), list):
+        return False
         return False
     if not set(seg) <= ASCII_NAME and not isinstance(facts.get(seg), list):
         return False
@@ -135,23 +158,34 @@ def _segment_ok(seg, facts):
     return seg not in (".", "..")
 
 
+def _root_admitted(caller, root, facts):
+    """docs/domain.md §1, §7: the caller kind's own folder and id, or the thread agent a registration shares."""
+    kind, agent, shared = caller.get("kind"), caller.get("logicalAgentId"), caller.get("sharesThreadAgent")
+    admitted = set()
+    if kind in WIKI["roots"] and isinstance(agent, str) and _segment_ok(agent, facts):
+        admitted.add(WIKI["roots"][kind] + "/" + agent)
+    if kind == "outside_agent" and isinstance(shared, str) and _segment_ok(shared, facts):
+        admitted.add(WIKI["roots"]["thread"] + "/" + shared)
+    return isinstance(root, str) and root in admitted and all(_segment_ok(s, facts) for s in root.split("/"))
+
+
 def _wiki_field(inp, field, spec):
     """Returns (codes, resolved path or None) for one confined path field."""
     args = inp.get("arguments") if isinstance(inp.get("arguments"), dict) else {}
     raw = args[field] if field in args else spec.get("default")
     root = (inp.get("wiki") or {}).get("root")
     facts = inp.get("unicode") if isinstance(inp.get("unicode"), dict) else {}
-    root_segs = root.split("/") if isinstance(root, str) and all(_segment_ok(s, facts) for s in root.split("/")) else None
+    root_segs = root.split("/") if _root_admitted(inp.get("caller") or {}, root, facts) else None
     codes = []
     valid = False
     segs = raw.split("/") if isinstance(raw, str) else None
     if isinstance(raw, str):
         rel = [] if raw == "." else segs
-        valid = len(rel) <= 32 and all(_segment_ok(s, facts) for s in rel) and not (spec["names"] == "page" and raw == ".")
+        valid = len(rel) <= MAX_SEGMENTS and all(_segment_ok(s, facts) for s in rel) and not (spec["names"] == "page" and raw == ".")
     if not valid or root_segs is None:
         codes.append("path_invalid")
     escapes = False
-    if segs is not None and len(segs) <= 32:
+    if segs is not None and len(segs) <= MAX_SEGMENTS:
         depth = 0
         for s in segs:
             depth += -1 if s == ".." else (0 if s in ("", ".") else 1)
@@ -183,9 +217,15 @@ def decide(inp):
     if found:
         codes.add("identity_argument")
     errors = inp.get("argumentErrors")
+    reported = {e.get("key") for e in inp.get("argumentKeys") or [] if isinstance(e.get("folded"), str)}
+    for e in inp.get("argumentKeys") or []:
+        if isinstance(e.get("folded"), str) and meaning(e["folded"]) in keys:
+            found.add(e["key"])
+    if found:
+        codes.add("identity_argument")
     problems = not isinstance(errors, list) or not isinstance(args, dict) or any(
-        not (e.get("keyword") == "additionalProperties" and str(e.get("property", "")).lower() in keys)
-        for e in errors)
+        not (e.get("keyword") == "additionalProperties" and e.get("property") in found)
+        for e in errors) or any(k not in reported for k in _object_keys(args))
     a = args if isinstance(args, dict) else {}
     if row is not None:
         for axis, field in row["modeFields"].items():

@@ -46,15 +46,43 @@ with_thread(caller, thread) := object.union(caller, {"thread": object.union(call
 # A complete decision input for `tool` called by a1 with `args`.
 call(tool, args) := call_as(thread_a1, tool, args)
 
-# The same input with `caller` instead of a1 (built whole: object.union would merge the callers).
+# The same input with `caller` instead of a1 (built whole: object.union would merge the callers). The
+# wiki root is the one the caller's kind owns (docs/domain.md §7).
 call_as(caller, tool, args) := {
 	"tool": tool,
 	"arguments": args,
 	"argumentErrors": [],
+	"argumentKeys": argument_keys(args),
 	"caller": caller,
 	"targets": {"threads": {}},
-	"wiki": {"root": concat("/", ["agents", object.get(caller, "logicalAgentId", "a1")])},
+	"wiki": {"root": concat("/", [root_folder(caller), object.get(caller, "logicalAgentId", "a1")])},
 }
+
+root_folder(caller) := "outside-agents" if caller.kind == "outside_agent"
+
+root_folder(caller) := "agents" if caller.kind != "outside_agent"
+
+root_folder(caller) := "agents" if not caller.kind
+
+# The argument keys the PEP reports, folded as it folds them; test keys are ASCII, where folding is lower().
+argument_keys(args) := [{"path": pointer(array.concat(path, [key])), "key": key, "folded": lower(key)} |
+	walk(args, [path, value])
+	is_object(value)
+	some key, _ in value
+]
+
+# A JSON Pointer (RFC 6901) to the value at `path`.
+pointer(path) := concat("", [concat("", ["/", strings.replace_n({"~": "~0", "/": "~1"}, sprintf("%v", [p]))]) | some p in path])
+
+# `input_` with argumentKeys reporting `key` folded as `folded` (for keys lower() does not fold).
+folded_as(input_, key, folded) := object.union(input_, {"argumentKeys": [refolded |
+	some entry in input_.argumentKeys
+	refolded := object.union(entry, {"folded": folded_if(entry, key, folded)})
+]})
+
+folded_if(entry, key, folded) := folded if entry.key == key
+
+folded_if(entry, key, _) := entry.folded if entry.key != key
 
 # The reason codes of a decision, in order.
 codes(decision) := [r.code | some r in decision.reasons]

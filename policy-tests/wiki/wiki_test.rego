@@ -88,11 +88,105 @@ test_wiki_ascii_names_need_no_fact if {
 	testing.codes(read("a:b")) == ["path_invalid"]
 }
 
+repeat(s, n) := concat("", [s | some _ in numbers.range(1, n)])
+
+# The limits are policy data (policies/gatehouse/wiki/data.json), read here rather than restated.
 test_wiki_segment_limits if {
-	testing.codes(read(concat("/", [s | some _ in numbers.range(1, 33); s := "d"]))) == ["path_invalid"]
-	read(concat("/", [s | some _ in numbers.range(1, 32); s := "d"])).allow
-	testing.codes(read(concat("", [s | some _ in numbers.range(1, 257); s := "p"]))) == ["path_invalid"]
-	read(concat("", [s | some _ in numbers.range(1, 256); s := "p"])).allow
+	n := data.gatehouse.wiki.limits.maxSegments
+	testing.codes(read(concat("/", [s | some _ in numbers.range(1, n + 1); s := "d"]))) == ["path_invalid"]
+	read(concat("/", [s | some _ in numbers.range(1, n); s := "d"])).allow
+}
+
+# A segment is limited in bytes of UTF-8, the unit the wiki store's file names are limited in.
+test_wiki_segment_bytes_at_the_boundary if {
+	data.gatehouse.wiki.limits.maxSegmentBytes == 251
+	read(repeat("p", 251)).allow
+	testing.codes(read(repeat("p", 252))) == ["path_invalid"]
+	e125p := concat("", [repeat("é", 125), "p"])
+	read_with(e125p, {e125p: ["Ll"]}).allow # 251 bytes
+	testing.codes(read(repeat("é", 126))) == ["path_invalid"] # 252 bytes, 126 characters
+	testing.codes(read(repeat("é", 255))) == ["path_invalid"]
+	j83pp := concat("", [repeat("日", 83), "pp"])
+	read_with(j83pp, {j83pp: ["Ll", "Lo"]}).allow # 251 bytes
+	testing.codes(read(repeat("日", 84))) == ["path_invalid"] # 252 bytes
+	testing.codes(read(concat("", [repeat("日", 83), "ppp"]))) == ["path_invalid"]
+}
+
+test_wiki_utf8_bytes_is_exact if {
+	every s, n in {"": 0, "a": 1, "ab": 2, "abc": 3, "é": 2, "日": 3, "𐐀": 4, "aé日𐐀": 10, "éé": 4} {
+		wiki.utf8_bytes(s) == n
+	}
+}
+
+# --- whose subtree: each caller kind owns its own folder --------------------------------------------
+
+outside_with_root(caller, root) := object.union(testing.call_as(caller, "wiki_read", {"path": "page.md"}), {"wiki": {"root": root}})
+
+test_wiki_outside_agent_subtree_is_in_its_own_folder if {
+	d := authz.decision with input as testing.call_as(testing.outside_full, "wiki_read", {"path": "page.md"})
+	d.obligations == {"wikiPaths": {"path": "outside-agents/o1/page.md"}}
+}
+
+test_wiki_outside_agent_never_gets_a_thread_agents_subtree_by_itself if {
+	every root in ["agents/o1", "agents/a1", "outside-agents/a1", "outside-agents/O1", "outside-agents/o1/x", "outside-agents"] {
+		d := authz.decision with input as outside_with_root(testing.outside_full, root)
+		testing.codes(d) == ["path_invalid"]
+	}
+}
+
+test_wiki_thread_never_gets_an_outside_folder if {
+	every root in ["outside-agents/a1", "agents/a2", "agents/A1", "agents"] {
+		d := authz.decision with input as object.union(testing.call("wiki_read", {"path": "page.md"}), {"wiki": {"root": root}})
+		d.reasons == [{"code": "path_invalid", "message": "the caller has no wiki subtree"}]
+	}
+}
+
+sharing := object.union(testing.outside_full, {"sharesThreadAgent": "a1"})
+
+test_wiki_registration_shares_a_thread_agents_subtree_explicitly if {
+	d := authz.decision with input as outside_with_root(sharing, "agents/a1")
+	d.obligations == {"wikiPaths": {"path": "agents/a1/page.md"}}
+	own := authz.decision with input as outside_with_root(sharing, "outside-agents/o1")
+	own.allow
+}
+
+test_wiki_sharing_names_exactly_one_thread_agent if {
+	every root in ["agents/a2", "agents/A1", "agents/a10", "outside-agents/a1"] {
+		d := authz.decision with input as outside_with_root(sharing, root)
+		testing.codes(d) == ["path_invalid"]
+	}
+}
+
+test_wiki_sharing_is_for_outside_agents_only if {
+	caller := object.union(testing.thread_a2_supervised, {"sharesThreadAgent": "a1"})
+	d := authz.decision with input as object.union(testing.call_as(caller, "wiki_read", {"path": "page.md"}), {"wiki": {"root": "agents/a1"}})
+	testing.codes(d) == ["path_invalid"]
+}
+
+test_wiki_sharing_a_malformed_agent_admits_nothing if {
+	every shared in ["", "..", "a1/x", 7, null] {
+		caller := object.union(testing.outside_full, {"sharesThreadAgent": shared})
+		not wiki.shared_root with input as outside_with_root(caller, "agents/a1")
+	}
+}
+
+test_wiki_field_absent_shares_thread_agent_admits_own_root_only if {
+	not wiki.shared_root with input as testing.call_as(testing.outside_full, "wiki_read", {"path": "page.md"})
+	wiki.own_root == "outside-agents/o1" with input as testing.call_as(testing.outside_full, "wiki_read", {"path": "page.md"})
+}
+
+test_wiki_field_absent_logical_agent_id_admits_no_root if {
+	caller := json.remove(testing.thread_a1, ["logicalAgentId"])
+	d := authz.decision with input as object.union(testing.call_as(caller, "wiki_read", {"path": "page.md"}), {"wiki": {"root": "agents/a1"}})
+	"path_invalid" in testing.codes(d)
+	not wiki.own_root with input as object.union(testing.call_as(caller, "wiki_read", {"path": "page.md"}), {"wiki": {"root": "agents/a1"}})
+}
+
+test_wiki_parent_absent_caller_admits_no_root if {
+	input_ := json.remove(testing.call("wiki_read", {"path": "page.md"}), ["caller"])
+	not wiki.own_root with input as input_
+	not wiki.shared_root with input as input_
+	not wiki.root_segments with input as input_
 }
 
 test_wiki_field_absent_path_denied if {
@@ -199,9 +293,12 @@ test_wiki_escape_walk_counts_only_named_segments if {
 	testing.codes(read("a/b/../../c")) == ["path_invalid"]
 }
 
-test_wiki_single_segment_root if {
-	d := authz.decision with input as object.union(testing.call("wiki_read", {"path": "p.md"}), {"wiki": {"root": "solo"}})
-	d.obligations == {"wikiPaths": {"path": "solo/p.md"}}
+# A root that is not the caller kind's own subtree is no subtree at all, however well formed.
+test_wiki_a_root_not_the_callers_own_is_refused if {
+	every root in ["solo", "agents/a2", "agents", "outside-agents/a1", "agents/a1/sub"] {
+		d := authz.decision with input as object.union(testing.call("wiki_read", {"path": "p.md"}), {"wiki": {"root": root}})
+		testing.codes(d) == ["path_invalid"]
+	}
 }
 
 # Defence in depth: with the "dot" segment rule switched off, the escape walk alone still denies "..".

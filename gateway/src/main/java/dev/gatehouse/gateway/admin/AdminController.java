@@ -5,7 +5,11 @@ import dev.gatehouse.gateway.auth.Authenticated;
 import dev.gatehouse.gateway.auth.SessionStore;
 import dev.gatehouse.gateway.auth.SessionTokens;
 import dev.gatehouse.gateway.context.AgentSettings;
+import dev.gatehouse.gateway.context.AgentDirectory;
+import dev.gatehouse.gateway.context.AgentKey;
 import dev.gatehouse.gateway.context.AgentSettingsStore;
+import dev.gatehouse.gateway.context.OutsideAgentIds;
+import dev.gatehouse.gateway.context.OutsideAgentRegistration;
 import dev.gatehouse.gateway.mcp.HandshakeSessions;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
 import io.micronaut.core.annotation.Nullable;
@@ -18,6 +22,7 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Put;
+import io.micronaut.http.annotation.QueryValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -42,7 +47,14 @@ import org.slf4j.LoggerFactory;
  * <li>{@code PUT /admin/agents/{agentId}} → 200 with the stored settings and their new version; 400 when Project is
  * enabled without a project; 409 {@code {error: "version_conflict", currentVersion}} when {@code If-Match} or the
  * body's {@code version} is stale. Applies from the agent's next call, in every live session, on every replica.</li>
+ * <li>{@code PUT /admin/outside-agents} ({@link OutsideAgentRequest}) → 200 {@link OutsideAgentView}: registers an
+ * outside agent by token issuer and subject, with its logical agent id and settings;
+ * {@code GET /admin/outside-agents} → 200 {@code [OutsideAgentView]};
+ * {@code DELETE /admin/outside-agents?issuer=&subject=} → 204, or 404 when not registered.</li>
  * </ul>
+ * Thread agents and outside agents have separate namespaces (docs/domain.md §1): a thread agent's id may not lie in
+ * the outside-agent namespace ({@code oa-…}, folded), an outside agent's always does; either mistake is 400
+ * {@code {error: "invalid_fields", invalid[]}}.
  * When the store does not answer: 503 {@code unavailable} with {@code Retry-After} ({@link StoreUnavailableHandler}).
  */
 @Controller("/admin")
@@ -52,13 +64,15 @@ public class AdminController {
 
     private final SessionStore sessions;
     private final AgentSettingsStore settings;
+    private final AgentDirectory directory;
     private final HandshakeSessions handshakeSessions;
     private final AttachProperties attach;
 
-    public AdminController(SessionStore sessions, AgentSettingsStore settings, HandshakeSessions handshakeSessions,
-            AttachProperties attach) {
+    public AdminController(SessionStore sessions, AgentSettingsStore settings, AgentDirectory directory,
+            HandshakeSessions handshakeSessions, AttachProperties attach) {
         this.sessions = sessions;
         this.settings = settings;
+        this.directory = directory;
         this.handshakeSessions = handshakeSessions;
         this.attach = attach;
     }
@@ -77,6 +91,9 @@ public class AdminController {
                 .forEach(field -> missing.add(field.getKey()));
         if (!missing.isEmpty()) {
             return HttpResponse.badRequest(Map.of("error", "missing_fields", "missing", missing));
+        }
+        if (OutsideAgentIds.inNamespace(request.logicalAgentId())) {
+            return invalid("logicalAgentId");
         }
         Optional<String> refusal = providerRefusal(request.provider(), request.managed());
         if (refusal.isPresent()) {
@@ -121,6 +138,9 @@ public class AdminController {
     @Put("/agents/{agentId}")
     public HttpResponse<?> putAgentSettings(String agentId, @Body AgentSettingsRequest request,
             @Nullable @Header("If-Match") String ifMatch) {
+        if (OutsideAgentIds.inNamespace(agentId)) {
+            return invalid("agentId");
+        }
         boolean projectEnabled = request.project() != null && Boolean.TRUE.equals(request.project().enabled());
         Optional<String> projectId = Optional.ofNullable(request.project())
                 .map(AgentSettingsRequest.Project::projectServiceProjectId).filter(id -> !id.isBlank());
@@ -144,6 +164,82 @@ public class AdminController {
         }
         AgentSettingsStore.Versioned written = ((AgentSettingsStore.Write.Stored) write).stored();
         return HttpResponse.ok(AgentSettingsView.of(agentId, written)).header("ETag", etag(written.version()));
+    }
+
+    @Put("/outside-agents")
+    public HttpResponse<?> putOutsideAgent(@Body OutsideAgentRequest request) {
+        List<String> missing = Stream.of(Map.entry("issuer", Optional.ofNullable(request.issuer())),
+                Map.entry("subject", Optional.ofNullable(request.subject())))
+                .filter(field -> field.getValue().filter(v -> !v.isBlank()).isEmpty())
+                .map(Map.Entry::getKey).toList();
+        if (!missing.isEmpty()) {
+            return HttpResponse.badRequest(Map.of("error", "missing_fields", "missing", missing));
+        }
+        String derived = OutsideAgentIds.derive(request.issuer(), request.subject());
+        String agentId = Optional.ofNullable(request.logicalAgentId()).orElse(derived);
+        if (!OutsideAgentIds.REGISTERED.matcher(agentId).matches()
+                || OutsideAgentIds.DERIVED.matcher(agentId).matches() && !agentId.equals(derived)) {
+            return invalid("logicalAgentId");
+        }
+        Optional<String> shared = Optional.ofNullable(request.sharesThreadAgent());
+        if (shared.isPresent() && (shared.get().isBlank() || OutsideAgentIds.inNamespace(shared.get()))) {
+            return invalid("sharesThreadAgent");
+        }
+        Optional<AgentSettings> stored = settingsOf(request.browserAccess(), request.project(), request.wiki());
+        if (stored.isEmpty()) {
+            return projectMissing();
+        }
+        OutsideAgentRegistration registration = new OutsideAgentRegistration(request.issuer(), request.subject(),
+                agentId, shared);
+        directory.register(registration, stored.get());
+        return HttpResponse.ok(view(registration));
+    }
+
+    @Get("/outside-agents")
+    public List<OutsideAgentView> listOutsideAgents() {
+        return directory.registrations().stream().map(this::view).toList();
+    }
+
+    @Delete("/outside-agents")
+    public HttpResponse<?> deleteOutsideAgent(@Nullable @QueryValue String issuer, @Nullable @QueryValue String subject) {
+        if (issuer == null || subject == null) {
+            return HttpResponse.badRequest(Map.of("error", "missing_fields", "missing", List.of("issuer", "subject")));
+        }
+        return directory.unregister(issuer, subject) ? HttpResponse.noContent() : HttpResponse.notFound();
+    }
+
+    private OutsideAgentView view(OutsideAgentRegistration registration) {
+        AgentSettings current = directory.settings(AgentKey.outside(registration.logicalAgentId()));
+        return new OutsideAgentView(registration.issuer(), registration.subject(), registration.logicalAgentId(),
+                registration.sharesThreadAgent().orElse(null),
+                new AgentSettingsRequest(current.browserAccess(),
+                        new AgentSettingsRequest.Project(current.project().enabled(),
+                                current.project().projectServiceProjectId().orElse(null)),
+                        new AgentSettingsRequest.Wiki(current.wiki().read(), current.wiki().write()), null));
+    }
+
+    /** The settings a request asks for; empty when Project is enabled without a project. */
+    private static Optional<AgentSettings> settingsOf(@Nullable Boolean browserAccess,
+            AgentSettingsRequest.@Nullable Project project, AgentSettingsRequest.@Nullable Wiki wiki) {
+        boolean projectEnabled = project != null && Boolean.TRUE.equals(project.enabled());
+        Optional<String> projectId = Optional.ofNullable(project)
+                .map(AgentSettingsRequest.Project::projectServiceProjectId).filter(id -> !id.isBlank());
+        if (projectEnabled && projectId.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new AgentSettings(Boolean.TRUE.equals(browserAccess),
+                new AgentSettings.Project(projectEnabled, projectId),
+                new AgentSettings.Wiki(wiki != null && Boolean.TRUE.equals(wiki.read()),
+                        wiki != null && Boolean.TRUE.equals(wiki.write()))));
+    }
+
+    private static HttpResponse<?> projectMissing() {
+        return HttpResponse.badRequest(Map.of("error", "missing_fields",
+                "missing", List.of("project.projectServiceProjectId")));
+    }
+
+    private static HttpResponse<?> invalid(String field) {
+        return HttpResponse.badRequest(Map.of("error", "invalid_fields", "invalid", List.of(field)));
     }
 
     /** Why {@code provider} may not be attached, if it may not. */

@@ -20,6 +20,9 @@ import java.util.Optional;
  * @param projectServiceProjectId the bound Project Service project; empty when Project is not enabled
  * @param provider                the provider kind of a thread caller's session ({@code codex}, {@code claude} …);
  *                                recorded in the decision log only, never sent to the PDP
+ * @param wikiRoot                the caller's wiki subtree: {@code agents/<id>} for a thread,
+ *                                {@code outside-agents/<id>} for an outside agent, or the thread agent's subtree its
+ *                                registration shares (admitted or refused by the policy, docs/domain.md §7)
  */
 public record TrustedContext(
         String environmentId,
@@ -31,18 +34,26 @@ public record TrustedContext(
         String agentName,
         Optional<String> t3ProjectId,
         Optional<String> projectServiceProjectId,
-        Optional<String> provider) {
+        Optional<String> provider,
+        String wikiRoot) {
+
+    /** The top-level wiki folder of thread agents' subtrees (policies/gatehouse/wiki/data.json {@code roots}). */
+    public static final String THREAD_AGENTS_FOLDER = "agents";
+
+    /** The top-level wiki folder of outside agents' subtrees (policies/gatehouse/wiki/data.json {@code roots}). */
+    public static final String OUTSIDE_AGENTS_FOLDER = "outside-agents";
 
     public TrustedContext {
         Objects.requireNonNull(environmentId, "environmentId");
         Objects.requireNonNull(callerKind, "callerKind");
         Objects.requireNonNull(logicalAgentId, "logicalAgentId");
         Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(wikiRoot, "wikiRoot");
     }
 
-    /** The caller's wiki subtree, {@code agents/<logicalAgentId>} (docs/domain.md §7). */
-    public String wikiRoot() {
-        return "agents/" + logicalAgentId;
+    /** The subtree a caller kind owns for {@code agentId}: each kind under its own top-level folder. */
+    public static String ownWikiRoot(CallerKind kind, String agentId) {
+        return (kind == CallerKind.THREAD ? THREAD_AGENTS_FOLDER : OUTSIDE_AGENTS_FOLDER) + "/" + agentId;
     }
 
     /** Caller kinds of docs/domain.md §1, spelled as in the decision input. */

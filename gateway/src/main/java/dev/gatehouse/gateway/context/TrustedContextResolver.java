@@ -30,10 +30,10 @@ import java.util.Optional;
 public class TrustedContextResolver {
 
     private final HostFacade host;
-    private final AgentSettingsStore settings;
+    private final AgentDirectory settings;
     private final GatewayProperties gateway;
 
-    public TrustedContextResolver(HostFacade host, AgentSettingsStore settings, GatewayProperties gateway) {
+    public TrustedContextResolver(HostFacade host, AgentDirectory settings, GatewayProperties gateway) {
         this.host = host;
         this.settings = settings;
         this.gateway = gateway;
@@ -62,25 +62,40 @@ public class TrustedContextResolver {
     }
 
     private ResolvedCaller forThread(AgentSession session, AuthenticatedCaller caller) {
-        AgentSettings agent = settings.get(session.logicalAgentId());
+        AgentSettings agent = settings.settings(AgentKey.thread(session.logicalAgentId()));
         TrustedContext context = new TrustedContext(session.environmentId(), CallerKind.THREAD,
                 Optional.of(session.threadId()), Optional.of(session.providerSessionId()),
                 Optional.of(session.providerInstanceId()), session.logicalAgentId(),
                 session.agentName().orElse(session.logicalAgentId()), Optional.of(session.t3ProjectId()),
-                projectBinding(agent), Optional.of(session.provider()));
+                projectBinding(agent), Optional.of(session.provider()),
+                TrustedContext.ownWikiRoot(CallerKind.THREAD, session.logicalAgentId()));
         CallerFacts facts = new CallerFacts(CallerKind.THREAD.wire(), session.logicalAgentId(),
                 Optional.of(session.threadId()), Optional.of(session.providerInstanceId()),
                 Optional.of(shell(session.threadId())), Optional.empty(), facts(agent), caller.modeLimit());
         return new ResolvedCaller(context, facts);
     }
 
+    /**
+     * An outside agent acts as its registered logical agent, or, unregistered, as the id derived from its token's
+     * issuer and subject (docs/domain.md §1); the subject alone never names an agent. Its settings are those of
+     * that id in the outside-agent namespace and its subtree lies under {@code outside-agents/}, unless its
+     * registration shares a thread agent's subtree: then that subtree is sent with the fact, for the policy to
+     * admit or refuse.
+     */
     private ResolvedCaller forOutsideAgent(Authenticated.OutsideAgent agent, AuthenticatedCaller caller) {
-        AgentSettings current = settings.get(agent.subject());
+        Optional<OutsideAgentRegistration> registration = settings.registration(agent.issuer(), agent.subject());
+        String agentId = registration.map(OutsideAgentRegistration::logicalAgentId)
+                .orElseGet(() -> OutsideAgentIds.derive(agent.issuer(), agent.subject()));
+        Optional<String> shared = registration.flatMap(OutsideAgentRegistration::sharesThreadAgent);
+        AgentSettings current = settings.settings(AgentKey.outside(agentId));
+        String wikiRoot = shared.map(thread -> TrustedContext.ownWikiRoot(CallerKind.THREAD, thread))
+                .orElseGet(() -> TrustedContext.ownWikiRoot(CallerKind.OUTSIDE_AGENT, agentId));
         TrustedContext context = new TrustedContext(gateway.getEnvironmentId(), CallerKind.OUTSIDE_AGENT,
-                Optional.empty(), Optional.empty(), Optional.empty(), agent.subject(), agent.subject(),
-                Optional.empty(), projectBinding(current), Optional.empty());
-        CallerFacts facts = new CallerFacts(CallerKind.OUTSIDE_AGENT.wire(), agent.subject(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.of(agent.ceiling()), facts(current), caller.modeLimit());
+                Optional.empty(), Optional.empty(), Optional.empty(), agentId, agentId, Optional.empty(),
+                projectBinding(current), Optional.empty(), wikiRoot);
+        CallerFacts facts = new CallerFacts(CallerKind.OUTSIDE_AGENT.wire(), agentId, Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.of(agent.ceiling()), facts(current), caller.modeLimit(),
+                shared);
         return new ResolvedCaller(context, facts);
     }
 

@@ -14,7 +14,7 @@ import java.util.TreeSet;
  * categories of its characters other than {@code -}, {@code _}, {@code .} and space. Which categories a name may use
  * is the policy's decision; this only reports them, in time linear in the length of the strings.
  */
-final class SegmentCharacters {
+public final class SegmentCharacters {
 
     private static final String ASCII_NAME = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_. -";
 
@@ -63,7 +63,7 @@ final class SegmentCharacters {
      * @param wikiRoot   the caller's wiki subtree
      * @return segment → categories, sorted by segment; empty when every segment is plain ASCII
      */
-    static Map<String, List<String>> of(Object arguments, Collection<String> pathFields, String wikiRoot) {
+    public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields, String wikiRoot) {
         Map<String, List<String>> facts = new TreeMap<>();
         describe(wikiRoot, facts);
         if (arguments instanceof Map<?, ?> args) {

@@ -23,7 +23,7 @@ public final class DecisionInputMapper {
 
     /**
      * Input for {@code gatehouse/authz/decision}: {@code tool} and {@code arguments} when present,
-     * {@code argumentErrors} always (the policy treats an absent list as "not validated").
+     * {@code argumentErrors} and {@code argumentKeys} always (the policy treats an absent list as "not validated").
      */
     public static ObjectNode forCall(DecisionInput input) {
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
@@ -31,6 +31,9 @@ public final class DecisionInputMapper {
         input.arguments().ifPresent(arguments -> json.set("arguments", PolicyJson.MAPPER.valueToTree(arguments)));
         ArrayNode errors = json.putArray("argumentErrors");
         input.argumentErrors().forEach(error -> errors.add(argumentError(error)));
+        ArrayNode keys = json.putArray("argumentKeys");
+        input.argumentKeys().forEach(key -> keys.addObject().put("path", key.path()).put("key", key.key())
+                .put("folded", key.folded()));
         return withCaller(json, input);
     }
 
@@ -65,6 +68,7 @@ public final class DecisionInputMapper {
         settings.putObject("project").put("enabled", facts.settings().projectEnabled());
         settings.putObject("wiki").put("read", facts.settings().wikiRead()).put("write", facts.settings().wikiWrite());
         facts.modeLimit().ifPresent(limit -> caller.set("modeLimit", modes(limit)));
+        facts.sharesThreadAgent().ifPresent(agent -> caller.put("sharesThreadAgent", agent));
         return caller;
     }
 

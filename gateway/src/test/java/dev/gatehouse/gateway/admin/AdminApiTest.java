@@ -8,8 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatehouse.gateway.auth.SessionStore;
 import dev.gatehouse.gateway.auth.SessionTokens;
 import dev.gatehouse.gateway.context.AgentSettings;
+import dev.gatehouse.gateway.context.AgentDirectory;
 import dev.gatehouse.gateway.context.AgentSettingsStore;
 import dev.gatehouse.gateway.support.RawHttp;
+import dev.gatehouse.gateway.context.AgentKey;
+import dev.gatehouse.gateway.context.OutsideAgentIds;
+import dev.gatehouse.gateway.context.OutsideAgentRegistration;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -19,6 +23,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +53,8 @@ class AdminApiTest {
     SessionStore sessions;
     @Inject
     AgentSettingsStore settings;
+    @Inject
+    AgentDirectory directory;
 
     private HttpResponse<String> send(String method, String path, String body, Optional<String> bearer)
             throws IOException, InterruptedException {
@@ -112,6 +119,54 @@ class AdminApiTest {
         assertEquals(new AgentSettings(true, new AgentSettings.Project(true, Optional.of("ps-9")),
                 new AgentSettings.Wiki(true, false)), settings.get("a9"));
         assertEquals(400, admin("PUT", "/admin/agents/a9", "{\"project\":{\"enabled\":true}}").statusCode());
+    }
+
+    /** docs/domain.md §1: outside agents are registered by issuer and subject, in their own namespace. */
+    @Test
+    void outsideAgentsAreRegisteredListedAndRemovedInTheirOwnNamespace() throws Exception {
+        HttpResponse<String> put = admin("PUT", "/admin/outside-agents", "{\"issuer\":\"https://issuer.example\","
+                + "\"subject\":\"a1\",\"logicalAgentId\":\"oa-partner\",\"sharesThreadAgent\":\"a1\","
+                + "\"wiki\":{\"read\":true,\"write\":true}}");
+        assertEquals(200, put.statusCode(), put.body());
+        assertEquals("oa-partner", JSON.readTree(put.body()).path("logicalAgentId").asText());
+        assertEquals(Optional.of(new OutsideAgentRegistration("https://issuer.example", "a1", "oa-partner",
+                Optional.of("a1"))), directory.registration("https://issuer.example", "a1"));
+        assertEquals(new AgentSettings.Wiki(true, true), directory.settings(AgentKey.outside("oa-partner")).wiki());
+
+        HttpResponse<String> derived = admin("PUT", "/admin/outside-agents",
+                "{\"issuer\":\"https://issuer.example\",\"subject\":\"s2\"}");
+        assertEquals(OutsideAgentIds.derive("https://issuer.example", "s2"),
+                JSON.readTree(derived.body()).path("logicalAgentId").asText());
+        JsonNode listed = JSON.readTree(admin("GET", "/admin/outside-agents", null).body());
+        assertEquals(2, listed.size(), listed.toString());
+        assertEquals("a1", listed.get(0).path("sharesThreadAgent").asText());
+
+        assertEquals(204, admin("DELETE", "/admin/outside-agents?issuer=https://issuer.example&subject=a1", null)
+                .statusCode());
+        assertEquals(404, admin("DELETE", "/admin/outside-agents?issuer=https://issuer.example&subject=a1", null)
+                .statusCode());
+        assertEquals(401, send("GET", "/admin/outside-agents", null, Optional.empty()).statusCode());
+        assertEquals(401, send("PUT", "/admin/outside-agents", "{}", Optional.of("nope")).statusCode());
+    }
+
+    @Test
+    void namespacesAreRefusedAcrossKinds() throws Exception {
+        String base = "{\"issuer\":\"https://issuer.example\",\"subject\":\"x\",";
+        for (String body : List.of(base + "\"logicalAgentId\":\"a1\"}", base + "\"logicalAgentId\":\"OA-x\"}",
+                base + "\"logicalAgentId\":\"oa-../a1\"}", base + "\"logicalAgentId\":\"oa-\"}",
+                base + "\"logicalAgentId\":\"" + OutsideAgentIds.derive("https://issuer.example", "other") + "\"}",
+                base + "\"sharesThreadAgent\":\"oa-x\"}", base + "\"sharesThreadAgent\":\" \"}")) {
+            HttpResponse<String> refused = admin("PUT", "/admin/outside-agents", body);
+            assertEquals(400, refused.statusCode(), body);
+            assertEquals("invalid_fields", JSON.readTree(refused.body()).path("error").asText(), body);
+        }
+        assertEquals(400, admin("PUT", "/admin/outside-agents", "{\"subject\":\"x\"}").statusCode());
+        for (String id : List.of("oa-1", "OA-1", "\uff4f\uff41-1", "oa\u200b-1", " oa-1")) {
+            String session = SESSION.replace("\"logicalAgentId\":\"a1\"", "\"logicalAgentId\":\"" + id + "\"");
+            assertEquals(400, admin("POST", "/admin/sessions", session).statusCode(), id);
+        }
+        assertEquals(400, admin("PUT", "/admin/agents/oa-1", "{}").statusCode());
+        assertEquals(400, admin("PUT", "/admin/agents/OA-1", "{}").statusCode());
     }
 
     @Test

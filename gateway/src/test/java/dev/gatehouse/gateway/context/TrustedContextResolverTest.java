@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 class TrustedContextResolverTest {
 
     private final ThreadStateHost host = new ThreadStateHost();
-    private final AgentSettingsStore settings = new dev.gatehouse.gateway.support.InMemoryAgentSettingsStore();
+    private final dev.gatehouse.gateway.support.InMemoryAgentDirectory settings =
+            new dev.gatehouse.gateway.support.InMemoryAgentDirectory();
     private final TrustedContextResolver pip = new TrustedContextResolver(host, settings, new GatewayProperties());
 
     @Test

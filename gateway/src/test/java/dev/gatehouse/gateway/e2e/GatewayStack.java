@@ -185,6 +185,16 @@ final class GatewayStack implements AutoCloseable {
         return Map.of("sessionId", json.path("sessionId").asText(), "token", json.path("token").asText());
     }
 
+    /** {@code PUT /admin/outside-agents}: registers this stack's issuer + {@code subject} as {@code agentId}. */
+    void registerOutsideAgent(String subject, String agentId, String settingsJson) throws Exception {
+        String body = settingsJson.replaceFirst("^\\{", "{\"issuer\":\"" + issuer() + "\",\"subject\":\"" + subject
+                + "\",\"logicalAgentId\":\"" + agentId + "\",");
+        HttpResponse<String> response = admin("PUT", "/admin/outside-agents", body);
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("registration failed: " + response.statusCode() + " " + response.body());
+        }
+    }
+
     /** {@code PUT /admin/agents/{agent}} with a JSON body. */
     void settings(String agent, String json) throws Exception {
         HttpResponse<String> response = admin("PUT", "/admin/agents/" + agent, json);

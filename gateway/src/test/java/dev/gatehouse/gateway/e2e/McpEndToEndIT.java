@@ -37,7 +37,7 @@ class McpEndToEndIT {
                     + "\"projectServiceProjectId\":\"ps-demo\"},\"wiki\":{\"read\":true,\"write\":true}}";
             stack.settings("a1", projectAndWiki.formatted("true"));
             stack.settings("a2", projectAndWiki.formatted("false"));
-            stack.settings("o1", "{\"wiki\":{\"read\":true,\"write\":false}}");
+            stack.registerOutsideAgent("o1", "oa-o1", "{\"wiki\":{\"read\":true,\"write\":false}}");
             Path minimal = work.resolve("minimal-arguments.json");
             new ObjectMapper().writeValue(minimal.toFile(), MinimalArguments.load());
             Map<String, String> env = Map.of(

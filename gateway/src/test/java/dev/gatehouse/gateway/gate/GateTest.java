@@ -12,6 +12,7 @@ import dev.gatehouse.gateway.context.AuthenticatedCaller;
 import dev.gatehouse.gateway.auth.GatewayProperties;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.AgentSettingsStore;
+import dev.gatehouse.gateway.context.OutsideAgentRegistration;
 import dev.gatehouse.gateway.policy.api.Modes;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.context.TrustedContextResolver;
@@ -53,7 +54,8 @@ class GateTest {
     private static PolicyDecisionPoint pdp;
 
     private final ThreadStateHost host = new ThreadStateHost();
-    private final AgentSettingsStore settings = new dev.gatehouse.gateway.support.InMemoryAgentSettingsStore();
+    private final dev.gatehouse.gateway.support.InMemoryAgentDirectory settings =
+            new dev.gatehouse.gateway.support.InMemoryAgentDirectory();
     private final RecordingHandlers handlers = new RecordingHandlers();
     private Path logFile;
     private Gate gate;
@@ -157,6 +159,71 @@ class GateTest {
                 .contains("identity_argument"));
         assertEquals(List.of(), handlers.calls);
         assertEquals(2, recorded().size());
+    }
+
+    /** docs/domain.md §6: keys are matched by meaning, at any depth, for every tool, through the one gate. */
+    @Test
+    void identityKeysSpelledAnyWayAreDeniedThroughTheGate() {
+        for (String key : List.of("agent_id", "agent-id", "Agent.Id", "agent id", "\uff41\uff47\uff45\uff4e\uff54\uff29\uff44",
+                "agentId\u200b", "\u200bagentId", " agentId ", "AGENT\u2010ID", "agent\u00adId", "ａｇｅｎｔ＿ｉｄ",
+                "ＡｇｅｎｔＩＤ")) {
+            assertEquals(List.of("identity_argument"),
+                    denial(gate.call(Callers.a1(), "wiki_read", Map.of("path", "page.md", key, "a2"))), key);
+            assertTrue(denial(gate.call(Callers.a1(), "project_work_submit", Map.of("runId", "r1",
+                    "runRevision", "run:1", "assignmentRevision", "position:1",
+                    "result", Map.of("files", List.of(Map.of("meta", Map.of(key, "a2"))))))).contains("identity_argument"),
+                    key);
+        }
+        assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1(), "t3_thread_send",
+                Map.of("threadId", "t2", "message", "hi")), "threadId is business data for thread tools");
+        assertEquals(List.of("schema"), denial(gate.call(Callers.a1(), "wiki_read",
+                Map.of("path", "page.md", "agentName", "x"))), "agentName is not agentId");
+        assertEquals(List.of(), handlers.calls.stream().filter(c -> !c.getKey().equals("t3_thread_send")).toList());
+    }
+
+    /** docs/domain.md §1, §7: an outside agent whose token says sub "a1" is not the thread agent a1. */
+    @Test
+    void anOutsideAgentNamedLikeAThreadAgentGetsNoneOfItsSubtreeSettingsOrBinding() {
+        for (String issuer : List.of("https://issuer.test", "a1", "https://issuer.test/agents")) {
+            for (String subject : List.of("a1", "A1", "agents/a1", "../a1", "ａ１")) {
+                AuthenticatedCaller caller = new AuthenticatedCaller(
+                        new dev.gatehouse.gateway.auth.Authenticated.OutsideAgent(issuer, subject, "full-access"),
+                        Optional.empty());
+                assertEquals(List.of("capability_missing"),
+                        denial(gate.call(caller, "wiki_read", Map.of("path", "page.md"))), subject);
+                assertEquals(List.of("capability_missing"), denial(gate.call(caller, "project_work_list", Map.of())));
+            }
+        }
+        settings.register(new OutsideAgentRegistration("https://issuer.test", "a1", "oa-partner", Optional.empty()),
+                new AgentSettings(false, new AgentSettings.Project(true, Optional.of("pp-partner")),
+                        new AgentSettings.Wiki(true, true)));
+        AuthenticatedCaller registered = Callers.outside("a1", "full-access", Optional.empty());
+        assertInstanceOf(GateResult.Completed.class, gate.call(registered, "wiki_write",
+                Map.of("path", "page.md", "content", "x")));
+        ToolCall call = handlers.calls.get(handlers.calls.size() - 1).getValue();
+        assertEquals(Optional.of("outside-agents/oa-partner/page.md"), call.obligations().wikiPath("path"));
+        assertEquals("oa-partner", call.context().logicalAgentId());
+        assertEquals(Optional.of("pp-partner"), call.context().projectServiceProjectId());
+        for (String escape : List.of("../../agents/a1/page.md", "../a1/page.md", "..", "../../agents/a1")) {
+            assertTrue(denial(gate.call(registered, "wiki_read", Map.of("path", escape))).contains("path_invalid"),
+                    escape);
+        }
+    }
+
+    @Test
+    void aRegistrationThatSharesAThreadAgentsSubtreeSaysSoAndThePolicyAdmitsIt() {
+        settings.register(new OutsideAgentRegistration("https://issuer.test", "partner", "oa-partner",
+                Optional.of("a1")), new AgentSettings(false, new AgentSettings.Project(false, Optional.empty()),
+                new AgentSettings.Wiki(true, false)));
+        AuthenticatedCaller partner = Callers.outside("partner", "full-access", Optional.empty());
+        assertInstanceOf(GateResult.Completed.class, gate.call(partner, "wiki_read", Map.of("path", "page.md")));
+        ToolCall call = handlers.calls.get(handlers.calls.size() - 1).getValue();
+        assertEquals(Optional.of("agents/a1/page.md"), call.obligations().wikiPath("path"));
+        assertEquals("agents/a1", call.context().wikiRoot());
+        assertEquals(Optional.empty(), call.context().projectServiceProjectId(), "a1's project binding is not shared");
+        assertEquals(List.of("capability_missing"), denial(gate.call(partner, "wiki_write",
+                Map.of("path", "page.md", "content", "x"))), "nor a1's settings");
+        assertTrue(denial(gate.call(partner, "wiki_read", Map.of("path", "../a2/page.md"))).contains("path_escape"));
     }
 
     @Test

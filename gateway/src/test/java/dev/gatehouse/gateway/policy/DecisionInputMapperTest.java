@@ -39,7 +39,8 @@ class DecisionInputMapperTest {
     @Test
     void aCallMapsEveryFactTheSchemaLists() throws Exception {
         DecisionInput input = new DecisionInput(Optional.of("t3_thread_send"),
-                Optional.of(Map.of("threadId", "t9", "message", "héllo wörld ✓")),
+                Optional.of(new java.util.TreeMap<>(Map.of("threadId", "t9", "message", "héllo wörld ✓",
+                        "ｎｅｓｔｅｄ", List.of(Map.of("a/b~", 1))))),
                 List.of(new ArgumentError("additionalProperties", "", Optional.of("x"), "unknown property x")),
                 THREAD, Map.of("t9", ThreadShell.found(true, false, Optional.empty(), "auto", "plan"),
                         "t8", ThreadShell.of(Lookup.NOT_FOUND), "t7", ThreadShell.of(Lookup.UNAVAILABLE)),
@@ -47,9 +48,13 @@ class DecisionInputMapperTest {
         ObjectNode json = DecisionInputMapper.forCall(input);
         assertEquals(PolicyJson.MAPPER.readTree("""
                 {"tool":"t3_thread_send",
-                 "arguments":{"threadId":"t9","message":"héllo wörld ✓"},
+                 "arguments":{"threadId":"t9","message":"héllo wörld ✓","ｎｅｓｔｅｄ":[{"a/b~":1}]},
                  "argumentErrors":[{"keyword":"additionalProperties","instanceLocation":"","property":"x",
                                     "message":"unknown property x"}],
+                 "argumentKeys":[{"path":"/message","key":"message","folded":"message"},
+                                 {"path":"/threadId","key":"threadId","folded":"threadid"},
+                                 {"path":"/ｎｅｓｔｅｄ","key":"ｎｅｓｔｅｄ","folded":"nested"},
+                                 {"path":"/ｎｅｓｔｅｄ/0/a~1b~0","key":"a/b~","folded":"a/b~"}],
                  "caller":{"kind":"thread","logicalAgentId":"a1","threadId":"t1",
                            "session":{"providerInstanceId":"pi"},
                            "thread":{"lookup":"found","archived":false,"activeRun":true,"providerInstanceId":"pi",
@@ -64,6 +69,18 @@ class DecisionInputMapperTest {
         assertEquals(List.of(), Schemas.errors("decision-input.json", json));
         assertTrue(PolicyJson.write(json.get("targets").get("threads")).startsWith("{\"t7\":{\"lookup\":\"unavailable\"},"
                 + "\"t8\""), "targets are written in id order");
+    }
+
+    @Test
+    void aSharedThreadAgentIsSentAsAFact() throws Exception {
+        CallerFacts sharing = new CallerFacts("outside_agent", "oa-partner", Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.of("auto"), new CallerFacts.Settings(false, false, true, true),
+                Optional.empty(), Optional.of("a1"));
+        ObjectNode json = DecisionInputMapper.forListing(DecisionInput.forListing(sharing, "agents/a1"));
+        assertEquals("a1", json.at("/caller/sharesThreadAgent").textValue());
+        assertEquals(List.of(), Schemas.errors("decision-input.json", json));
+        ObjectNode own = DecisionInputMapper.forListing(DecisionInput.forListing(OUTSIDE, "outside-agents/a1"));
+        assertFalse(own.get("caller").has("sharesThreadAgent"), "absent, never null");
     }
 
     @Test
@@ -94,7 +111,8 @@ class DecisionInputMapperTest {
 
     private static final class AgentSessionFixture {
         final ThreadStateHost host = new ThreadStateHost();
-        final AgentSettingsStore settings = new dev.gatehouse.gateway.support.InMemoryAgentSettingsStore();
+        final dev.gatehouse.gateway.support.InMemoryAgentDirectory settings =
+                new dev.gatehouse.gateway.support.InMemoryAgentDirectory();
         final TrustedContextResolver pip = new TrustedContextResolver(host, settings, new GatewayProperties());
         final AuthenticatedCaller caller;
 

@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.policy.api.ArgumentKeys;
 import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.Modes;
@@ -82,7 +83,8 @@ public final class GoldenCases {
                 new CallerFacts.Settings(settings.get("browserAccess").booleanValue(),
                         settings.get("project").get("enabled").booleanValue(),
                         settings.get("wiki").get("read").booleanValue(), settings.get("wiki").get("write").booleanValue()),
-                caller.has("modeLimit") ? Optional.of(modes(caller.get("modeLimit"))) : Optional.empty());
+                caller.has("modeLimit") ? Optional.of(modes(caller.get("modeLimit"))) : Optional.empty(),
+                text(caller, "sharesThreadAgent"));
         List<ArgumentError> errors = new ArrayList<>();
         for (JsonNode error : input.path("argumentErrors")) {
             errors.add(new ArgumentError(error.get("keyword").textValue(), error.get("instanceLocation").textValue(),
@@ -97,7 +99,16 @@ public final class GoldenCases {
         Map<String, List<String>> unicode = new LinkedHashMap<>();
         input.path("unicode").fields().forEachRemaining(entry -> unicode.put(entry.getKey(),
                 PolicyJson.MAPPER.convertValue(entry.getValue(), List.class)));
-        return new DecisionInput(text(input, "tool"), arguments, errors, facts, targets,
+        List<ArgumentKeys.ArgumentKey> keys = new ArrayList<>();
+        if (input.has("argumentKeys")) {
+            for (JsonNode key : input.get("argumentKeys")) {
+                keys.add(new ArgumentKeys.ArgumentKey(key.get("path").textValue(), key.get("key").textValue(),
+                        key.get("folded").textValue()));
+            }
+        } else {
+            keys.addAll(ArgumentKeys.of(arguments.orElse(null)));
+        }
+        return new DecisionInput(text(input, "tool"), arguments, errors, keys, facts, targets,
                 input.get("wiki").get("root").textValue(), unicode);
     }
 

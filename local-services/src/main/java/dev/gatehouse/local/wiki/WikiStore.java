@@ -34,8 +34,12 @@ import java.util.stream.Stream;
 public final class WikiStore {
 
     private static final String REVISION_SUFFIX = AtomicFiles.MARK + "rev";
+
+    /** The suffix of a page's revision record, in bytes: a page's name plus this must fit {@link #MAX_NAME_BYTES}. */
+    static final int REVISION_SUFFIX_BYTES = REVISION_SUFFIX.getBytes(StandardCharsets.UTF_8).length;
     /** The longest file name common Linux file systems store, in bytes. */
-    private static final int MAX_NAME_BYTES = 255;
+    /** What the file systems this store runs on hold in one name (ext4, XFS, APFS, NTFS: 255 bytes or more). */
+    static final int MAX_NAME_BYTES = 255;
     private static final int MAX_HITS = 100;
     private static final int MAX_SNIPPET = 200;
 
@@ -299,7 +303,14 @@ public final class WikiStore {
         return file;
     }
 
-    private static void createFolders(Path dir) throws IOException {
+    private void createFolders(Path dir) throws IOException {
+        // A page where a folder of the path should be: Files.createDirectories would fail with a bare "Not a
+        // directory" (found by WikiConfinementPropertyTest: a page "x" and then a write of "x/y/z").
+        for (Path folder = dir; folder != null && folder.startsWith(root); folder = folder.getParent()) {
+            if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+                throw ApiException.unprocessable("not_a_folder", "a folder of the path is a page");
+            }
+        }
         try {
             Files.createDirectories(dir);
         } catch (FileAlreadyExistsException e) {
@@ -321,7 +332,8 @@ public final class WikiStore {
 
     /**
      * Pages are files here, so their names must fit the file system's 255-byte name limit together with the
-     * revision record's suffix; the rules of docs/domain.md §7 allow longer names (256 characters of any script).
+     * revision record's suffix. {@link WikiPath} already refuses longer segments with the same limit, as the policy
+     * does; this is the last check before the file system.
      *
      * @throws ApiException 422 {@code name_too_long} for a segment this storage cannot hold
      */

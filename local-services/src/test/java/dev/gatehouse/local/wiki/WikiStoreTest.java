@@ -118,10 +118,13 @@ class WikiStoreTest {
         String longest = "p".repeat(251);
         assertEquals("r1", store.write(WikiPath.parse("agents/a1/" + longest), "fits", Optional.empty()));
 
-        for (String name : List.of("p".repeat(252), "\u00e9".repeat(200), "\ud835\udc00".repeat(200))) {
+        for (String name : List.of("p".repeat(252), "\u00e9".repeat(126), "\u00e9".repeat(200),
+                "\ud835\udc00".repeat(200), "p".repeat(256), "\u00e9".repeat(255))) {
+            ApiException parsed = assertThrows(ApiException.class, () -> WikiPath.parse("agents/a1/" + name));
+            assertEquals("path_invalid", parsed.code(), "the path rule has the store's limit");
             ApiException refused = assertThrows(ApiException.class,
-                    () -> store.write(WikiPath.parse("agents/a1/" + name), "x", Optional.empty()));
-            assertEquals("name_too_long", refused.code());
+                    () -> store.write(new WikiPath(List.of("agents", "a1", name)), "x", Optional.empty()));
+            assertEquals("name_too_long", refused.code(), "the store refuses what it cannot hold");
         }
         assertEquals(List.of(), temporaries());
     }

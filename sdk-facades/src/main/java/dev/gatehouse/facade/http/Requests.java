@@ -15,6 +15,9 @@ public final class Requests {
 
     /** Request header carrying the acting logical agent, added by the facade from the trusted context. */
     public static final String AGENT_HEADER = "Gatehouse-Agent-Id";
+
+    /** The wiki subtree a Wiki call is confined to (the caller's, or one its registration shares). */
+    public static final String WIKI_ROOT_HEADER = "Gatehouse-Wiki-Root";
     /** Request header carrying the calling thread, when the caller is one. */
     public static final String THREAD_HEADER = "Gatehouse-Thread-Id";
     /** Request header carrying a submit's idempotency key. */

@@ -114,7 +114,7 @@ public final class HttpWikiFacade implements WikiFacade, AutoCloseable {
     }
 
     private static MutableHttpRequest<?> as(WikiScope scope, MutableHttpRequest<?> request) {
-        return request.header(Requests.AGENT_HEADER, scope.agentId());
+        return request.header(Requests.AGENT_HEADER, scope.agentId()).header(Requests.WIKI_ROOT_HEADER, scope.root());
     }
 
     @Override

@@ -17,10 +17,20 @@ import java.util.Optional;
  * @param ceiling                   the approved ceiling from the token (outside agents)
  * @param settings                  the agent's settings on this call
  * @param modeLimit                 the request's {@code T3-Mode-Limit} header, whoever sent it
+ * @param sharesThreadAgent         outside agents: the thread agent whose wiki subtree the agent's registration
+ *                                  explicitly shares; whether that subtree is admitted is the policy's decision
  */
 public record CallerFacts(String kind, String logicalAgentId, Optional<String> threadId,
         Optional<String> sessionProviderInstanceId, Optional<ThreadShell> thread, Optional<String> ceiling,
-        Settings settings, Optional<Modes> modeLimit) {
+        Settings settings, Optional<Modes> modeLimit, Optional<String> sharesThreadAgent) {
+
+    /** Facts of a caller that shares no other agent's subtree. */
+    public CallerFacts(String kind, String logicalAgentId, Optional<String> threadId,
+            Optional<String> sessionProviderInstanceId, Optional<ThreadShell> thread, Optional<String> ceiling,
+            Settings settings, Optional<Modes> modeLimit) {
+        this(kind, logicalAgentId, threadId, sessionProviderInstanceId, thread, ceiling, settings, modeLimit,
+                Optional.empty());
+    }
 
     public CallerFacts {
         Objects.requireNonNull(kind, "kind");
@@ -31,6 +41,7 @@ public record CallerFacts(String kind, String logicalAgentId, Optional<String> t
         Objects.requireNonNull(ceiling, "ceiling");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(modeLimit, "modeLimit");
+        Objects.requireNonNull(sharesThreadAgent, "sharesThreadAgent");
     }
 
     /**

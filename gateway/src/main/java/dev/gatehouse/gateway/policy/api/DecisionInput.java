@@ -13,14 +13,18 @@ import java.util.Optional;
  * @param tool           the called tool name, as received; empty for tools/list
  * @param arguments      the tool arguments as received (usually a {@code Map}); empty for tools/list
  * @param argumentErrors closed-schema violations found by the PEP; empty list when valid or for tools/list
+ * @param argumentKeys   every member name of every object in the arguments, at any depth, with its folded form
+ *                       (identity keys are matched by meaning, docs/domain.md §6)
  * @param caller         facts about the caller
  * @param targets        shells of the threads named by the row's threadFields, keyed by thread id
- * @param wikiRoot       the caller's wiki subtree, {@code agents/<logicalAgentId>} (docs/domain.md §7)
+ * @param wikiRoot       the caller's wiki subtree: {@code agents/<id>} for a thread, {@code outside-agents/<id>} for
+ *                       an outside agent, or the thread agent's subtree its registration shares (docs/domain.md §7)
  * @param unicode        segment → sorted Unicode general categories of its characters other than {@code -_. },
  *                       for the segments of confined paths and of the root that are not plain ASCII name characters
  */
 public record DecisionInput(Optional<String> tool, Optional<Object> arguments, List<ArgumentError> argumentErrors,
-        CallerFacts caller, Map<String, ThreadShell> targets, String wikiRoot, Map<String, List<String>> unicode) {
+        List<ArgumentKeys.ArgumentKey> argumentKeys, CallerFacts caller, Map<String, ThreadShell> targets,
+        String wikiRoot, Map<String, List<String>> unicode) {
 
     public DecisionInput {
         Objects.requireNonNull(tool, "tool");
@@ -28,11 +32,19 @@ public record DecisionInput(Optional<String> tool, Optional<Object> arguments, L
         Objects.requireNonNull(caller, "caller");
         Objects.requireNonNull(wikiRoot, "wikiRoot");
         argumentErrors = List.copyOf(argumentErrors);
+        argumentKeys = List.copyOf(argumentKeys);
         targets = Map.copyOf(targets);
         unicode = Map.copyOf(unicode);
     }
 
-    /** An input whose paths and root are plain ASCII (no {@code unicode} facts). */
+    /** A tools/call input whose argument keys are folded from {@code arguments} here, the only way the PEP builds one. */
+    public DecisionInput(Optional<String> tool, Optional<Object> arguments, List<ArgumentError> argumentErrors,
+            CallerFacts caller, Map<String, ThreadShell> targets, String wikiRoot, Map<String, List<String>> unicode) {
+        this(tool, arguments, argumentErrors, ArgumentKeys.of(arguments.orElse(null)), caller, targets, wikiRoot,
+                unicode);
+    }
+
+    /** The same, for paths and a root that are plain ASCII (no {@code unicode} facts). */
     public DecisionInput(Optional<String> tool, Optional<Object> arguments, List<ArgumentError> argumentErrors,
             CallerFacts caller, Map<String, ThreadShell> targets, String wikiRoot) {
         this(tool, arguments, argumentErrors, caller, targets, wikiRoot, Map.of());
@@ -40,7 +52,8 @@ public record DecisionInput(Optional<String> tool, Optional<Object> arguments, L
 
     /** Input for tools/list: the caller only. */
     public static DecisionInput forListing(CallerFacts caller, String wikiRoot) {
-        return new DecisionInput(Optional.empty(), Optional.empty(), List.of(), caller, Map.of(), wikiRoot);
+        return new DecisionInput(Optional.empty(), Optional.empty(), List.of(), List.of(), caller, Map.of(), wikiRoot,
+                Map.of());
     }
 
     /**

@@ -1,0 +1,24 @@
+package dev.gatehouse.gateway.admin;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+
+/**
+ * {@code PUT /admin/outside-agents}: registers the outside agent that authenticates with tokens of {@code issuer}
+ * and {@code subject} (docs/domain.md §1), replacing any registration for the pair, with its settings replaced whole
+ * (absent flags are {@code false}).
+ *
+ * @param issuer            the token issuer, compared exactly; required
+ * @param subject           the token subject, compared exactly; required
+ * @param logicalAgentId    the agent id, in the outside-agent namespace ({@code oa-…}); when absent, the id derived
+ *                          from issuer and subject
+ * @param sharesThreadAgent a thread agent whose wiki subtree this agent uses, stated explicitly; absent: none
+ * @param browserAccess     as for {@code PUT /admin/agents/{id}}
+ * @param project           as for {@code PUT /admin/agents/{id}}
+ * @param wiki              as for {@code PUT /admin/agents/{id}}
+ */
+@Serdeable
+public record OutsideAgentRequest(@Nullable String issuer, @Nullable String subject, @Nullable String logicalAgentId,
+        @Nullable String sharesThreadAgent, @Nullable Boolean browserAccess, @Nullable AgentSettingsRequest.Project project,
+        @Nullable AgentSettingsRequest.Wiki wiki) {
+}

@@ -1,0 +1,73 @@
+package dev.gatehouse.gateway.support;
+
+import dev.gatehouse.gateway.context.AgentDirectory;
+import dev.gatehouse.gateway.context.AgentKey;
+import dev.gatehouse.gateway.context.AgentSettings;
+import dev.gatehouse.gateway.context.AgentSettingsStore;
+import dev.gatehouse.gateway.context.OutsideAgentRegistration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * An {@link AgentDirectory} in memory for tests of the PIP, the gate and the admin API: settings in an
+ * {@link AgentSettingsStore} (in memory unless one is given), registrations in a map. Same semantics as the stored
+ * one: settings under the agent's id, the namespaces kept apart by the ids themselves.
+ */
+public final class InMemoryAgentDirectory implements AgentDirectory {
+
+    private final AgentSettingsStore settings;
+    private final Map<List<String>, OutsideAgentRegistration> registrations = new ConcurrentHashMap<>();
+
+    public InMemoryAgentDirectory() {
+        this(new InMemoryAgentSettingsStore());
+    }
+
+    public InMemoryAgentDirectory(AgentSettingsStore settings) {
+        this.settings = settings;
+    }
+
+    /** A thread agent's settings ({@code PUT /admin/agents/{id}}). */
+    public void put(String threadAgentId, AgentSettings agentSettings) {
+        putSettings(AgentKey.thread(threadAgentId), agentSettings);
+    }
+
+    /** A thread agent's settings. */
+    public AgentSettings get(String threadAgentId) {
+        return settings(AgentKey.thread(threadAgentId));
+    }
+
+    @Override
+    public AgentSettings settings(AgentKey agent) {
+        return settings.get(agent.id());
+    }
+
+    @Override
+    public void putSettings(AgentKey agent, AgentSettings agentSettings) {
+        settings.put(agent.id(), agentSettings);
+    }
+
+    @Override
+    public Optional<OutsideAgentRegistration> registration(String issuer, String subject) {
+        return Optional.ofNullable(registrations.get(List.of(issuer, subject)));
+    }
+
+    @Override
+    public void register(OutsideAgentRegistration registration, AgentSettings agentSettings) {
+        settings.put(registration.logicalAgentId(), agentSettings);
+        registrations.put(List.of(registration.issuer(), registration.subject()), registration);
+    }
+
+    @Override
+    public boolean unregister(String issuer, String subject) {
+        return registrations.remove(List.of(issuer, subject)) != null;
+    }
+
+    @Override
+    public List<OutsideAgentRegistration> registrations() {
+        return registrations.values().stream().sorted(Comparator.comparing(OutsideAgentRegistration::issuer)
+                .thenComparing(OutsideAgentRegistration::subject)).toList();
+    }
+}
