@@ -78,6 +78,7 @@ bundle: opa
 	@mkdir -p $(BUNDLE_DIR)
 	@"$(OPA)" build -b policies -t wasm \
 	  -e gatehouse/authz/decision -e gatehouse/authz/visible_tools \
+	  -e gatehouse/authz/access_table -e gatehouse/authz/held_capabilities \
 	  --capabilities scripts/wasm-capabilities.json \
 	  --revision "$$(scripts/source-revision.sh)" \
 	  -o $(BUNDLE)

@@ -50,6 +50,19 @@ visible_capabilities contains capability if {
 	capabilities.ok({"capability": capability})
 }
 
+# METADATA
+# title: access_table
+# description: The access table as this bundle serves it, for the admin read API (GET /admin/access-table).
+# entrypoint: true
+access_table := data.gatehouse.access_table
+
+# METADATA
+# title: held_capabilities
+# description: The sorted capability scopes the caller of the input holds, derived from its facts by the caller
+#   family, for the admin read API (GET /admin/agents/{id}/capabilities).
+# entrypoint: true
+held_capabilities := sort([scope | some scope in caller.held])
+
 default allow := false
 
 allow if {

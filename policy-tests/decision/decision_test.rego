@@ -88,3 +88,13 @@ test_visible_tools_follow_class_and_capability_only if {
 	authz.visible_tools == {"a", "d"} with input as {"caller": testing.thread_a2_supervised}
 		with data.gatehouse.access_table as object.remove(table, ["c"])
 }
+
+test_access_table_document_is_the_data if {
+	authz.access_table == data.gatehouse.access_table
+}
+
+test_held_capabilities_document_is_sorted_and_derived if {
+	authz.held_capabilities == ["orchestration", "preview", "project.work.read", "project.work.write", "wiki.read", "wiki.write"] with input as {"caller": testing.thread_a1}
+	authz.held_capabilities == ["project.work.read", "project.work.write", "wiki.read"] with input as {"caller": testing.outside_read_only}
+	authz.held_capabilities == [] with input as {}
+}

@@ -108,6 +108,19 @@ public final class DecisionParser {
         }
     }
 
+    /** The value of a document entrypoint: exactly one result, any JSON value; undefined or several is a fault. */
+    public static PolicyOutcome<PolicyDocument> document(ResultSet answer) {
+        try {
+            Optional<JsonNode> single = singleValue(answer.results());
+            if (single.isEmpty()) {
+                return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.UNDEFINED, "the document is undefined"));
+            }
+            return new PolicyOutcome.Decided<>(new PolicyDocument(single.get(), answer.revision()));
+        } catch (Malformed e) {
+            return malformed(e.getMessage());
+        }
+    }
+
     /** The value of the one result, or empty when undefined. */
     private static Optional<JsonNode> singleValue(JsonNode results) throws Malformed {
         if (!results.isArray()) {

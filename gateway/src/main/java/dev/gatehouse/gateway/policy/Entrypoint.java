@@ -1,7 +1,8 @@
 package dev.gatehouse.gateway.policy;
 
 /**
- * The two entrypoints the bundle must export (policies/decision/decision.rego, built with {@code opa build -e}).
+ * The entrypoints the bundle exports (policies/decision/decision.rego, built with {@code opa build -e}): the two the
+ * gate asks, and the two documents of the admin read API.
  * The path is the OPA data path with {@code /} separators, as used by Wasm entrypoint names, OPA's REST Data API
  * ({@code /v1/data/<path>}) and the decision log's {@code path} field.
  */
@@ -9,7 +10,11 @@ public enum Entrypoint {
     /** One tools/call: {@code {allow, reasons, obligations}} (schemas/decision.json). */
     DECISION("gatehouse/authz/decision"),
     /** tools/list: the sorted names the caller may call (array of strings). */
-    VISIBLE_TOOLS("gatehouse/authz/visible_tools");
+    VISIBLE_TOOLS("gatehouse/authz/visible_tools"),
+    /** The access table as the bundle serves it (an object of rows keyed by tool name). */
+    ACCESS_TABLE("gatehouse/authz/access_table"),
+    /** The sorted capability scopes the input's caller holds (array of strings). */
+    HELD_CAPABILITIES("gatehouse/authz/held_capabilities");
 
     private final String path;
 

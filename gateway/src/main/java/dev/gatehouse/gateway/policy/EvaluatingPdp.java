@@ -41,6 +41,20 @@ public abstract class EvaluatingPdp implements PolicyDecisionPoint, PolicyEvalua
     }
 
     /**
+     * A policy document for the admin read API ({@link Entrypoint#ACCESS_TABLE}, {@link Entrypoint#HELD_CAPABILITIES}):
+     * the value the policy gives for {@code input}'s caller, with the bundle revision that gave it.
+     *
+     * @return the value, or the fault (undefined, several results, an engine error) that kept it from answering
+     */
+    public final PolicyOutcome<PolicyDocument> document(Entrypoint entrypoint, DecisionInput input) {
+        PolicyOutcome<ResultSet> answer = evaluate(entrypoint, DecisionInputMapper.forListing(input));
+        if (answer instanceof PolicyOutcome.Failed<ResultSet> failed) {
+            return new PolicyOutcome.Failed<>(failed.fault());
+        }
+        return DecisionParser.document(((PolicyOutcome.Decided<ResultSet>) answer).value());
+    }
+
+    /**
      * Decides on decision-input JSON as given. Package-private: production callers go through the typed
      * {@link #decide(DecisionInput)}; the golden replay also needs inputs the typed API cannot express (an absent
      * caller, a malformed wiki root).

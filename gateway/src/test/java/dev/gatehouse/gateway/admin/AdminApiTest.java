@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -258,5 +259,25 @@ class AdminApiTest {
         JsonNode health = JSON.readTree(response.body());
         assertEquals("UP", health.path("status").asText());
         assertTrue(health.path("pdp").path("bundleRevision").asText().matches("[0-9a-f]{64}"), response.body());
+    }
+
+    /** The read API answers from the served bundle: the access table as enforced, and scopes as derived. */
+    @Test
+    void theAccessTableAndAnAgentsEffectiveCapabilitiesComeFromThePolicy() throws Exception {
+        HttpResponse<String> table = admin("GET", "/admin/access-table", null);
+        assertEquals(200, table.statusCode(), table.body());
+        JsonNode served = JSON.readTree(table.body());
+        assertEquals(JSON.readTree(java.nio.file.Files.readString(dev.gatehouse.gateway.policy.TestBundle.policies()
+                .resolve("gatehouse/access_table/data.json"))), served.path("accessTable"));
+        assertFalse(served.path("revision").asText().isEmpty());
+        assertEquals(401, send("GET", "/admin/access-table", null, Optional.empty()).statusCode());
+
+        assertEquals(200, admin("PUT", "/admin/agents/cap-agent", "{\"browserAccess\":false,\"project\":{"
+                + "\"enabled\":false},\"wiki\":{\"read\":true,\"write\":false}}").statusCode());
+        JsonNode thread = JSON.readTree(admin("GET", "/admin/agents/cap-agent/capabilities", null).body());
+        assertEquals(JSON.readTree("[\"orchestration\",\"wiki.read\"]"), thread.path("capabilities"));
+        assertEquals("thread", thread.path("kind").asText());
+        JsonNode nothing = JSON.readTree(admin("GET", "/admin/agents/never-set/capabilities", null).body());
+        assertEquals(JSON.readTree("[\"orchestration\"]"), nothing.path("capabilities"));
     }
 }
