@@ -13,7 +13,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 /**
  * Counts, during a benchmark, the evaluations whose outcome is not the expected one (an error for results.json), and
  * writes the count at the end of the trial to {@code -Dgatehouse.bench.errors-dir} as
- * {@code <benchmark>[-<param>=<value>…].errors} (three numbers: errors, refusals, outcomes checked); scripts/bench.sh reads them back. The check costs nanoseconds.
+ * {@code <benchmark>[-<param>=<value>…].errors} (three numbers: errors, refusals, outcomes checked);
+ * bench/render-results.py reads them back. The check costs nanoseconds.
  */
 final class DecisionCheck {
 
@@ -62,7 +63,8 @@ final class DecisionCheck {
         String dir = System.getProperty("gatehouse.bench.errors-dir", "bench/target/decision-errors");
         try {
             Files.createDirectories(Path.of(dir));
-            Files.writeString(Path.of(dir, name + ".errors"), errors.sum() + " " + refused.sum() + " " + checked.sum() + "\n");
+            Files.writeString(Path.of(dir, name + ".errors"),
+                    errors.sum() + " " + refused.sum() + " " + checked.sum() + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
