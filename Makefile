@@ -20,7 +20,7 @@ help:
 	@echo "make policy-mutation - do the policy tests notice rule changes? report in target/policy-mutation.txt"
 	@echo "make demo   - a scripted MCP client session against a running make run"
 	@echo "make replicas - two gateway replicas on one embedded PostgreSQL (README: Running several replicas)"
-	@echo "make bench  - JMH benchmarks, results in bench/results.md"
+	@echo "make bench  - JMH benchmarks and the load harness, results in bench/results.md and results.json"
 
 # The pinned OPA, built from the Go module proxy into a cache outside the repository and reused while
 # `opa version` matches the pin. No other download route exists here. (The version is captured before it is
@@ -118,7 +118,7 @@ demo:
 conformance:
 	@conformance/run.sh
 
-bench: build
+bench: bundle
 	@scripts/bench.sh
 
 clean:

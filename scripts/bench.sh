@@ -1,52 +1,109 @@
 #!/usr/bin/env bash
-# JMH benchmarks of the embedded PDP (bench/). Writes the raw JMH JSON to bench/target/ and renders
-# bench/results.md with the machine, the exact commands and p50/p99/ops/s. Run via `make bench` (which builds and
-# installs the modules and the Wasm bundle first); BENCH_QUICK=1 shortens every run for a smoke check.
+# `make bench`: JMH benchmarks of the embedded PDP and the load harness of the whole gateway (bench/). Writes the raw
+# JMH JSON and the load report to bench/target/, then bench/results.md (machine, exact commands, tables) and
+# bench/results.json (a list of {name, p50_us, p99_us, ops_s, errors, refused}).
+#
+# The modules are built here in one reactor (`mvn -pl bench,local-services -am package`), so the benchmarks run on
+# this worktree's jars and nothing is installed into ~/.m2. BENCH_QUICK=1: the decision.* benchmarks and the load
+# harness only, with short JMH iterations (the load counts stay: 5,000 requests per name, 10,000 mixed calls); the
+# profile benchmarks (EmbeddedPdp, DecisionStages, PolicyDocuments) and all ten scripts run in the full run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+quick="${BENCH_QUICK:-0}"
 out=bench/target
-mkdir -p "$out"
-mvn -B -q -ntp -pl bench dependency:build-classpath -Dmdep.outputFile="$PWD/$out/classpath.txt" >/dev/null
-mvn -B -q -ntp -pl bench -DskipTests package >/dev/null
-cp="bench/target/classes:$(cat "$out/classpath.txt")"
+opa="${OPA:-$HOME/.cache/gatehouse/opa-v1.22.3/opa}"
+rm -rf "$out/jmh" "$out/decision-errors" "$out/bundles"
+mkdir -p "$out/jmh" "$out/bundles"
+# The run's facts for render-results.py, so a later re-render reports this run and not the machine at that time.
+{ echo "quick=$quick"; echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"; } > "$out/run.txt"
 
-if [[ "${BENCH_QUICK:-0}" == 1 ]]; then
-  timing=(-f 1 -wi 2 -w 1s -i 3 -r 1s)
+echo ">> mvn -pl bench,local-services -am -DskipTests package (reactor build of this worktree, no install)"
+# Re-shading an already shaded jar only grows original-*.jar (see the Makefile's build target).
+rm -f sdk-facades/target/*.jar local-services/target/*.jar gateway/target/*.jar bench/target/*.jar
+mvn -B -q -ntp -DskipTests -pl bench,local-services -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/classpath.txt >/dev/null
+cp="bench/target/classes:$(cat bench/target/classpath.txt)"
+local_jar="$(ls local-services/target/local-services-*.jar | grep -v original | head -1)"
+gateway_jar="$(ls gateway/target/gateway-*.jar | grep -v original | head -1)"
+
+# Bundles with made-up access tables of 100 and 1,000 rows: a temporary copy of policies/ whose
+# gatehouse/access_table/data.json repeats the real rows under new names (<name>__copy<k>), built as `make bundle`
+# builds the real one.
+revision="$(scripts/source-revision.sh)"
+for rows in 100 1000; do
+  tmp="$(mktemp -d)"
+  cp -r policies "$tmp/policies"
+  python3 - "$tmp/policies/gatehouse/access_table/data.json" "$rows" <<'PY'
+import json, sys
+path, rows = sys.argv[1], int(sys.argv[2])
+table = json.load(open(path))
+names = list(table)
+grown, k = dict(table), 0
+while len(grown) < rows:
+    name = names[k % len(names)]
+    grown[f"{name}__copy{k // len(names) + 1}"] = table[name]
+    k += 1
+json.dump(grown, open(path, "w"), indent=2)
+PY
+  "$opa" build -b "$tmp/policies" -t wasm -e gatehouse/authz/decision -e gatehouse/authz/visible_tools \
+    --capabilities scripts/wasm-capabilities.json --revision "$revision" -o "$out/bundles/bundle-$rows.tar.gz"
+  rm -rf "$tmp"
+done
+real_rows="$(python3 -c 'import json; print(len(json.load(open("policies/gatehouse/access_table/data.json"))))')"
+echo "$real_rows" > "$out/jmh/real-rows.txt"
+
+if [[ "$quick" == 1 ]]; then
+  timing=(-f 1 -wi 1 -w 1s -i 2 -r 1s)
+  scripts=(-p script=CYRILLIC,CJK,ARABIC,GREEK,HANGUL,DEVANAGARI)
 else
   timing=(-f 1 -wi 3 -w 3s -i 5 -r 3s)
+  scripts=()
 fi
 jmh=(java -Xms512m -Xmx512m -Dgatehouse.bundle=target/bundle/bundle.tar.gz -cp "$cp" org.openjdk.jmh.Main)
 
 run() { # name, then JMH arguments
   local name=$1; shift
   echo ">> $name: ${jmh[*]:0:4} org.openjdk.jmh.Main $*" | sed "s#-cp [^ ]*#-cp <bench classpath>#"
-  "${jmh[@]}" "$@" "${timing[@]}" -rf json -rff "$out/$name.json" -o "$out/$name.log"
-  echo "$* ${timing[*]}" > "$out/$name.args"
+  "${jmh[@]}" "$@" "${timing[@]}" -rf json -rff "$out/jmh/$name.json" -o "$out/jmh/$name.log" \
+    || { tail -30 "$out/jmh/$name.log"; exit 1; }
+  echo "$* ${timing[*]}" > "$out/jmh/$name.args"
 }
 
-run call-list-sample-t1 'EmbeddedPdpBenchmark' -bm sample -tu us -t 1
-run call-list-sample-t2 'EmbeddedPdpBenchmark' -bm sample -tu us -t 2
-run call-list-thrpt-t1  'EmbeddedPdpBenchmark' -bm thrpt -tu s -t 1
-run call-list-thrpt-t2  'EmbeddedPdpBenchmark' -bm thrpt -tu s -t 2
-run stages-sample-t1    'DecisionStagesBenchmark' -bm sample -tu us -t 1
+errors=(-jvmArgsAppend "-Dgatehouse.bench.errors-dir=$out/decision-errors -Dgatehouse.bench.bundles=$out/bundles")
+run decisions-sample-t1 'DecisionBenchmark' -bm sample -tu us -t 1 "${errors[@]}"
+run nonascii-sample-t1 'NonAsciiWriteBenchmark' -bm sample -tu us -t 1 "${scripts[@]}" "${errors[@]}"
+run tools-list-sample-t1 'ToolsListBenchmark' -bm sample -tu us -t 1 "${errors[@]}"
 
-# The profile bundle: the same policies with one entrypoint per document PolicyDocumentsBenchmark times. Some rules
-# (e.g. tools/ok, */denials) cannot be entrypoints of the Wasm compiler; these can.
-opa="${OPA:-$HOME/.cache/gatehouse/opa-v1.22.3/opa}"
-entrypoints=()
-for doc in decision allow reasons obligations arguments/ok modes/ok wiki/ok; do
-  entrypoints+=(-e "gatehouse/authz/$doc")
-done
-"$opa" build -t wasm -b policies "${entrypoints[@]}" --capabilities scripts/wasm-capabilities.json \
-  -o "$out/profile-bundle.tar.gz"
-if [[ "${BENCH_QUICK:-0}" == 1 ]]; then
-  timing=(-f 1 -wi 1 -w 1s -i 2 -r 1s)
-else
+if [[ "$quick" != 1 ]]; then
+  run call-list-sample-t1 'EmbeddedPdpBenchmark' -bm sample -tu us -t 1
+  run call-list-sample-t2 'EmbeddedPdpBenchmark' -bm sample -tu us -t 2
+  run call-list-thrpt-t1  'EmbeddedPdpBenchmark' -bm thrpt -tu s -t 1
+  run call-list-thrpt-t2  'EmbeddedPdpBenchmark' -bm thrpt -tu s -t 2
+  run stages-sample-t1    'DecisionStagesBenchmark' -bm sample -tu us -t 1
+
+  # The profile bundle: the same policies with one entrypoint per document PolicyDocumentsBenchmark times. Some
+  # rules (e.g. tools/ok, */denials) cannot be entrypoints of the Wasm compiler; these can.
+  entrypoints=()
+  for doc in decision allow reasons obligations arguments/ok modes/ok wiki/ok; do
+    entrypoints+=(-e "gatehouse/authz/$doc")
+  done
+  "$opa" build -t wasm -b policies "${entrypoints[@]}" --capabilities scripts/wasm-capabilities.json \
+    -o "$out/profile-bundle.tar.gz"
   timing=(-f 1 -wi 2 -w 2s -i 3 -r 2s)
+  run documents-sample-t1 'PolicyDocumentsBenchmark' -bm sample -tu us -t 1 \
+    -jvmArgsAppend "-Dgatehouse.profile-bundle=$out/profile-bundle.tar.gz"
 fi
-run documents-sample-t1 'PolicyDocumentsBenchmark' -bm sample -tu us -t 1 \
-  -jvmArgsAppend "-Dgatehouse.profile-bundle=$out/profile-bundle.tar.gz"
 
-python3 bench/render-results.py "$out" > bench/results.md
-echo ">> bench/results.md written"
+# The load harness: both servers as processes on free loopback ports, stopped at the end (also on failure).
+load=(java -Xmx512m -cp "$cp" dev.gatehouse.bench.LoadHarness "local-jar=$local_jar" "gateway-jar=$gateway_jar"
+  bundle=target/bundle/bundle.tar.gz "work=$out/load-work" "out=$out/load.json" requests=5000 mixed=10000)
+if [[ "$quick" == 1 ]]; then load+=(warmup=1000 series-seconds=150); else load+=(warmup=3000 series-seconds=300); fi
+rm -rf "$out/load-work"
+echo ">> load: ${load[*]}" | sed "s#-cp [^ ]*#-cp <bench classpath>#"
+echo "${load[*]:4}" > "$out/load.args"
+timeout 1500 "${load[@]}"
+
+echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/run.txt"
+python3 bench/render-results.py "$out" bench/results.md bench/results.json
+echo ">> bench/results.md and bench/results.json written"

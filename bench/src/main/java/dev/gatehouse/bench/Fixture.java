@@ -51,8 +51,13 @@ final class Fixture {
 
     /** An embedded PDP on {@link #bundle()} with {@code poolMax} instances, checked healthy. */
     static EmbeddedPdp pdp(int poolMax) {
+        return pdp(bundle(), poolMax);
+    }
+
+    /** An embedded PDP on {@code bundle} with {@code poolMax} instances, checked healthy. */
+    static EmbeddedPdp pdp(Path bundle, int poolMax) {
         EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
-        configuration.setBundlePath(bundle().toString());
+        configuration.setBundlePath(bundle.toString());
         configuration.setPoolSize(poolMax);
         EmbeddedPdp pdp = new EmbeddedPdp(configuration);
         if (!pdp.status().healthy()) {

@@ -280,4 +280,25 @@ class AdminApiTest {
         JsonNode nothing = JSON.readTree(admin("GET", "/admin/agents/never-set/capabilities", null).body());
         assertEquals(JSON.readTree("[\"orchestration\"]"), nothing.path("capabilities"));
     }
+
+    @Test
+    void pipelineTimingsAreAdminOnlyAndCountTheSteps() throws Exception {
+        String token = JSON.readTree(admin("POST", "/admin/sessions", SESSION).body()).path("token").asText();
+        String list = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"},"
+                + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+        RawHttp.post(server.getPort(), list, "Authorization: Bearer " + token, "Mcp-Method: tools/list",
+                "MCP-Protocol-Version: 2026-07-28");
+        assertEquals(401, send("GET", "/admin/pipeline-timings", null, Optional.of(token)).statusCode());
+        HttpResponse<String> response = send("GET", "/admin/pipeline-timings", null,
+                Optional.of("admin-test-credential"));
+        assertEquals(200, response.statusCode(), response.body());
+        boolean counted = false;
+        for (JsonNode timer : JSON.readTree(response.body())) {
+            counted |= "era".equals(timer.path("step").asText()) && "passed".equals(timer.path("outcome").asText())
+                    && timer.path("count").asLong() > 0;
+        }
+        assertTrue(counted, response.body());
+    }
 }

@@ -1,0 +1,471 @@
+package dev.gatehouse.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+
+/**
+ * The gate's overhead under load, measured from a client: local-services and the gateway as processes
+ * ({@link Stack}), one thread session (a1/t1, Project and wiki on), and the same operation sent through the gateway
+ * ({@code tools/call} over 2026-07-28) and straight to the backend's HTTP API, in alternating batches of one run, at
+ * concurrency 1, 16 and 64. Then {@code load.gated.mixed.c64}: mixed calls (wiki reads and writes with ASCII and
+ * non-ASCII names, project and thread lists, a few denied calls) counting refusals of allowed calls. Every loop is
+ * bounded in count and in time; the processes stop at the end, also on failure. Latencies are client-side wall time
+ * per request (send to body received), on the same machine as both servers.
+ *
+ * <p>Arguments (key=value): {@code local-jar}, {@code gateway-jar}, {@code bundle}, {@code work}, {@code out},
+ * {@code requests} (per name, default 5000), {@code mixed} (default 10000), {@code warmup} (per operation and target,
+ * default 2000), {@code series-seconds} (time bound of one operation × concurrency series, default 180),
+ * {@code gateway-options} (extra gateway JVM options, space-separated; default none: the gateway's defaults) and
+ * {@code only=mixed} (the mixed series alone, for diagnosing it).
+ */
+public final class LoadHarness {
+
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    static final int[] CONCURRENCY = {1, 16, 64};
+    static final int ROUNDS = 10;
+    static final String VERSION = "2026-07-28";
+
+    enum Outcome { OK, REFUSED, ERROR }
+
+    /** One request and how to judge its answer. */
+    record Call(String kind, HttpRequest request, boolean gated, boolean allowed) {
+    }
+
+    /** Latencies and outcomes of one result name. */
+    static final class Samples {
+        final String name;
+        long[] nanos = new long[0];
+        int ok;
+        int refused;
+        int errors;
+        long wallNanos;
+        final Map<String, int[]> byKind = new TreeMap<>();
+        final List<String> firstErrors = new ArrayList<>();
+
+        Samples(String name) {
+            this.name = name;
+        }
+
+        synchronized void add(long[] batch, int n, long wall) {
+            long[] all = Arrays.copyOf(nanos, nanos.length + n);
+            System.arraycopy(batch, 0, all, nanos.length, n);
+            nanos = all;
+            wallNanos += wall;
+        }
+
+        synchronized void outcome(Call call, Outcome outcome, String detail) {
+            int[] kind = byKind.computeIfAbsent(call.kind(), k -> new int[3]);
+            kind[outcome.ordinal()]++;
+            switch (outcome) {
+                case OK -> ok++;
+                case REFUSED -> refused++;
+                default -> errors++;
+            }
+            if (outcome != Outcome.OK && firstErrors.size() < 5) {
+                firstErrors.add(call.kind() + ": " + detail);
+            }
+        }
+
+        Map<String, Object> result() {
+            long[] sorted = nanos.clone();
+            Arrays.sort(sorted);
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("name", name);
+            result.put("p50_us", round(percentile(sorted, 0.50) / 1000.0));
+            result.put("p99_us", round(percentile(sorted, 0.99) / 1000.0));
+            result.put("ops_s", round(wallNanos == 0 ? 0 : sorted.length * 1e9 / wallNanos));
+            result.put("errors", errors);
+            result.put("refused", refused);
+            result.put("requests", sorted.length);
+            result.put("mean_us", round(Arrays.stream(sorted).average().orElse(0) / 1000.0));
+            Map<String, Object> kinds = new LinkedHashMap<>();
+            byKind.forEach((kind, counts) -> kinds.put(kind, Map.of("ok", counts[0], "refused", counts[1],
+                    "errors", counts[2])));
+            result.put("by_kind", kinds);
+            result.put("first_errors", firstErrors);
+            return result;
+        }
+    }
+
+    private final Stack stack;
+    private final String token;
+    private final HttpClient gatewayClient;
+    private final HttpClient directClient;
+    private final AtomicInteger ids = new AtomicInteger();
+
+    private LoadHarness(Stack stack, String token) {
+        this.stack = stack;
+        this.token = token;
+        this.gatewayClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        this.directClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Map<String, String> args = new LinkedHashMap<>();
+        for (String arg : argv) {
+            int eq = arg.indexOf('=');
+            args.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+        int requests = Integer.parseInt(args.getOrDefault("requests", "5000"));
+        int mixed = Integer.parseInt(args.getOrDefault("mixed", "10000"));
+        int warmup = Integer.parseInt(args.getOrDefault("warmup", "2000"));
+        long seriesNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args.getOrDefault("series-seconds", "180")));
+        Path out = Path.of(args.get("out"));
+        List<String> gatewayOptions = args.getOrDefault("gateway-options", "").isBlank() ? List.of()
+                : List.of(args.get("gateway-options").trim().split("\\s+"));
+        boolean mixedOnly = "mixed".equals(args.get("only"));
+        Map<String, Object> report = new LinkedHashMap<>();
+        try (Stack stack = Stack.start(Path.of(args.get("work")), Path.of(args.get("local-jar")),
+                Path.of(args.get("gateway-jar")), Path.of(args.get("bundle")), gatewayOptions)) {
+            JsonNode session = JSON.readTree(stack.admin("POST", "/admin/sessions", JSON.writeValueAsString(Map.of(
+                    "environmentId", "local", "threadId", "t1", "providerSessionId", "ps-t1",
+                    "providerInstanceId", "pi-1", "logicalAgentId", "a1", "t3ProjectId", "demo")), 201));
+            stack.admin("PUT", "/admin/agents/a1", "{\"browserAccess\":true,\"project\":{\"enabled\":true,"
+                    + "\"projectServiceProjectId\":\"ps-demo\"},\"wiki\":{\"read\":true,\"write\":true}}", 200);
+            LoadHarness harness = new LoadHarness(stack, session.path("token").asText());
+            report = harness.run(mixedOnly ? 0 : requests, mixed, mixedOnly ? 0 : warmup, seriesNanos);
+            report.put("memory", Map.of("gateway", Stack.memory(stack.gateway),
+                    "local_services", Stack.memory(stack.services)));
+            report.put("pdp_faults", pdpFaults(stack.workDir.resolve("decisions.jsonl")));
+            report.put("config", Map.of("requests", requests, "mixed", mixed, "warmup", warmup, "rounds", ROUNDS,
+                    "series_seconds", TimeUnit.NANOSECONDS.toSeconds(seriesNanos), "gateway_heap", "-Xmx512m",
+                    "gateway_options", String.join(" ", gatewayOptions),
+                    "local_services_heap", "-Xmx256m", "client", "java.net.http.HttpClient, HTTP/1.1, one thread "
+                            + "per concurrent caller, same machine"));
+        }
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, JSON.writeValueAsString(report));
+        System.out.println(">> load results: " + out);
+    }
+
+    private Map<String, Object> run(int requests, int mixedCount, int warmup, long seriesNanos) throws Exception {
+        Map<String, Call[]> operations = new LinkedHashMap<>();
+        operations.put("project_work_list", new Call[] {
+            gated("project_work_list", Map.of(), true),
+            direct("project_work_list", "/project/v1/projects/ps-demo/agents/a1/work")});
+        operations.put("wiki_read", new Call[] {
+            gated("wiki_read", Map.of("path", "page.md"), true),
+            direct("wiki_read", "/wiki/v1/pages?path=" + URLEncoder.encode("agents/a1/page.md",
+                    StandardCharsets.UTF_8))});
+        List<Map<String, Object>> results = new ArrayList<>();
+        Map<String, Object> steps = new LinkedHashMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(64);
+        try {
+            // Warm-up, not counted: both targets, every operation, at concurrency 16.
+            for (Call[] pair : warmup == 0 ? List.<Call[]>of() : operations.values()) {
+                for (Call call : pair) {
+                    Samples ignored = new Samples("warmup");
+                    batch(pool, 16, i -> call, warmup, ignored, System.nanoTime() + seriesNanos);
+                    if (ignored.ok < warmup * 9 / 10) {
+                        throw new IllegalStateException("warm-up of " + call.kind() + (call.gated() ? " (gated)"
+                                : " (direct)") + " failed: " + ignored.result());
+                    }
+                }
+            }
+            for (int concurrency : requests == 0 ? new int[0] : CONCURRENCY) {
+                for (Map.Entry<String, Call[]> operation : operations.entrySet()) {
+                    Samples gated = new Samples("load.gated." + operation.getKey() + ".c" + concurrency);
+                    Samples direct = new Samples("load.direct." + operation.getKey() + ".c" + concurrency);
+                    JsonNode before = timings();
+                    long deadline = System.nanoTime() + seriesNanos;
+                    int per = requests / ROUNDS;
+                    for (int round = 0; round < ROUNDS; round++) {
+                        int n = round == ROUNDS - 1 ? requests - per * (ROUNDS - 1) : per;
+                        // Alternate which target goes first, so neither always runs on a warmer machine.
+                        boolean gatedFirst = round % 2 == 0;
+                        Call first = operation.getValue()[gatedFirst ? 0 : 1];
+                        Call second = operation.getValue()[gatedFirst ? 1 : 0];
+                        batch(pool, concurrency, i -> first, n, gatedFirst ? gated : direct, deadline);
+                        batch(pool, concurrency, i -> second, n, gatedFirst ? direct : gated, deadline);
+                    }
+                    steps.put(gated.name, stepDelta(before, timings()));
+                    results.add(gated.result());
+                    results.add(direct.result());
+                    System.out.println(">> " + summary(gated) + "\n>> " + summary(direct));
+                }
+            }
+            Call[] mixed = mixedCalls(mixedCount);
+            Samples mixedSamples = new Samples("load.gated.mixed.c64");
+            JsonNode before = timings();
+            long deadline = System.nanoTime() + seriesNanos;
+            int per = mixedCount / ROUNDS;
+            for (int round = 0; round < ROUNDS; round++) {
+                int offset = round * per;
+                int n = round == ROUNDS - 1 ? mixedCount - offset : per;
+                batch(pool, 64, i -> mixed[offset + i], n, mixedSamples, deadline);
+            }
+            steps.put(mixedSamples.name, stepDelta(before, timings()));
+            results.add(mixedSamples.result());
+            System.out.println(">> " + summary(mixedSamples));
+        } finally {
+            pool.shutdownNow();
+            pool.awaitTermination(30, TimeUnit.SECONDS);
+        }
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("results", results);
+        report.put("transport_steps", steps);
+        return report;
+    }
+
+    private static String summary(Samples samples) {
+        Map<String, Object> r = samples.result();
+        return r.get("name") + ": p50 " + r.get("p50_us") + " µs, p99 " + r.get("p99_us") + " µs, "
+                + r.get("ops_s") + " ops/s, " + r.get("requests") + " requests, errors " + r.get("errors")
+                + ", refused " + r.get("refused") + (samples.firstErrors.isEmpty() ? "" : " " + samples.firstErrors);
+    }
+
+    /** Sends {@code count} calls from {@code concurrency} threads, until done or {@code deadline} (nanoTime). */
+    private void batch(ExecutorService pool, int concurrency, IntFunction<Call> calls, int count, Samples into,
+            long deadline) throws Exception {
+        long[] latencies = new long[count];
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        List<Future<?>> workers = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int w = 0; w < concurrency; w++) {
+            workers.add(pool.submit(() -> {
+                int k;
+                while ((k = next.getAndIncrement()) < count && System.nanoTime() < deadline) {
+                    Call call = calls.apply(k);
+                    long t0 = System.nanoTime();
+                    Outcome outcome;
+                    String detail;
+                    try {
+                        HttpResponse<String> response = (call.gated() ? gatewayClient : directClient)
+                                .send(call.request(), HttpResponse.BodyHandlers.ofString());
+                        latencies[k] = System.nanoTime() - t0;
+                        detail = response.statusCode() + " " + brief(response.body());
+                        outcome = judge(call, response);
+                    } catch (IOException e) {
+                        latencies[k] = System.nanoTime() - t0;
+                        outcome = Outcome.ERROR;
+                        detail = e.toString();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    into.outcome(call, outcome, detail);
+                    done.incrementAndGet();
+                }
+            }));
+        }
+        for (Future<?> worker : workers) {
+            worker.get(Math.max(1, deadline - System.nanoTime()) + TimeUnit.SECONDS.toNanos(60),
+                    TimeUnit.NANOSECONDS);
+        }
+        long wall = System.nanoTime() - start;
+        int n = Math.min(done.get(), count);
+        // Only completed slots: with a deadline, the first n slots are not necessarily the completed ones.
+        long[] completed = Arrays.stream(latencies).filter(v -> v > 0).limit(n).toArray();
+        into.add(completed, completed.length, wall);
+        if (n < count) {
+            System.out.println("!! " + into.name + ": time bound reached after " + n + " of " + count);
+        }
+    }
+
+    private static Outcome judge(Call call, HttpResponse<String> response) throws IOException {
+        if (!call.gated()) {
+            return response.statusCode() == 200 ? Outcome.OK : Outcome.ERROR;
+        }
+        if (response.statusCode() != 200) {
+            return Outcome.ERROR;
+        }
+        JsonNode body = JSON.readTree(response.body());
+        JsonNode result = body.path("result");
+        if (body.has("error") || result.isMissingNode()) {
+            return Outcome.ERROR;
+        }
+        boolean isError = result.path("isError").asBoolean(false);
+        String kind = result.path("structuredContent").path("kind").asText("");
+        if (!call.allowed()) {
+            return isError && kind.equals("denied") ? Outcome.OK : Outcome.ERROR;
+        }
+        if (!isError) {
+            return Outcome.OK;
+        }
+        return kind.equals("denied") || kind.equals("unavailable") ? Outcome.REFUSED : Outcome.ERROR;
+    }
+
+    private Call gated(String tool, Map<String, Object> arguments, boolean allowed) {
+        return gated(tool, tool, arguments, allowed);
+    }
+
+    private Call gated(String kind, String tool, Map<String, Object> arguments, boolean allowed) {
+        Map<String, Object> meta = Map.of("io.modelcontextprotocol/protocolVersion", VERSION,
+                "io.modelcontextprotocol/clientInfo", Map.of("name", "gatehouse-bench", "version", "1"),
+                "io.modelcontextprotocol/clientCapabilities", Map.of());
+        Map<String, Object> body = Map.of("jsonrpc", "2.0", "id", ids.incrementAndGet(), "method", "tools/call",
+                "params", Map.of("name", tool, "arguments", arguments, "_meta", meta));
+        try {
+            return new Call(kind, HttpRequest.newBuilder(URI.create(stack.baseUrl() + "/mcp"))
+                    .timeout(Duration.ofSeconds(30))
+                    .header("Authorization", "Bearer " + token)
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
+                    .header("Mcp-Method", "tools/call")
+                    .header("MCP-Protocol-Version", VERSION)
+                    .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(), true, allowed);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Call direct(String kind, String pathAndQuery) {
+        return new Call(kind, HttpRequest.newBuilder(URI.create(stack.localUrl() + pathAndQuery))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + stack.serviceCredential)
+                .header("Gatehouse-Agent-Id", "a1")
+                .header("Accept", "application/json").GET().build(), false, true);
+    }
+
+    /**
+     * The mixed workload, generated from a fixed seed: 30 % wiki_read of pages written in setup (ASCII and
+     * non-ASCII names), 10 % wiki_write of new ASCII pages, 15 % of new pages named in other scripts, 20 %
+     * project_work_list, 20 % t3_thread_list, 5 % calls the policy denies (path escape, unknown tool, a name with a
+     * symbol, a dot-dot segment).
+     */
+    private Call[] mixedCalls(int count) throws Exception {
+        SplittableRandom random = new SplittableRandom(7);
+        InputRing.Script[] scripts = InputRing.Script.values();
+        List<String> pages = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            InputRing.Script script = scripts[i % scripts.length];
+            String page = i < 10 ? "mixed/seed-" + i + ".md"
+                    : script.word(random, 4 + random.nextInt(5)) + "/" + script.word(random, 3 + random.nextInt(6))
+                            + "-" + i + ".md";
+            Call write = gated("setup_write", "wiki_write", Map.of("path", page, "content", "seed " + i), true);
+            HttpResponse<String> response = gatewayClient.send(write.request(), HttpResponse.BodyHandlers.ofString());
+            if (judge(write, response) != Outcome.OK) {
+                throw new IllegalStateException("setup write of " + page + " failed: " + response.body());
+            }
+            pages.add(page);
+        }
+        Call projects = gated("project_work_list", Map.of(), true);
+        Call threads = gated("t3_thread_list", Map.of(), true);
+        Call[] calls = new Call[count];
+        for (int i = 0; i < count; i++) {
+            int r = random.nextInt(100);
+            InputRing.Script script = scripts[i % scripts.length];
+            if (r < 30) {
+                calls[i] = gated("wiki_read", Map.of("path", pages.get(random.nextInt(pages.size()))), true);
+            } else if (r < 40) {
+                calls[i] = gated("wiki_write.ascii", "wiki_write", Map.of("path", "mixed/w-" + i + ".md",
+                        "content", "text " + i), true);
+            } else if (r < 55) {
+                calls[i] = gated("wiki_write." + script.name().toLowerCase(), "wiki_write", Map.of("path",
+                        script.word(random, 4 + random.nextInt(5)) + "/" + script.word(random, 3 + random.nextInt(6))
+                                + "-" + i + ".md", "content", "текст 文本 " + i), true);
+            } else if (r < 75) {
+                calls[i] = projects;
+            } else if (r < 95) {
+                calls[i] = threads;
+            } else {
+                calls[i] = switch (i % 4) {
+                    case 0 -> gated("denied.path_escape", "wiki_read", Map.of("path", "../a2/secret.md"), false);
+                    case 1 -> gated("denied.unknown_tool", "no_such_tool", Map.of(), false);
+                    case 2 -> gated("denied.symbol_name", "wiki_write", Map.of("path", "notes/star-★-" + i + ".md",
+                            "content", "x"), false);
+                    default -> gated("denied.dot_dot", "wiki_read", Map.of("path", "notes/../../a2/secret.md"),
+                            false);
+                };
+            }
+        }
+        return calls;
+    }
+
+    private JsonNode timings() throws IOException, InterruptedException {
+        return JSON.readTree(stack.admin("GET", "/admin/pipeline-timings", null, 200));
+    }
+
+    /** Per step (passed only), the calls and mean µs between two snapshots of the gateway's step timers. */
+    private static Map<String, Object> stepDelta(JsonNode before, JsonNode after) {
+        Map<String, double[]> start = new LinkedHashMap<>();
+        for (JsonNode timer : before) {
+            start.put(timer.path("step").asText() + "/" + timer.path("outcome").asText(),
+                    new double[] {timer.path("count").asDouble(), timer.path("totalMicros").asDouble()});
+        }
+        Map<String, Object> delta = new LinkedHashMap<>();
+        for (JsonNode timer : after) {
+            String key = timer.path("step").asText() + "/" + timer.path("outcome").asText();
+            double[] was = start.getOrDefault(key, new double[2]);
+            double count = timer.path("count").asDouble() - was[0];
+            if (count > 0) {
+                double total = timer.path("totalMicros").asDouble() - was[1];
+                delta.put(key, Map.of("count", (long) count, "mean_us", round(total / count)));
+            }
+        }
+        return delta;
+    }
+
+    private static long percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 10) / 10.0;
+    }
+
+    /** A tool error as {@code kind [reason codes]}, anything else its first 160 characters. */
+    private static String brief(String text) {
+        try {
+            JsonNode content = JSON.readTree(text).path("result").path("structuredContent");
+            if (content.has("kind")) {
+                List<String> codes = new ArrayList<>();
+                content.path("reasons").forEach(reason -> codes.add(reason.path("code").asText()));
+                return content.path("kind").asText() + " " + codes;
+            }
+        } catch (IOException notJson) {
+            // fall through
+        }
+        return text.length() > 160 ? text.substring(0, 160) + "…" : text;
+    }
+
+    /** Counts of the decision log's {@code fault.code} values (e.g. {@code busy}: no PDP instance free in time). */
+    static Map<String, Integer> pdpFaults(Path decisionLog) {
+        Map<String, Integer> faults = new TreeMap<>();
+        try (var lines = Files.lines(decisionLog)) {
+            lines.forEach(line -> {
+                try {
+                    JsonNode fault = JSON.readTree(line).path("fault");
+                    if (fault.has("code")) {
+                        faults.merge(fault.path("code").asText(), 1, Integer::sum);
+                    }
+                } catch (IOException unreadable) {
+                    faults.merge("unreadable_record", 1, Integer::sum);
+                }
+            });
+        } catch (IOException e) {
+            faults.put("log_unreadable", -1);
+        }
+        return faults;
+    }
+}

@@ -1,0 +1,200 @@
+package dev.gatehouse.bench;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * local-services and the gateway as two {@code java -jar} processes on free loopback ports, with fresh data and fresh
+ * credentials, as the gateway's end-to-end tests start them (gateway/src/test/…/e2e/GatewayStack.java). The gateway's
+ * heap is bounded ({@code -Xmx512m}), local-services' too ({@code -Xmx256m}). {@link #close} stops both, and a
+ * shutdown hook does it when the harness is interrupted.
+ */
+final class Stack implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    final Path workDir;
+    final int gatewayPort = freePort();
+    final int localPort = freePort();
+    final String adminCredential = secret();
+    final String serviceCredential = secret();
+    private final List<Process> processes = new ArrayList<>();
+    private final Thread hook = new Thread(this::stopAll, "stack-stop");
+    Process gateway;
+    Process services;
+
+    private Stack(Path workDir) {
+        this.workDir = workDir;
+    }
+
+    static Stack start(Path workDir, Path localJar, Path gatewayJar, Path bundle, List<String> gatewayOptions)
+            throws Exception {
+        Files.createDirectories(workDir);
+        Stack stack = new Stack(workDir.toAbsolutePath());
+        Runtime.getRuntime().addShutdownHook(stack.hook);
+        try {
+            stack.launch(localJar, gatewayJar, bundle, gatewayOptions);
+            return stack;
+        } catch (Exception | Error e) {
+            stack.close();
+            throw e;
+        }
+    }
+
+    private void launch(Path localJar, Path gatewayJar, Path bundle, List<String> gatewayOptions) throws Exception {
+        String local = localUrl();
+        services = spawn("local-services", List.of("java", "-Xmx256m", "-jar",
+                localJar.toAbsolutePath().toString()), Map.of(
+                "GATEHOUSE_LOCAL_CREDENTIAL", serviceCredential, "GATEHOUSE_LOCAL_PORT", String.valueOf(localPort),
+                "GATEHOUSE_LOCAL_DATA_DIR", workDir.resolve("services").toString()));
+        awaitHttp(URI.create(local + "/"), services, "local-services");
+        List<String> command = new ArrayList<>(List.of("java", "-Xmx512m",
+                "-Dgatehouse.policy.bundle-path=" + bundle.toAbsolutePath(),
+                "-Dgatehouse.audit.path=" + workDir.resolve("decisions.jsonl")));
+        command.addAll(gatewayOptions);
+        for (String service : List.of("host", "project", "wiki")) {
+            command.add("-Dgatehouse.services." + service + ".url=" + local);
+        }
+        command.addAll(List.of("-jar", gatewayJar.toAbsolutePath().toString()));
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("GATEHOUSE_PORT", String.valueOf(gatewayPort));
+        env.put("GATEHOUSE_PUBLIC_URL", baseUrl());
+        env.put("GATEHOUSE_OAUTH_ISSUER", baseUrl());
+        env.put("GATEHOUSE_ADMIN_CREDENTIAL", adminCredential);
+        env.put("GATEHOUSE_OAUTH_HS256_SECRET", secret());
+        for (String service : List.of("HOST", "PROJECT", "WIKI")) {
+            env.put("GATEHOUSE_SERVICES_" + service + "_CREDENTIAL", serviceCredential);
+        }
+        gateway = spawn("gateway", command, env);
+        awaitHttp(URI.create(baseUrl() + "/health"), gateway, "gateway");
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + gatewayPort;
+    }
+
+    String localUrl() {
+        return "http://127.0.0.1:" + localPort;
+    }
+
+    /** An admin API call with the admin credential; fails unless the status is {@code expected}. */
+    String admin(String method, String path, String json, int expected) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + path))
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(json))
+                .header("Authorization", "Bearer " + adminCredential).timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != expected) {
+            throw new IllegalStateException(method + " " + path + ": " + response.statusCode() + " " + response.body());
+        }
+        return response.body();
+    }
+
+    /** {@code VmRSS} and {@code VmHWM} of a process, from /proc/<pid>/status, in KiB. */
+    static Map<String, Long> memory(Process process) {
+        Map<String, Long> memory = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+                for (String key : List.of("VmRSS", "VmHWM")) {
+                    if (line.startsWith(key + ":")) {
+                        memory.put(key + "_kib", Long.parseLong(line.replaceAll("[^0-9]", "")));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            memory.put("unreadable", -1L);
+        }
+        return memory;
+    }
+
+    String log(String name) {
+        try {
+            List<String> lines = Files.readAllLines(workDir.resolve(name + ".log"));
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public void close() {
+        stopAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or has run
+        }
+    }
+
+    private synchronized void stopAll() {
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            Process process = processes.get(i);
+            process.destroy();
+            try {
+                if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        processes.clear();
+    }
+
+    private Process spawn(String name, List<String> command, Map<String, String> env) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectErrorStream(true).redirectOutput(workDir.resolve(name + ".log").toFile());
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        processes.add(process);
+        return process;
+    }
+
+    private void awaitHttp(URI uri, Process process, String name) throws Exception {
+        Instant deadline = Instant.now().plusSeconds(120);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited:\n" + log(name));
+            }
+            try {
+                HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(300);
+            }
+        }
+        throw new IllegalStateException(name + " did not start within 120 s:\n" + log(name));
+    }
+
+    private static String secret() {
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
