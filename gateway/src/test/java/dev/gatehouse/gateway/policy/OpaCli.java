@@ -48,11 +48,11 @@ public final class OpaCli {
         build(command);
     }
 
-    /** {@code opa build -t wasm} of {@code policyDir} with the gate's two entrypoints: a Wasm bundle for fault tests. */
+    /** {@code opa build -t wasm} of {@code policyDir} with every {@code Entrypoint}: a Wasm bundle for fault tests. */
     public static void buildWasmBundle(Path policyDir, Path target) {
         List<String> command = new ArrayList<>(List.of(TestBundle.opa().toString(), "build", "-t", "wasm",
                 "-b", policyDir.toString(), "-o", target.toString()));
-        for (Entrypoint entrypoint : List.of(Entrypoint.DECISION, Entrypoint.VISIBLE_TOOLS)) {
+        for (Entrypoint entrypoint : Entrypoint.values()) {
             command.addAll(List.of("-e", entrypoint.path()));
         }
         build(command);

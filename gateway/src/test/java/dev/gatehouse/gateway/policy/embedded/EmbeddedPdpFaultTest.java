@@ -86,6 +86,10 @@ class EmbeddedPdpFaultTest {
                 }
 
                 visible_tools := ["t"]
+
+                access_table := {}
+
+                held_capabilities := []
                 """);
         Path bundle = dir.resolve("builtin.tar.gz");
         OpaCli.buildWasmBundle(policies, bundle);
