@@ -129,7 +129,7 @@ admin PUT /admin/agents/a1 '{"browserAccess":true,"project":{"enabled":true,"pro
 admin PUT /admin/agents/a2 '{"browserAccess":false,"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
   "wiki":{"read":true,"write":true}}' > /dev/null
 # The outside agent o1 is registered by issuer and subject (docs/domain.md §1): its own id and settings.
-admin PUT /admin/outside-agents '{"issuer":"'"$BASE"'","subject":"o1","logicalAgentId":"oa-o1",
+admin PUT /admin/outside-agents '{"issuer":"'"$ISSUER"'","subject":"o1","logicalAgentId":"oa-o1",
   "browserAccess":false,"project":{"enabled":false},"wiki":{"read":true,"write":false}}' > /dev/null
 
 # The read-only outside agent's access token, as any OAuth client gets it: client credentials at the token endpoint

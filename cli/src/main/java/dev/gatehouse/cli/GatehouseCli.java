@@ -119,6 +119,16 @@ public final class GatehouseCli implements Runnable {
                 Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(inputFile.toFile(), doc.get("input"));
                 doc = doc.get("input");
             }
+            if (doc.isObject() && doc.has("arguments") && !doc.has("argumentKeys")) {
+                // The facts the gateway adds to every call: each argument key with its fold (lower case is that
+                // fold for ASCII keys; give argumentKeys yourself for others, see schemas/decision-input.json).
+                ArrayNode keys = ((ObjectNode) doc).putArray("argumentKeys");
+                addKeys(doc.get("arguments"), keys);
+                inputFile = Files.createTempFile("gatehouse-explain-input-", ".json");
+                Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(inputFile.toFile(), doc);
+                out.println("note:        the input had no argumentKeys; added them as the gateway would for ASCII keys ("
+                        + inputFile + ")");
+            }
             try (PolicySource policy = source.open()) {
                 JsonNode d = opa.eval(policy, DECISION, doc);
                 Families families = Families.load(opa, policy);
@@ -427,6 +437,19 @@ public final class GatehouseCli implements Runnable {
                 }
             }
             return changes;
+        }
+    }
+
+    /** Every member name of every object in {@code value}, at any depth, with its ASCII fold. */
+    static void addKeys(JsonNode value, ArrayNode keys) {
+        if (value.isObject()) {
+            value.fields().forEachRemaining(member -> {
+                keys.addObject().put("path", "").put("key", member.getKey())
+                        .put("folded", member.getKey().toLowerCase(java.util.Locale.ROOT));
+                addKeys(member.getValue(), keys);
+            });
+        } else if (value.isArray()) {
+            value.forEach(element -> addKeys(element, keys));
         }
     }
 

@@ -102,7 +102,11 @@ final class Matrix {
             "cells contains {\"p\": pi, \"tool\": tool, \"d\": d} if {",
             "\tsome pi, p in input.profiles",
             "\tsome tool, _ in data.gatehouse.access_table",
-            "\tcell := object.union(p.input, {\"tool\": tool, \"arguments\": object.get(input.arguments, tool, {})})",
+            "\targs := object.get(input.arguments, tool, {})",
+            // The gateway reports every argument key with its Unicode fold; lower() is that fold for ASCII keys,
+            // which is all the profiles' minimal arguments use.
+            "\tkeys := [{\"path\": \"\", \"key\": k, \"folded\": lower(k)} | walk(args, [_, v]); is_object(v); some k, _ in v]",
+            "\tcell := object.union(p.input, {\"tool\": tool, \"arguments\": args, \"argumentKeys\": keys})",
             "\td := data.gatehouse.authz.decision with input as cell",
             "}",
             "",

@@ -3,6 +3,7 @@ package dev.gatehouse.gateway.mcp;
 import dev.gatehouse.gateway.auth.AuthChallenge;
 import dev.gatehouse.gateway.auth.Authenticator;
 import dev.gatehouse.gateway.mcp.guard.Rejection;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 
@@ -28,6 +29,10 @@ final class AuthenticationStep implements TransportStep {
 
     @Override
     public Optional<Rejection> apply(Exchange exchange) {
+        // Two credentials in one request would let the first one win silently: refuse the request instead.
+        if (Collections.list(exchange.request.getHeaders("Authorization")).size() > 1) {
+            return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST, "one Authorization header only"));
+        }
         Authenticator.Result result = authenticator.authenticate(
                 Optional.ofNullable(exchange.request.getHeader("Authorization")));
         if (result instanceof Authenticator.Result.Unavailable) {

@@ -14,6 +14,7 @@ import io.micronaut.context.annotation.Property;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,6 +93,18 @@ class McpTransportGuardTest {
 
     private static JsonNode json(RawHttp.Response response) throws IOException {
         return JSON.readTree(response.body());
+    }
+
+    /** Two credentials in one request: neither wins, whatever their order; one alone still works. */
+    @Test
+    void twoAuthorizationHeadersAreRefused() throws IOException {
+        assertEquals(200, modernPing().status());
+        for (String other : List.of("Authorization: Bearer " + token, "Authorization: Bearer someone-else",
+                "authorization: Bearer " + token)) {
+            RawHttp.Response response = modernPing(other);
+            assertEquals(400, response.status(), other);
+            assertEquals(-32600, json(response).path("error").path("code").asInt());
+        }
     }
 
     @Test
