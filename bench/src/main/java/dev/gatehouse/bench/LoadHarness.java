@@ -145,7 +145,8 @@ public final class LoadHarness {
                 Path.of(args.get("gateway-jar")), Path.of(args.get("bundle")), gatewayOptions)) {
             JsonNode session = JSON.readTree(stack.admin("POST", "/admin/sessions", JSON.writeValueAsString(Map.of(
                     "environmentId", "local", "threadId", "t1", "providerSessionId", "ps-t1",
-                    "providerInstanceId", "pi-1", "logicalAgentId", "a1", "t3ProjectId", "demo")), 201));
+                    "providerInstanceId", "pi-1", "logicalAgentId", "a1", "t3ProjectId", "demo",
+                    "provider", "codex")), 201));
             stack.admin("PUT", "/admin/agents/a1", "{\"browserAccess\":true,\"project\":{\"enabled\":true,"
                     + "\"projectServiceProjectId\":\"ps-demo\"},\"wiki\":{\"read\":true,\"write\":true}}", 200);
             LoadHarness harness = new LoadHarness(stack, session.path("token").asText());
@@ -329,6 +330,7 @@ public final class LoadHarness {
                     .header("Content-Type", "application/json")
                     .header("Accept", "application/json, text/event-stream")
                     .header("Mcp-Method", "tools/call")
+                    .header("Mcp-Name", tool)
                     .header("MCP-Protocol-Version", VERSION)
                     .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(), true, allowed);
         } catch (IOException e) {

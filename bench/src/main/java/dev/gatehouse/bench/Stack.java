@@ -75,9 +75,8 @@ final class Stack implements AutoCloseable {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("GATEHOUSE_PORT", String.valueOf(gatewayPort));
         env.put("GATEHOUSE_PUBLIC_URL", baseUrl());
-        env.put("GATEHOUSE_OAUTH_ISSUER", baseUrl());
         env.put("GATEHOUSE_ADMIN_CREDENTIAL", adminCredential);
-        env.put("GATEHOUSE_OAUTH_HS256_SECRET", secret());
+        env.put("GATEHOUSE_DATA_DIR", workDir.resolve("gateway-data").toString());
         for (String service : List.of("HOST", "PROJECT", "WIKI")) {
             env.put("GATEHOUSE_SERVICES_" + service + "_CREDENTIAL", serviceCredential);
         }
