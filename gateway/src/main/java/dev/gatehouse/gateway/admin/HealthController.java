@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.admin;
 
+import dev.gatehouse.gateway.lifecycle.CallTracker;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.store.Database;
@@ -15,16 +16,40 @@ import java.util.Map;
  * has a bundle and the shared store answers, else 503 {@code {status: "DOWN", …}} with a {@code fault: {code, detail}}
  * on the part that is down (the store check waits at most the pool's connection timeout). A gateway without a bundle stays up, says
  * why here, and denies every call with {@code policy_unavailable}. Public: no secrets, no decision input.
+ *
+ * <p>Probes, at Micronaut's conventional paths: {@code GET /health/liveness} is 200 {@code {status: "UP"}} while the
+ * process answers HTTP at all (restart it when this fails); {@code GET /health/readiness} is 200 with the body of
+ * {@code /health} plus {@code draining: false} only while the PDP has a verified bundle, the store answers and the
+ * gateway is not draining for shutdown, else 503 {@code status: "DOWN"} (send it no traffic).
  */
 @Controller("/health")
 public class HealthController {
 
     private final PolicyDecisionPoint pdp;
     private final Database database;
+    private final CallTracker calls;
 
-    public HealthController(PolicyDecisionPoint pdp, Database database) {
+    public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls) {
         this.pdp = pdp;
         this.database = database;
+        this.calls = calls;
+    }
+
+    @Get("/liveness")
+    public Map<String, Object> liveness() {
+        return Map.of("status", "UP");
+    }
+
+    @Get("/readiness")
+    public HttpResponse<Map<String, Object>> readiness() {
+        boolean draining = calls.draining();
+        HttpResponse<Map<String, Object>> health = health();
+        Map<String, Object> body = new LinkedHashMap<>(health.body());
+        body.put("draining", draining);
+        boolean ready = health.status() == HttpStatus.OK && !draining;
+        body.put("status", ready ? "UP" : "DOWN");
+        return HttpResponse.<Map<String, Object>>status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
+                .body(body);
     }
 
     @Get

@@ -16,12 +16,16 @@ import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.ThreadShell;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
+import dev.gatehouse.gateway.telemetry.DecisionMetrics;
+import dev.gatehouse.gateway.telemetry.DecisionMetrics.Outcome;
+import dev.gatehouse.gateway.telemetry.GateSteps;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolOutcome;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,25 +37,37 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Imports no HTTP, JSON or MCP SDK type (style card 4): the transport hands it an {@link AuthenticatedCaller},
  * a tool name and the arguments as plain Java values, and turns its {@link GateResult} into the era's wire format.
+ *
+ * <p>Each step is timed and traced ({@link GateSteps}); each decision is counted by tool, outcome and reason code,
+ * and the PDP's answer time recorded ({@link DecisionMetrics}).
  */
 @Singleton
 public class Gate {
 
     private static final Logger LOG = LoggerFactory.getLogger(Gate.class);
+    private static final String CALL = DecisionRecord.Method.TOOLS_CALL.wire();
+    private static final String LIST = DecisionRecord.Method.TOOLS_LIST.wire();
+    /** The {@code tool} tag of a name no tool is registered under (callers choose names; series must not grow). */
+    private static final String UNKNOWN_TOOL = "unknown";
+    private static final String NO_TOOL = "-";
 
     private final ToolRegistry registry;
     private final TrustedContextResolver pip;
     private final ArgumentCheck argumentCheck;
     private final PolicyDecisionPoint pdp;
     private final DecisionLog decisionLog;
+    private final GateSteps steps;
+    private final DecisionMetrics metrics;
 
     public Gate(ToolRegistry registry, TrustedContextResolver pip, ArgumentCheck argumentCheck,
-            PolicyDecisionPoint pdp, DecisionLog decisionLog) {
+            PolicyDecisionPoint pdp, DecisionLog decisionLog, GateSteps steps, DecisionMetrics metrics) {
         this.registry = registry;
         this.pip = pip;
         this.argumentCheck = argumentCheck;
         this.pdp = pdp;
         this.decisionLog = decisionLog;
+        this.steps = steps;
+        this.metrics = metrics;
     }
 
     /**
@@ -64,20 +80,25 @@ public class Gate {
     public List<RegisteredTool> list(AuthenticatedCaller caller) {
         ResolvedCaller resolved;
         try {
-            resolved = pip.resolve(caller);
+            resolved = steps.run("pip", () -> pip.resolve(caller));
         } catch (StoreUnavailableException e) {
             LOG.warn("tools/list lists nothing: {}", e.getMessage());
+            metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of());
             return List.of();
         }
         DecisionInput input = DecisionInput.forListing(resolved.facts(), resolved.context().wikiRoot());
-        PolicyOutcome<VisibleTools> outcome = pdp.visibleTools(input);
-        if (!(decisionLog.record(DecisionRecord.forListing(input, resolved.context().provider(), outcome)) instanceof LogResult.Written)) {
+        PolicyOutcome<VisibleTools> outcome = decide(LIST, () -> pdp.visibleTools(input));
+        if (!(steps.run("log", () -> decisionLog.record(DecisionRecord.forListing(input,
+                resolved.context().provider(), outcome))) instanceof LogResult.Written)) {
+            metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of(GateReasons.policyUnavailable()));
             return List.of();
         }
         if (outcome instanceof PolicyOutcome.Decided<VisibleTools> decided && decided.value() != null) {
+            metrics.decided(LIST, NO_TOOL, Outcome.ALLOW, List.of());
             return decided.value().names().stream().map(registry::find).flatMap(Optional::stream).toList();
         }
         LOG.warn("tools/list for {} lists nothing: {}", resolved.context().logicalAgentId(), outcome);
+        metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of(GateReasons.policyUnavailable()));
         return List.of();
     }
 
@@ -94,20 +115,34 @@ public class Gate {
      */
     public GateResult call(AuthenticatedCaller caller, String tool, Object arguments) {
         Optional<RegisteredTool> registered = registry.find(tool);
+        String toolTag = registered.map(RegisteredTool::name).orElse(UNKNOWN_TOOL);
+        ResolvedCaller resolved;
+        try {
+            resolved = steps.run("pip", () -> pip.resolve(caller));
+        } catch (StoreUnavailableException e) {
+            metrics.decided(CALL, toolTag, Outcome.UNAVAILABLE, List.of());
+            throw e;
+        }
+        GateResult result = call(registered, resolved, tool, arguments);
+        metrics.decided(CALL, toolTag, outcome(result), reasons(result));
+        return result;
+    }
 
-        ResolvedCaller resolved = pip.resolve(caller);
-        Map<String, ThreadShell> targets = pip.threadShells(targetThreadIds(registered, arguments));
-        List<ArgumentError> argumentErrors = registered
+    private GateResult call(Optional<RegisteredTool> registered, ResolvedCaller resolved, String tool,
+            Object arguments) {
+        Map<String, ThreadShell> targets = steps.run("targets",
+                () -> pip.threadShells(targetThreadIds(registered, arguments)));
+        List<ArgumentError> argumentErrors = steps.run("arguments", () -> registered
                 .map(t -> argumentCheck.check(t.schema(), arguments))
-                .orElse(List.of());
+                .orElse(List.of()));
         String wikiRoot = resolved.context().wikiRoot();
         DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(arguments), argumentErrors,
                 resolved.facts(), targets, wikiRoot, SegmentCharacters.of(arguments,
                         registered.map(t -> t.row().pathFields()).orElse(List.of()), wikiRoot));
-        PolicyOutcome<Decision> outcome = pdp.decide(input);
+        PolicyOutcome<Decision> outcome = decide(CALL, () -> pdp.decide(input));
         DecisionRecord record = DecisionRecord.forCall(input, resolved.context().provider(), outcome);
         String decisionId = record.decisionId().toString();
-        if (!(decisionLog.record(record) instanceof LogResult.Written)
+        if (!(steps.run("log", () -> decisionLog.record(record)) instanceof LogResult.Written)
                 || outcome instanceof PolicyOutcome.Failed<Decision>) {
             return new GateResult.Unavailable(decisionId, GateReasons.policyUnavailable());
         }
@@ -115,7 +150,32 @@ public class Gate {
         if (allowed.isEmpty()) {
             return new GateResult.Denied(decisionId, reasons(outcome));
         }
-        return runHandler(decisionId, registered.get(), arguments, allowed.get(), resolved.context());
+        return steps.run("handler",
+                () -> runHandler(decisionId, registered.get(), arguments, allowed.get(), resolved.context()));
+    }
+
+    /** Asks the PDP in the {@code decide} step, recording its answer time. */
+    private <T> T decide(String method, Supplier<T> ask) {
+        long start = System.nanoTime();
+        try {
+            return steps.run("decide", ask);
+        } finally {
+            metrics.latency(method, System.nanoTime() - start);
+        }
+    }
+
+    private static Outcome outcome(GateResult result) {
+        if (result instanceof GateResult.Unavailable) {
+            return Outcome.UNAVAILABLE;
+        }
+        return result instanceof GateResult.Denied ? Outcome.DENY : Outcome.ALLOW;
+    }
+
+    private static List<Decision.Reason> reasons(GateResult result) {
+        if (result instanceof GateResult.Unavailable unavailable) {
+            return List.of(unavailable.reason());
+        }
+        return result instanceof GateResult.Denied denied ? denied.reasons() : List.of();
     }
 
     /** Thread ids named by the row's threadFields, from the arguments; non-strings are left to the schema check. */

@@ -4,6 +4,8 @@ import dev.gatehouse.gateway.auth.AuthChallenge;
 import dev.gatehouse.gateway.auth.Authenticator;
 import dev.gatehouse.gateway.gate.Gate;
 import dev.gatehouse.gateway.gate.ToolRegistry;
+import dev.gatehouse.gateway.lifecycle.CallTracker;
+import dev.gatehouse.gateway.telemetry.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Value;
@@ -26,8 +28,9 @@ public class McpEndpointFactory {
     @ServletBean(name = "mcp", urlPatterns = "/mcp", asyncSupported = true)
     public HttpServlet mcpServlet(McpProperties properties, Authenticator authenticator, AuthChallenge challenge,
             Gate gate, ToolRegistry registry, HandshakeSessions sessions,
-            MeterRegistry meters, @Value("${gatehouse.version:0.1.0}") String version) {
+            MeterRegistry meters, Tracing tracing, CallTracker calls,
+            @Value("${gatehouse.version:0.1.0}") String version) {
         return new McpFrontServlet(properties, authenticator, challenge, gate, registry, sessions,
-                McpJsonDefaults.getMapper(), version, meters);
+                McpJsonDefaults.getMapper(), version, meters, tracing, calls);
     }
 }

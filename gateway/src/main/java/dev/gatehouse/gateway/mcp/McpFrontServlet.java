@@ -4,6 +4,10 @@ import dev.gatehouse.gateway.auth.AuthChallenge;
 import dev.gatehouse.gateway.auth.Authenticator;
 import dev.gatehouse.gateway.gate.Gate;
 import dev.gatehouse.gateway.gate.ToolRegistry;
+import dev.gatehouse.gateway.lifecycle.CallTracker;
+import dev.gatehouse.gateway.telemetry.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import dev.gatehouse.gateway.mcp.guard.JsonRpcGuard;
 import dev.gatehouse.gateway.mcp.guard.JsonRpcMessage;
 import dev.gatehouse.gateway.mcp.guard.OriginGuard;
@@ -18,6 +22,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -30,20 +35,32 @@ import org.slf4j.LoggerFactory;
  * {@code era}, {@code session} — and then one dispatch: every {@code tools/call} goes to the gate through
  * {@link ToolCallRoute}; everything else (initialize, {@code server/discover}, ping, tools/list, notifications, GET,
  * DELETE) goes to that era's SDK transport, whose tools/list asks the same gate.
+ *
+ * <p>Every request is counted in flight ({@link CallTracker}) and traced as a server span {@code POST /mcp} (any
+ * HTTP method) continuing the client's W3C {@code traceparent}. Once the gateway drains for shutdown, a new request
+ * gets 503 with {@code Retry-After} and JSON-RPC error -32603 before any step runs: retryable, nothing was done.
  */
 final class McpFrontServlet extends HttpServlet {
 
     private static final Logger LOG = LoggerFactory.getLogger(McpFrontServlet.class);
+    /** The answer while draining: retryable, nothing was read or done. */
+    private static final Rejection DRAINING = new Rejection(503, Optional.of(Rejection.INTERNAL_ERROR),
+            "unavailable: the gateway is shutting down; retry", Optional.empty(),
+            Map.of("Retry-After", Rejection.RETRY_AFTER_SECONDS));
 
     private final TransportPipeline pipeline;
     private final ToolCallRoute toolCalls;
     private final HandshakeSessions sessions;
     private final HandshakeEndpoint handshake;
     private final ModernEndpoint modern;
+    private final Tracing tracing;
+    private final CallTracker calls;
 
     McpFrontServlet(McpProperties properties, Authenticator authenticator, AuthChallenge challenge, Gate gate,
             ToolRegistry registry, HandshakeSessions sessions, McpJsonMapper json, String version,
-            MeterRegistry meters) {
+            MeterRegistry meters, Tracing tracing, CallTracker calls) {
+        this.tracing = tracing;
+        this.calls = calls;
         this.pipeline = new TransportPipeline(List.of(
                 new OriginStep(new OriginGuard(properties.getAllowedOrigins(), properties.getAllowedHosts())),
                 new BodySizeStep(properties.getMaxRequestBytes()),
@@ -51,7 +68,7 @@ final class McpFrontServlet extends HttpServlet {
                 new ModeLimitStep(),
                 new JsonRpcStep(new JsonRpcGuard(properties.getMaxJsonDepth())),
                 new EraStep(),
-                new SessionOwnershipStep(sessions)), meters);
+                new SessionOwnershipStep(sessions)), meters, tracing);
         this.toolCalls = new ToolCallRoute(gate, json);
         this.sessions = sessions;
         this.handshake = new HandshakeEndpoint(gate, registry, json, properties, version);
@@ -75,12 +92,29 @@ final class McpFrontServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response)
             throws ServletException, IOException {
+        if (!calls.enter()) {
+            JsonRpcReplies.reject(response, DRAINING);
+            return;
+        }
+        Span span = tracing.startServer(request.getMethod() + " /mcp", request::getHeader);
+        try (Scope ignored = span.makeCurrent()) {
+            serve(request, response);
+        } finally {
+            span.setAttribute("http.response.status_code", response.getStatus());
+            span.end();
+            calls.exit();
+        }
+    }
+
+    private void serve(HttpServletRequest request, HttpServletResponse response)
+            throws ServletException, IOException {
         Exchange exchange = new Exchange(request, response);
         Optional<Rejection> rejection = pipeline.run(exchange);
         if (rejection.isPresent()) {
             JsonRpcReplies.reject(response, rejection.get());
             return;
         }
+        exchange.method().ifPresent(method -> Span.current().setAttribute("rpc.method", method));
         Optional<JsonRpcMessage> message = exchange.message.filter(ToolCallRoute::handles);
         if (message.isPresent()) {
             try {

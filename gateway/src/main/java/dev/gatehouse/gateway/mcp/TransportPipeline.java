@@ -3,6 +3,8 @@ package dev.gatehouse.gateway.mcp;
 import dev.gatehouse.gateway.mcp.guard.Rejection;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import dev.gatehouse.gateway.telemetry.Tracing;
+import io.opentelemetry.api.trace.Span;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -11,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The transport side of every {@code /mcp} request as one ordered list of named steps, entered once (style card 5).
  * Each step's duration is recorded per call in the timer {@value #TIMER} tagged {@code step} and {@code outcome}
- * ({@code passed|rejected}), in nanoseconds of wall time.
+ * ({@code passed|rejected}), in nanoseconds of wall time, and traced as a span {@code transport.<step>} under the
+ * request's span.
  */
 final class TransportPipeline {
 
@@ -21,9 +24,11 @@ final class TransportPipeline {
     private final List<TransportStep> steps;
     private final List<Timer> passed;
     private final List<Timer> rejected;
+    private final Tracing tracing;
 
-    TransportPipeline(List<TransportStep> steps, MeterRegistry meters) {
+    TransportPipeline(List<TransportStep> steps, MeterRegistry meters, Tracing tracing) {
         this.steps = List.copyOf(steps);
+        this.tracing = tracing;
         this.passed = steps.stream().map(step -> timer(meters, step, "passed")).toList();
         this.rejected = steps.stream().map(step -> timer(meters, step, "rejected")).toList();
     }
@@ -40,9 +45,16 @@ final class TransportPipeline {
      */
     Optional<Rejection> run(Exchange exchange) throws IOException {
         for (int i = 0; i < steps.size(); i++) {
+            Span span = tracing.startInternal("transport." + steps.get(i).name());
             long start = System.nanoTime();
-            Optional<Rejection> rejection = steps.get(i).apply(exchange);
+            Optional<Rejection> rejection;
+            try {
+                rejection = steps.get(i).apply(exchange);
+            } finally {
+                span.end();
+            }
             (rejection.isPresent() ? rejected : passed).get(i).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            rejection.ifPresent(r -> span.setAttribute("gatehouse.rejected", r.status()));
             if (rejection.isPresent()) {
                 return rejection;
             }

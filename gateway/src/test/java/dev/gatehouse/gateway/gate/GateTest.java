@@ -1,5 +1,10 @@
 package dev.gatehouse.gateway.gate;
 
+import dev.gatehouse.gateway.telemetry.DecisionMetrics;
+import dev.gatehouse.gateway.telemetry.GateSteps;
+import dev.gatehouse.gateway.telemetry.Tracing;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,7 +95,9 @@ class GateTest {
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(log.toString());
         return new Gate(registry, new TrustedContextResolver(host, settings, new GatewayProperties()),
-                new ClosedSchemaArgumentCheck(), engine, new DecisionLog(configuration));
+                new ClosedSchemaArgumentCheck(), engine, new DecisionLog(configuration),
+                new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
+                new DecisionMetrics(new SimpleMeterRegistry()));
     }
 
     /** The decision ids of the tools/call records written so far, in order. */

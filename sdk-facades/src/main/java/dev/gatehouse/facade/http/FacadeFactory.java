@@ -18,7 +18,8 @@ import java.util.function.Function;
 
 /**
  * The three facade beans, built from {@code gatehouse.services.{project,wiki,host}} ({@link ServiceEndpoint}).
- * An integration without a URL gets a {@link DisabledFacade}.
+ * An integration without a URL gets a {@link DisabledFacade}. Every client reports its exchanges to the
+ * {@link ExchangeObserver} bean when there is one.
  */
 @Factory
 public class FacadeFactory {
@@ -49,7 +50,8 @@ public class FacadeFactory {
         Optional<ServiceEndpoint> endpoint = beans.findBean(ServiceEndpoint.class, Qualifiers.byName(name))
                 .filter(e -> e.getUrl().isPresent());
         return endpoint.map(e -> {
-            ServiceClient client = new ServiceClient(e);
+            ServiceClient client = new ServiceClient(e,
+                    beans.findBean(ExchangeObserver.class).orElse(ExchangeObserver.NONE));
             clients.add(client);
             return http.apply(client);
         }).orElseGet(() -> DisabledFacade.of(type, name));

@@ -28,13 +28,24 @@ public final class ServiceClient implements AutoCloseable {
 
     private final ServiceEndpoint endpoint;
     private final HttpClient http;
+    private final ExchangeObserver observer;
 
     /**
      * @param endpoint the service's configured endpoint; its URL must be present
      * @throws IllegalArgumentException when the endpoint has no usable URL
      */
     public ServiceClient(ServiceEndpoint endpoint) {
+        this(endpoint, ExchangeObserver.NONE);
+    }
+
+    /**
+     * @param endpoint the service's configured endpoint; its URL must be present
+     * @param observer sees every exchange (metrics, traces)
+     * @throws IllegalArgumentException when the endpoint has no usable URL
+     */
+    public ServiceClient(ServiceEndpoint endpoint, ExchangeObserver observer) {
         this.endpoint = endpoint;
+        this.observer = observer;
         DefaultHttpClientConfiguration config = new DefaultHttpClientConfiguration();
         config.setConnectTimeout(endpoint.getDeadline());
         config.setReadTimeout(endpoint.getDeadline());
@@ -74,6 +85,13 @@ public final class ServiceClient implements AutoCloseable {
 
     private Reply send(MutableHttpRequest<?> request) {
         endpoint.currentCredential().ifPresent(request::bearerAuth);
+        ExchangeObserver.Exchange exchange = observer.start(endpoint.getName(), request);
+        Reply reply = exchange(request);
+        exchange.end(reply);
+        return reply;
+    }
+
+    private Reply exchange(MutableHttpRequest<?> request) {
         try {
             HttpResponse<byte[]> response = http.toBlocking()
                     .exchange(request, Argument.of(byte[].class), Argument.of(byte[].class));
