@@ -61,6 +61,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The constructor never throws on I/O: when the file cannot be opened the gateway starts, denies every call, and
  * each batch tries to open it again. {@link #close} (at shutdown) writes everything queued before it returns.
+ *
+ * <p>Every line written is handed to each {@link DecisionLogSink} bean (e.g. the shipper to an OPA-compatible
+ * decision-log service) after its write, on the writer thread; a sink never blocks and its failures never reach a call.
  */
 @Singleton
 public class DecisionLog {
@@ -73,6 +76,7 @@ public class DecisionLog {
     private final Duration writeTimeout;
     private final int maxArgumentBytes;
     private final RotatingLogFile log;
+    private final List<DecisionLogSink> sinks;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
@@ -84,15 +88,26 @@ public class DecisionLog {
     private ByteBuffer buffer;
 
     /** Opens (creating if needed) the log file; a failure is logged and retried on the first record. */
-    @Inject
     public DecisionLog(DecisionLogConfiguration configuration) {
-        this(configuration, Clock.systemUTC(), UnaryOperator.identity());
+        this(configuration, List.of());
+    }
+
+    /** The same, handing every written line to {@code sinks}. */
+    @Inject
+    public DecisionLog(DecisionLogConfiguration configuration, List<DecisionLogSink> sinks) {
+        this(configuration, Clock.systemUTC(), UnaryOperator.identity(), sinks);
     }
 
     /**
      * For tests: {@code clock} decides file age and rotated names; {@code wrap} sees every write to the live file.
      */
     DecisionLog(DecisionLogConfiguration configuration, Clock clock, UnaryOperator<WritableByteChannel> wrap) {
+        this(configuration, clock, wrap, List.of());
+    }
+
+    private DecisionLog(DecisionLogConfiguration configuration, Clock clock, UnaryOperator<WritableByteChannel> wrap,
+            List<DecisionLogSink> sinks) {
+        this.sinks = List.copyOf(sinks);
         this.file = configuration.file();
         this.capacity = configuration.getQueueCapacity();
         this.writeTimeout = configuration.getWriteTimeout();
@@ -315,10 +330,19 @@ public class DecisionLog {
         complete(batch, from, to);
     }
 
-    private static void complete(List<Pending> batch, int from, int to) {
+    private void complete(List<Pending> batch, int from, int to) {
         LogResult written = new LogResult.Written();
         for (int i = from; i < to; i++) {
             batch.get(i).result.complete(written);
+        }
+        for (DecisionLogSink sink : sinks) {
+            for (int i = from; i < to; i++) {
+                try {
+                    sink.written(batch.get(i).line);
+                } catch (RuntimeException e) {
+                    LOG.warn("decision log sink {} failed on a line: {}", sink.getClass().getSimpleName(), e.toString());
+                }
+            }
         }
     }
 

@@ -1,0 +1,144 @@
+package dev.gatehouse.gateway.audit.shipping;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@code gatehouse.audit.shipping}: sending the decision log to an OPA-compatible decision-log service. Off unless
+ * {@code url} is set. Every setter rejects a value that makes no sense with {@link IllegalArgumentException}, so a
+ * bad configuration fails at start-up.
+ */
+@ConfigurationProperties(ShippingConfiguration.PREFIX)
+public class ShippingConfiguration {
+
+    public static final String PREFIX = "gatehouse.audit.shipping";
+
+    private URI url;
+    private String credentialFile = "";
+    private String spillDir = "logs/decision-spill";
+    private long spillMaxBytes = 256L * 1024 * 1024;
+    private int bufferRecords = 10_000;
+    private int batchMaxRecords = 500;
+    private Duration batchDelay = Duration.ofSeconds(1);
+    private Duration timeout = Duration.ofSeconds(10);
+    private Duration minBackoff = Duration.ofSeconds(1);
+    private Duration maxBackoff = Duration.ofSeconds(60);
+
+    /**
+     * {@code url} ({@code GATEHOUSE_DECISION_LOG_URL}): where batches are POSTed, the full URL of the service's
+     * decision-log resource as OPA's {@code decision_logs} plugin would use it (e.g. {@code https://logs/logs}).
+     * Unset (the default): nothing is shipped.
+     */
+    public Optional<URI> getUrl() {
+        return Optional.ofNullable(url);
+    }
+
+    public void setUrl(String url) {
+        this.url = url == null || url.isBlank() ? null : URI.create(url);
+        if (this.url != null && !(this.url.getScheme().equals("http") || this.url.getScheme().equals("https"))) {
+            throw new IllegalArgumentException(PREFIX + ".url must be http or https, got " + url);
+        }
+    }
+
+    /** {@code credential-file}: a file holding a bearer token sent as {@code Authorization}; empty: none. */
+    public Optional<Path> getCredentialFile() {
+        return credentialFile.isBlank() ? Optional.empty() : Optional.of(Path.of(credentialFile));
+    }
+
+    public void setCredentialFile(String credentialFile) {
+        this.credentialFile = credentialFile == null ? "" : credentialFile;
+    }
+
+    /**
+     * {@code spill-dir}: batches waiting to be sent, one gzip file each; a relative path is resolved against the
+     * working directory (the data directory under {@code make run}). Default {@code logs/decision-spill}.
+     */
+    public Path getSpillDir() {
+        return Path.of(spillDir);
+    }
+
+    public void setSpillDir(String spillDir) {
+        this.spillDir = Objects.requireNonNull(spillDir, "spill-dir");
+    }
+
+    /** {@code spill-max-bytes}: the most the spill directory may hold; a batch past it is dropped. Default 256 MiB. */
+    public long getSpillMaxBytes() {
+        return spillMaxBytes;
+    }
+
+    public void setSpillMaxBytes(long spillMaxBytes) {
+        this.spillMaxBytes = positive("spill-max-bytes", spillMaxBytes);
+    }
+
+    /** {@code buffer-records}: records held in memory before they are spilled; past it, dropped. Default 10000. */
+    public int getBufferRecords() {
+        return bufferRecords;
+    }
+
+    public void setBufferRecords(int bufferRecords) {
+        this.bufferRecords = (int) positive("buffer-records", bufferRecords);
+    }
+
+    /** {@code batch-max-records}: records per POST, at most. Default 500. */
+    public int getBatchMaxRecords() {
+        return batchMaxRecords;
+    }
+
+    public void setBatchMaxRecords(int batchMaxRecords) {
+        this.batchMaxRecords = (int) positive("batch-max-records", batchMaxRecords);
+    }
+
+    /** {@code batch-delay}: the longest a record waits in memory for others to join its batch. Default 1 s. */
+    public Duration getBatchDelay() {
+        return batchDelay;
+    }
+
+    public void setBatchDelay(Duration batchDelay) {
+        this.batchDelay = positive("batch-delay", batchDelay);
+    }
+
+    /** {@code timeout}: connect and whole-request deadline of one POST. Default 10 s. */
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+        this.timeout = positive("timeout", timeout);
+    }
+
+    /** {@code min-backoff}: the wait after the first failed POST; doubled per failure. Default 1 s. */
+    public Duration getMinBackoff() {
+        return minBackoff;
+    }
+
+    public void setMinBackoff(Duration minBackoff) {
+        this.minBackoff = positive("min-backoff", minBackoff);
+    }
+
+    /** {@code max-backoff}: the longest wait between two attempts. Default 60 s. */
+    public Duration getMaxBackoff() {
+        return maxBackoff;
+    }
+
+    public void setMaxBackoff(Duration maxBackoff) {
+        this.maxBackoff = positive("max-backoff", maxBackoff);
+    }
+
+    private static long positive(String name, long value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(PREFIX + "." + name + " must be positive, got " + value);
+        }
+        return value;
+    }
+
+    private static Duration positive(String name, Duration value) {
+        if (value == null || value.isZero() || value.isNegative()) {
+            throw new IllegalArgumentException(PREFIX + "." + name + " must be positive, got " + value);
+        }
+        return value;
+    }
+}
