@@ -6,8 +6,7 @@ import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.MeterBinder;
-import jakarta.inject.Singleton;
+import io.micronaut.context.annotation.Context;
 
 /**
  * Gauges read at every scrape:
@@ -20,26 +19,21 @@ import jakarta.inject.Singleton;
  * <li>{@value #SESSIONS}: thread sessions that are current (known, not revoked, not expired) in the shared store;
  *     NaN while the store does not answer.</li>
  * </ul>
+ * Registered at start-up (a context bean, not a {@code MeterBinder}: the PDP itself needs the registry).
  */
-@Singleton
-public class PdpMetrics implements MeterBinder {
+@Context
+public class PdpMetrics {
 
     public static final String HEALTHY = "gatehouse.pdp.healthy";
     public static final String REVISION = "gatehouse.bundle.revision";
     public static final String SESSIONS = "gatehouse.sessions";
 
     private final PolicyDecisionPoint pdp;
-    private final SessionStore sessions;
-    private MeterRegistry registry;
+    private final MeterRegistry registry;
     private Meter.Id revision;
 
-    public PdpMetrics(PolicyDecisionPoint pdp, SessionStore sessions) {
+    public PdpMetrics(PolicyDecisionPoint pdp, SessionStore sessions, MeterRegistry meters) {
         this.pdp = pdp;
-        this.sessions = sessions;
-    }
-
-    @Override
-    public void bindTo(MeterRegistry meters) {
         this.registry = meters;
         String engine = pdp.status().engine();
         Gauge.builder(HEALTHY, this, PdpMetrics::healthy).tag("engine", engine)
