@@ -46,6 +46,12 @@ class MissingBundleTest {
         JsonNode body = JSON.readTree(health.body());
         assertEquals("DOWN", body.path("status").asText());
         assertEquals("bundle_unavailable", body.path("pdp").path("fault").path("code").asText());
+        HttpResponse<String> readiness = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.getPort() + "/health/readiness")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(503, readiness.statusCode(), "not ready without a verified bundle");
+        assertEquals("bundle_unavailable", JSON.readTree(readiness.body()).path("pdp").path("fault").path("code")
+                .asText());
 
         String token = SessionTokens.mint();
         sessions.put(token, new AgentSession("s-1", "local", "t1", "ps-1", "p-1", "a1", "proj-1", Optional.empty(), "codex"));
