@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * The one servlet at {@code /mcp}. Micronaut's filters do not run on it, so it carries the whole transport side of
@@ -97,9 +98,15 @@ final class McpFrontServlet extends HttpServlet {
             return;
         }
         Span span = tracing.startServer(request.getMethod() + " /mcp", request::getHeader);
+        // Log lines of this request carry its trace (JSON logs: the MDC members trace_id and span_id).
+        MDC.put("trace_id", span.getSpanContext().getTraceId());
+        MDC.put("span_id", span.getSpanContext().getSpanId());
         try (Scope ignored = span.makeCurrent()) {
             serve(request, response);
         } finally {
+            LOG.debug("{} /mcp answered {}", request.getMethod(), response.getStatus());
+            MDC.remove("trace_id");
+            MDC.remove("span_id");
             span.setAttribute("http.response.status_code", response.getStatus());
             span.end();
             calls.exit();
