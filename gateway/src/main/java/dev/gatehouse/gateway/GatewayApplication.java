@@ -9,6 +9,7 @@ public final class GatewayApplication {
     }
 
     public static void main(String[] args) {
-        Micronaut.run(GatewayApplication.class, args);
+        // No banner: standard output is JSON log lines (logback.xml), one object per line.
+        Micronaut.build(args).mainClass(GatewayApplication.class).banner(false).start();
     }
 }
