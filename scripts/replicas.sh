@@ -49,7 +49,7 @@ wait_for() {
 }
 
 GATEHOUSE_LOCAL_CREDENTIAL="$SERVICE_CREDENTIAL" GATEHOUSE_LOCAL_PORT="$LOCAL_PORT" \
-GATEHOUSE_LOCAL_DATA_DIR="$DATA/services" java -jar "$LOCAL_JAR" > "$DATA/logs/local-services.log" 2>&1 &
+GATEHOUSE_LOCAL_DATA_DIR="$DATA/services" java -jar "$LOCAL_JAR" >> "$DATA/logs/local-services.log" 2>&1 &
 PIDS+=($!)
 wait_for "http://127.0.0.1:$LOCAL_PORT/" local-services "${PIDS[0]}"
 
@@ -65,7 +65,7 @@ gateway() { # name, port, extra environment assignments...
       -Dgatehouse.services.host.credential-file="$SECRETS/service-credential" \
       -Dgatehouse.services.project.credential-file="$SECRETS/service-credential" \
       -Dgatehouse.services.wiki.credential-file="$SECRETS/service-credential" \
-      -jar "$GATEWAY_JAR" > "$DATA/logs/gateway-$name.log" 2>&1 &
+      -jar "$GATEWAY_JAR" >> "$DATA/logs/gateway-$name.log" 2>&1 &
   PIDS+=($!)
   wait_for "http://127.0.0.1:$port/health" "gateway-$name" "${PIDS[-1]}"
 }

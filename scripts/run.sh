@@ -69,14 +69,14 @@ wait_for() { # url, name, pid: the answer must come while our own process is ali
 echo ">> starting local-services on 127.0.0.1:$LOCAL_PORT (data: $DATA/services)"
 GATEHOUSE_LOCAL_CREDENTIAL="$SERVICE_CREDENTIAL" GATEHOUSE_LOCAL_PORT="$LOCAL_PORT" \
 GATEHOUSE_LOCAL_DATA_DIR="$DATA/services" \
-  java -jar "$LOCAL_JAR" > "$DATA/logs/local-services.log" 2>&1 &
+  java -jar "$LOCAL_JAR" >> "$DATA/logs/local-services.log" 2>&1 &
 PIDS+=($!)
 wait_for "http://127.0.0.1:$LOCAL_PORT/" local-services "${PIDS[0]}"
 
 echo ">> starting the authorization server on $ISSUER (outside agents o1: read-only, o2: full-access)"
 GATEHOUSE_AUTH_PORT="$AUTH_PORT" GATEHOUSE_AUTH_AUDIENCE="$BASE/mcp" GATEHOUSE_AUTH_SCOPE="$SCOPE" \
 GATEHOUSE_AUTH_CLIENTS="o1=read-only,o2=full-access" \
-  java -jar "$AUTH_JAR" > "$DATA/logs/local-auth.log" 2>&1 &
+  java -jar "$AUTH_JAR" >> "$DATA/logs/local-auth.log" 2>&1 &
 PIDS+=($!)
 wait_for "$ISSUER/.well-known/oauth-authorization-server" local-auth "${PIDS[1]}"
 
@@ -91,7 +91,7 @@ GATEHOUSE_PORT="$PORT" GATEHOUSE_PUBLIC_URL="$BASE" GATEHOUSE_DATA_DIR="$DATA" \
     -Dgatehouse.services.host.credential-file="$SECRETS/service-credential" \
     -Dgatehouse.services.project.credential-file="$SECRETS/service-credential" \
     -Dgatehouse.services.wiki.credential-file="$SECRETS/service-credential" \
-    -jar "$GATEWAY_JAR" > "$DATA/logs/gateway.log" 2>&1 &
+    -jar "$GATEWAY_JAR" >> "$DATA/logs/gateway.log" 2>&1 &
 PIDS+=($!)
 wait_for "$BASE/health" gateway "${PIDS[2]}"
 curl -s "$BASE/health"; echo

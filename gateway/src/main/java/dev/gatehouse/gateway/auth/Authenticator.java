@@ -41,7 +41,8 @@ public class Authenticator {
 
     /**
      * @param authorization the raw {@code Authorization} header, if any
-     * @return the principal, or {@link AuthFailure#MISSING_CREDENTIAL} / {@link AuthFailure#INVALID_TOKEN}, or
+     * @return the principal, or {@link AuthFailure#MISSING_CREDENTIAL} / {@link AuthFailure#INVALID_TOKEN} /
+     *         {@link AuthFailure#INSUFFICIENT_SCOPE}, or
      *         {@link Result.Unavailable} when the session store did not answer
      */
     public Result authenticate(Optional<String> authorization) {
@@ -52,16 +53,20 @@ public class Authenticator {
         if (token.isEmpty()) {
             return new Result.Rejected(AuthFailure.MISSING_CREDENTIAL);
         }
-        Optional<Authenticated> who;
+        Optional<AgentSession> session;
         try {
-            who = (SESSION_TOKEN.matcher(token.get()).matches() ? sessions.findByToken(token.get())
-                    : Optional.<AgentSession>empty())
-                    .<Authenticated>map(Authenticated.ThreadCaller::new)
-                    .or(() -> oauth.verify(token.get()));
+            session = SESSION_TOKEN.matcher(token.get()).matches() ? sessions.findByToken(token.get())
+                    : Optional.empty();
         } catch (StoreUnavailableException e) {
             return new Result.Unavailable();
         }
-        return who.<Result>map(Result.Accepted::new)
-                .orElse(new Result.Rejected(AuthFailure.INVALID_TOKEN));
+        if (session.isPresent()) {
+            return new Result.Accepted(new Authenticated.ThreadCaller(session.get()));
+        }
+        OAuthTokenVerifier.Verification verification = oauth.verify(token.get());
+        if (verification instanceof OAuthTokenVerifier.Verification.Refused refused) {
+            return new Result.Rejected(refused.failure());
+        }
+        return new Result.Accepted(verification.agent().orElseThrow());
     }
 }

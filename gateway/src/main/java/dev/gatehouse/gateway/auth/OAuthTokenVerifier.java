@@ -47,8 +47,9 @@ import org.slf4j.LoggerFactory;
  * <li>{@code nbf}, when present, must be at most {@code now + L};</li>
  * <li>{@code iat}, when present, must be at most {@code now + L} (a token issued in the future is refused).</li>
  * </ul>
- * Nimbus's own time checks (a fixed 60 s skew against the system clock) are not used. Any failure yields empty:
- * the caller answers 401 with {@code error="invalid_token"} without saying which check failed.
+ * Nimbus's own time checks (a fixed 60 s skew against the system clock) are not used. A token that passes every
+ * check but the scope is {@link AuthFailure#INSUFFICIENT_SCOPE} (403); any other failure is
+ * {@link AuthFailure#INVALID_TOKEN} (401), without saying which check failed.
  *
  * <p>JWKS keys are cached by Nimbus ({@link JWKSourceBuilder}: 5 min, refreshed ahead); a token whose {@code kid} is
  * not cached makes it fetch the set again, at most once per {@link OAuthProperties#getJwksRefetchInterval()}, so a
@@ -90,23 +91,49 @@ public class OAuthTokenVerifier {
         });
     }
 
+    /** The outcome of checking one token. */
+    public sealed interface Verification {
+
+        /** The outside agent when the token was accepted. */
+        Optional<Authenticated.OutsideAgent> agent();
+
+        /** Every check passed. */
+        record Verified(Authenticated.OutsideAgent outsideAgent) implements Verification {
+            @Override
+            public Optional<Authenticated.OutsideAgent> agent() {
+                return Optional.of(outsideAgent);
+            }
+        }
+
+        /** A check failed: {@link AuthFailure#INVALID_TOKEN}, or {@link AuthFailure#INSUFFICIENT_SCOPE}. */
+        record Refused(AuthFailure failure) implements Verification {
+            @Override
+            public Optional<Authenticated.OutsideAgent> agent() {
+                return Optional.empty();
+            }
+        }
+    }
+
     /**
      * @param token the compact JWT from {@code Authorization: Bearer}
-     * @return the outside agent, or empty when the token is not a valid access token for this gateway
+     * @return the outside agent, or why the token is refused
      */
-    public Optional<Authenticated.OutsideAgent> verify(String token) {
+    public Verification verify(String token) {
         if (processor.isEmpty() || token.chars().filter(c -> c == '.').count() != 2) {
-            return Optional.empty();
+            return new Verification.Refused(AuthFailure.INVALID_TOKEN);
         }
         try {
             JWTClaimsSet claims = processor.get().process(token, null);
             Object ceiling = claims.getClaim(ceilingClaim);
-            if (!(ceiling instanceof String value) || !ModeCeilings.ALL.contains(value) || !holdsScope(claims)) {
-                return Optional.empty();
+            if (!(ceiling instanceof String value) || !ModeCeilings.ALL.contains(value)) {
+                return new Verification.Refused(AuthFailure.INVALID_TOKEN);
             }
-            return Optional.of(new Authenticated.OutsideAgent(issuer, claims.getSubject(), value));
+            if (!holdsScope(claims)) {
+                return new Verification.Refused(AuthFailure.INSUFFICIENT_SCOPE);
+            }
+            return new Verification.Verified(new Authenticated.OutsideAgent(issuer, claims.getSubject(), value));
         } catch (ParseException | BadJOSEException | JOSEException e) {
-            return Optional.empty();
+            return new Verification.Refused(AuthFailure.INVALID_TOKEN);
         }
     }
 

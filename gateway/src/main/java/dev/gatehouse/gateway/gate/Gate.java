@@ -72,34 +72,35 @@ public class Gate {
 
     /**
      * tools/list: one {@code visible_tools} evaluation for this caller, logged like a call; the list is exactly
-     * those tools. A PDP fault, a failed log write or a store that does not answer lists nothing (every call would
-     * be denied or unavailable anyway).
+     * those tools. A store that does not answer, a PDP fault or a failed log write decides nothing: the answer is
+     * {@link Listing.Unavailable}, never an empty list a client could cache.
      *
-     * @return the visible tools, sorted by name
+     * @return the visible tools sorted by name, or unavailable
      */
-    public List<RegisteredTool> list(AuthenticatedCaller caller) {
+    public Listing list(AuthenticatedCaller caller) {
         ResolvedCaller resolved;
         try {
             resolved = steps.run("pip", () -> pip.resolve(caller));
         } catch (StoreUnavailableException e) {
-            LOG.warn("tools/list lists nothing: {}", e.getMessage());
+            LOG.warn("tools/list not decided: {}", e.getMessage());
             metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of());
-            return List.of();
+            return new Listing.Unavailable("store unavailable");
         }
         DecisionInput input = DecisionInput.forListing(resolved.facts(), resolved.context().wikiRoot());
         PolicyOutcome<VisibleTools> outcome = decide(LIST, () -> pdp.visibleTools(input));
         if (!(steps.run("log", () -> decisionLog.record(DecisionRecord.forListing(input,
                 resolved.context().provider(), outcome))) instanceof LogResult.Written)) {
             metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of(GateReasons.policyUnavailable()));
-            return List.of();
+            return new Listing.Unavailable("decision log write failed");
         }
         if (outcome instanceof PolicyOutcome.Decided<VisibleTools> decided && decided.value() != null) {
             metrics.decided(LIST, NO_TOOL, Outcome.ALLOW, List.of());
-            return decided.value().names().stream().map(registry::find).flatMap(Optional::stream).toList();
+            return new Listing.Listed(
+                    decided.value().names().stream().map(registry::find).flatMap(Optional::stream).toList());
         }
-        LOG.warn("tools/list for {} lists nothing: {}", resolved.context().logicalAgentId(), outcome);
+        LOG.warn("tools/list for {} not decided: {}", resolved.context().logicalAgentId(), outcome);
         metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of(GateReasons.policyUnavailable()));
-        return List.of();
+        return new Listing.Unavailable("policy decision point did not decide");
     }
 
     /**

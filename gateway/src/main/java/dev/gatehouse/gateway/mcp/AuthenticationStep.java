@@ -39,7 +39,8 @@ final class AuthenticationStep implements TransportStep {
             return Optional.of(Rejection.unavailable().withId(exchange.id()));
         }
         if (result instanceof Authenticator.Result.Rejected rejected) {
-            return Optional.of(new Rejection(401, Optional.of(Rejection.INVALID_REQUEST), "unauthorized",
+            return Optional.of(new Rejection(rejected.failure().status(), Optional.of(Rejection.INVALID_REQUEST),
+                    rejected.failure().message(),
                     Optional.empty(), Map.of("WWW-Authenticate", challenge.header(rejected.failure()))));
         }
         exchange.identity = ((Authenticator.Result.Accepted) result).who();

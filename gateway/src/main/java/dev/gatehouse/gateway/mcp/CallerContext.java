@@ -1,13 +1,12 @@
 package dev.gatehouse.gateway.mcp;
 
 import dev.gatehouse.gateway.context.AuthenticatedCaller;
+import dev.gatehouse.gateway.gate.RegisteredTool;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpTransportContextExtractor;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 
 /**
  * Carries the authenticated caller from the front servlet into the SDK's handlers. The front servlet stores it as a
@@ -18,8 +17,8 @@ public final class CallerContext {
 
     /** Request attribute and transport-context key of the {@link AuthenticatedCaller}. */
     public static final String CALLER = "dev.gatehouse.caller";
-    /** Transport-context key of this request's tools/list memo. */
-    private static final String LISTING = "dev.gatehouse.listing";
+    /** Request attribute and transport-context key of this request's decided tools/list ({@link ToolListRoute}). */
+    public static final String LISTED = "dev.gatehouse.listed";
 
     private CallerContext() {
     }
@@ -28,8 +27,12 @@ public final class CallerContext {
     public static McpTransportContextExtractor<HttpServletRequest> extractor() {
         return request -> {
             Object caller = request.getAttribute(CALLER);
-            return caller == null ? McpTransportContext.EMPTY
-                    : McpTransportContext.create(Map.of(CALLER, caller, LISTING, new AtomicReference<List<String>>()));
+            if (caller == null) {
+                return McpTransportContext.EMPTY;
+            }
+            Object listed = request.getAttribute(LISTED);
+            return McpTransportContext.create(listed == null ? Map.of(CALLER, caller)
+                    : Map.of(CALLER, caller, LISTED, listed));
         };
     }
 
@@ -46,12 +49,16 @@ public final class CallerContext {
     }
 
     /**
-     * The visible tool names of this request, computed once: the handshake-era SDK asks its list filter once per
-     * tool, and tools/list must cost one PDP evaluation.
+     * The tools/list the front servlet decided for this request ({@link ToolListRoute}): one PDP evaluation however
+     * often the handshake-era SDK asks its list filter.
+     *
+     * @throws IllegalStateException when the request was not decided by the front servlet (a wiring bug)
      */
     @SuppressWarnings("unchecked")
-    public static List<String> visibleOnce(McpTransportContext context, Supplier<List<String>> compute) {
-        AtomicReference<List<String>> memo = (AtomicReference<List<String>>) context.get(LISTING);
-        return memo.updateAndGet(current -> current != null ? current : compute.get());
+    public static List<RegisteredTool> listed(McpTransportContext context) {
+        if (context != null && context.get(LISTED) instanceof List<?> tools) {
+            return (List<RegisteredTool>) tools;
+        }
+        throw new IllegalStateException("tools/list reached the SDK without a decided listing");
     }
 }

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.mcp;
 
-import dev.gatehouse.gateway.gate.Gate;
 import dev.gatehouse.gateway.gate.RegisteredTool;
 import dev.gatehouse.gateway.gate.ToolRegistry;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -21,7 +20,7 @@ import reactor.core.publisher.Mono;
 /**
  * The handshake-era server (2025-11-25, 2025-06-18): the SDK's Streamable HTTP servlet, owned by the front servlet
  * and never mounted on its own. It serves initialize, ping, notifications, sessions and tools/list; its list filter
- * shows exactly the caller's visible tools from the {@link Gate}. It never runs a tool: every {@code tools/call} is
+ * shows exactly the tools {@link ToolListRoute} decided for the request. It never runs a tool: every {@code tools/call} is
  * answered by {@link ToolCallRoute} before a request reaches the SDK, so the registered tools' call handler only
  * refuses.
  */
@@ -30,7 +29,7 @@ final class HandshakeEndpoint {
     private final HttpServletStreamableServerTransportProvider transport;
     private final McpSyncServer server;
 
-    HandshakeEndpoint(Gate gate, ToolRegistry registry, McpJsonMapper json, McpProperties properties, String version) {
+    HandshakeEndpoint(ToolRegistry registry, McpJsonMapper json, McpProperties properties, String version) {
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(json)
                 .mcpEndpoint("/mcp")
@@ -45,9 +44,8 @@ final class HandshakeEndpoint {
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 // The gate validates arguments and turns violations into policy facts.
                 .validateToolInputs(false)
-                .addToolFilter((context, tool) -> CallerContext.visibleOnce(context,
-                        () -> gate.list(CallerContext.caller(context)).stream().map(RegisteredTool::name).toList())
-                        .contains(tool.name()))
+                .addToolFilter((context, tool) -> CallerContext.listed(context).stream()
+                        .anyMatch(listed -> listed.name().equals(tool.name())))
                 .tools(tools)
                 .build();
     }

@@ -35,7 +35,8 @@ import org.slf4j.MDC;
  * end the request — {@code origin}, {@code body-size}, {@code authentication}, {@code mode-limit}, {@code json-rpc},
  * {@code era}, {@code session} — and then one dispatch: every {@code tools/call} goes to the gate through
  * {@link ToolCallRoute}; everything else (initialize, {@code server/discover}, ping, tools/list, notifications, GET,
- * DELETE) goes to that era's SDK transport, whose tools/list asks the same gate.
+ * DELETE) goes to that era's SDK transport; a {@code tools/list} is decided first by the same gate through
+ * {@link ToolListRoute}, and the SDK writes the decided list.
  *
  * <p>Every request is counted in flight ({@link CallTracker}) and traced as a server span {@code POST /mcp} (any
  * HTTP method) continuing the client's W3C {@code traceparent}. Once the gateway drains for shutdown, a new request
@@ -51,6 +52,7 @@ final class McpFrontServlet extends HttpServlet {
 
     private final TransportPipeline pipeline;
     private final ToolCallRoute toolCalls;
+    private final ToolListRoute toolLists;
     private final HandshakeSessions sessions;
     private final HandshakeEndpoint handshake;
     private final ModernEndpoint modern;
@@ -71,9 +73,10 @@ final class McpFrontServlet extends HttpServlet {
                 new EraStep(),
                 new SessionOwnershipStep(sessions)), meters, tracing);
         this.toolCalls = new ToolCallRoute(gate, json);
+        this.toolLists = new ToolListRoute(gate);
         this.sessions = sessions;
-        this.handshake = new HandshakeEndpoint(gate, registry, json, properties, version);
-        this.modern = new ModernEndpoint(gate, json, properties, version);
+        this.handshake = new HandshakeEndpoint(registry, json, properties, version);
+        this.modern = new ModernEndpoint(json, properties, version);
     }
 
     @Override
@@ -122,6 +125,14 @@ final class McpFrontServlet extends HttpServlet {
             return;
         }
         exchange.method().ifPresent(method -> Span.current().setAttribute("rpc.method", method));
+        Optional<JsonRpcMessage> listing = exchange.message.filter(ToolListRoute::handles);
+        if (listing.isPresent()) {
+            Optional<Rejection> undecided = toolLists.decide(exchange, listing.get());
+            if (undecided.isPresent()) {
+                JsonRpcReplies.reject(response, undecided.get());
+                return;
+            }
+        }
         Optional<JsonRpcMessage> message = exchange.message.filter(ToolCallRoute::handles);
         if (message.isPresent()) {
             try {

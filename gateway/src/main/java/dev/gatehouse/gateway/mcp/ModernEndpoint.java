@@ -1,7 +1,5 @@
 package dev.gatehouse.gateway.mcp;
 
-import dev.gatehouse.gateway.context.AuthenticatedCaller;
-import dev.gatehouse.gateway.gate.Gate;
 import dev.gatehouse.gateway.gate.RegisteredTool;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
@@ -21,7 +19,7 @@ import java.util.Base64;
 /**
  * The 2026-07-28 server (stateless; {@code server/discover}; per-request {@code _meta}): the SDK's
  * {@code io.modelcontextprotocol.modern} server behind its servlet transport, owned by the front servlet. Its tool
- * repository lists the caller's visible tools from the {@link Gate}; it never runs a tool, because every
+ * repository lists the tools {@link ToolListRoute} decided for the request; it never runs a tool, because every
  * {@code tools/call} is answered by {@link ToolCallRoute} before a request reaches the SDK ({@code find} finds
  * nothing). List results are marked private and uncached: they differ per caller and change with the caller's
  * settings.
@@ -31,7 +29,7 @@ final class ModernEndpoint {
     private final McpServer server;
     private final HttpServletMcpTransport transport;
 
-    ModernEndpoint(Gate gate, McpJsonMapper json, McpProperties properties, String version) {
+    ModernEndpoint(McpJsonMapper json, McpProperties properties, String version) {
         // The gate validates arguments and turns violations into policy facts; the SDK must not answer first.
         JsonSchemaValidator acceptAll = (schema, instance) -> JsonSchemaValidator.ValidationResponse.asValid(null);
         this.server = McpServer.builder()
@@ -40,7 +38,7 @@ final class ModernEndpoint {
                 // handshake revision never reach this server (the era step routes or refuses them).
                 .supportedVersions(McpHeaders.SERVED_VERSIONS)
                 .jsonMapper(json)
-                .feature(ToolsFeature.ofSync(new GatedTools(gate), json, acceptAll, 0,
+                .feature(ToolsFeature.ofSync(new GatedTools(), json, acceptAll, 0,
                         McpSchema.CacheScope.PRIVATE))
                 .requestStateCodec(HmacRequestStateCodec.builder()
                         .key(requestStateKey(properties))
@@ -90,12 +88,12 @@ final class ModernEndpoint {
         });
     }
 
-    private record GatedTools(Gate gate) implements McpSyncToolRepository {
+    private record GatedTools() implements McpSyncToolRepository {
 
         @Override
         public ToolsPage list(io.modelcontextprotocol.modern.server.McpRequestContext context, String cursor) {
-            AuthenticatedCaller caller = CallerContext.caller(context.transportContext());
-            return ToolsPage.of(gate.list(caller).stream().map(GatedTools::definition).toList());
+            return ToolsPage.of(CallerContext.listed(context.transportContext()).stream()
+                    .map(GatedTools::definition).toList());
         }
 
         @Override

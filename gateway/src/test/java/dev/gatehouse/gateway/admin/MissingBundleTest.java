@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A gateway whose bundle is missing stays up, says why on /health, and answers every call as unavailable (HTTP 503
- * with Retry-After): nothing was decided, so nothing is denied.
+ * with Retry-After), tools/list included: nothing was decided, so nothing is denied and no empty list is shown.
  */
 @MicronautTest(transactional = false)
 @Property(name = "micronaut.server.port", value = "-1")
@@ -67,5 +67,37 @@ class MissingBundleTest {
         JsonNode error = JSON.readTree(text.substring(text.indexOf('{'), text.lastIndexOf('}') + 1)).path("error");
         assertEquals(-32603, error.path("code").asInt(), text);
         assertTrue(error.path("message").asText().contains("nothing was decided"), text);
+    }
+
+    @Test
+    void toolsListIsUnavailableInBothErasNeverAnEmptyList() throws Exception {
+        String token = SessionTokens.mint();
+        sessions.put(token, new AgentSession("s-2", "local", "t1", "ps-1", "p-1", "a1", "proj-1", Optional.empty(), "codex"));
+        String modern = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/list\",\"params\":{"
+                + "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"},"
+                + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+        assertUnavailable(RawHttp.post(server.getPort(), modern, "Authorization: Bearer " + token,
+                "Mcp-Method: tools/list", "MCP-Protocol-Version: 2026-07-28"), 8);
+
+        RawHttp.Response initialized = RawHttp.post(server.getPort(), "{\"jsonrpc\":\"2.0\",\"id\":1,"
+                + "\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}", "Authorization: Bearer " + token);
+        assertEquals(200, initialized.status(), initialized.body());
+        String session = initialized.headers().get("mcp-session-id");
+        assertTrue(session != null && !session.isBlank(), initialized.headers().toString());
+        assertUnavailable(RawHttp.post(server.getPort(), "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}",
+                "Authorization: Bearer " + token, "Mcp-Session-Id: " + session,
+                "MCP-Protocol-Version: 2025-11-25"), 9);
+    }
+
+    private static void assertUnavailable(RawHttp.Response response, int id) throws Exception {
+        assertEquals(503, response.status(), response.body());
+        assertEquals("1", response.headers().get("retry-after"), response.headers().toString());
+        String text = response.body();
+        JsonNode reply = JSON.readTree(text.substring(text.indexOf('{'), text.lastIndexOf('}') + 1));
+        assertEquals(-32603, reply.path("error").path("code").asInt(), text);
+        assertEquals(id, reply.path("id").asInt(), text);
+        assertTrue(reply.path("result").isMissingNode(), text);
     }
 }

@@ -93,35 +93,64 @@ class OAuthJwksRotationTest {
     @Test
     void aRotatedInKeyIsFetchedOnFirstSightAndAnUnpublishedKidIsRefused() throws Exception {
         OAuthTokenVerifier verifier = verifier(Optional.empty());
-        assertEquals("o1", verifier.verify(token(first, c -> { })).orElseThrow().subject());
+        assertEquals("o1", verifier.verify(token(first, c -> { })).agent().orElseThrow().subject());
         assertEquals(1, fetches.get());
-        assertTrue(verifier.verify(token(first, c -> { })).isPresent());
+        assertTrue(verifier.verify(token(first, c -> { })).agent().isPresent());
         assertEquals(1, fetches.get(), "a known kid is served from the cache");
 
         RSAKey second = new RSAKeyGenerator(2048).keyID("k2").generate();
         published.set(new JWKSet(List.of(first.toPublicJWK(), second.toPublicJWK())));
         Thread.sleep(5);
-        assertEquals("read-only", verifier.verify(token(second, c -> { })).orElseThrow().ceiling());
+        assertEquals("read-only", verifier.verify(token(second, c -> { })).agent().orElseThrow().ceiling());
         assertEquals(2, fetches.get(), "the new kid made the verifier fetch the key set again");
 
         RSAKey unpublished = new RSAKeyGenerator(2048).keyID("k3").generate();
         Thread.sleep(5);
-        assertTrue(verifier.verify(token(unpublished, c -> { })).isEmpty(), "a kid the issuer does not publish");
+        assertTrue(verifier.verify(token(unpublished, c -> { })).agent().isEmpty(), "a kid the issuer does not publish");
         RSAKey impostor = new RSAKeyGenerator(2048).keyID("k1").generate();
-        assertTrue(verifier.verify(token(impostor, c -> { })).isEmpty(), "a published kid with another key");
-        assertTrue(verifier.verify(token(second, c -> c.audience("http://127.0.0.1:8080/other"))).isEmpty());
-        assertTrue(verifier.verify(token(second, c -> c.claim("t3_mode_ceiling", null))).isEmpty());
+        assertTrue(verifier.verify(token(impostor, c -> { })).agent().isEmpty(), "a published kid with another key");
+        assertTrue(verifier.verify(token(second, c -> c.audience("http://127.0.0.1:8080/other"))).agent().isEmpty());
+        assertTrue(verifier.verify(token(second, c -> c.claim("t3_mode_ceiling", null))).agent().isEmpty());
     }
 
     @Test
     void aConfiguredScopeMustBeHeld() throws Exception {
         OAuthTokenVerifier verifier = verifier(Optional.of("mcp"));
-        assertTrue(verifier.verify(token(first, c -> { })).isPresent());
-        assertTrue(verifier.verify(token(first, c -> c.claim("scope", null).claim("scp", List.of("mcp"))))
+        assertTrue(verifier.verify(token(first, c -> { })).agent().isPresent());
+        assertTrue(verifier.verify(token(first, c -> c.claim("scope", null).claim("scp", List.of("mcp")))).agent()
                 .isPresent());
-        assertTrue(verifier.verify(token(first, c -> c.claim("scope", "openid"))).isEmpty());
-        assertTrue(verifier.verify(token(first, c -> c.claim("scope", "mcp:admin"))).isEmpty(), "exact tokens only");
-        assertTrue(verifier.verify(token(first, c -> c.claim("scope", null))).isEmpty());
+        // A valid token without the scope is a 403 step-up (insufficient_scope), not an invalid token.
+        for (var lacking : List.<Consumer<JWTClaimsSet.Builder>>of(c -> c.claim("scope", "openid"),
+                c -> c.claim("scope", "mcp:admin"), c -> c.claim("scope", "MCP"), c -> c.claim("scope", " mcpx "),
+                c -> c.claim("scope", null), c -> c.claim("scope", null).claim("scp", List.of("openid")),
+                c -> c.claim("scope", List.of("mcp:read")))) {
+            assertEquals(new OAuthTokenVerifier.Verification.Refused(AuthFailure.INSUFFICIENT_SCOPE),
+                    verifier.verify(token(first, lacking)));
+        }
+        // Any other failure stays invalid_token, even when the scope is missing too.
+        assertEquals(new OAuthTokenVerifier.Verification.Refused(AuthFailure.INVALID_TOKEN),
+                verifier.verify(token(first, c -> c.claim("scope", "openid").audience("http://127.0.0.1:8080/other"))));
+        assertEquals(new OAuthTokenVerifier.Verification.Refused(AuthFailure.INVALID_TOKEN),
+                verifier.verify(token(first, c -> c.claim("scope", null).claim("t3_mode_ceiling", "root"))));
+    }
+
+    @Test
+    void aTokenWithoutTheScopeIsA403StepUpChallengeNamingTheScope() throws Exception {
+        OAuthTokenVerifier verifier = verifier(Optional.of("mcp"));
+        Authenticator authenticator = new Authenticator(new dev.gatehouse.gateway.support.InMemorySessionStore(),
+                verifier);
+        Authenticator.Result result = authenticator.authenticate(
+                Optional.of("Bearer " + token(first, c -> c.claim("scope", "openid"))));
+        AuthFailure failure = ((Authenticator.Result.Rejected) result).failure();
+        assertEquals(AuthFailure.INSUFFICIENT_SCOPE, failure);
+        assertEquals(403, failure.status());
+        OAuthProperties oauth = new OAuthProperties();
+        oauth.setScope(Optional.of("mcp"));
+        assertEquals("Bearer resource_metadata=\"http://127.0.0.1:8080/.well-known/oauth-protected-resource\", "
+                + "scope=\"mcp\", error=\"insufficient_scope\"",
+                new AuthChallenge(new GatewayProperties(), oauth).header(failure));
+        assertEquals(401, ((Authenticator.Result.Rejected) authenticator.authenticate(
+                Optional.of("Bearer " + token(first, c -> c.issuer("https://other.test"))))).failure().status());
     }
 
     @Test

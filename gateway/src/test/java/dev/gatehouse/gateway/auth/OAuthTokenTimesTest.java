@@ -92,7 +92,7 @@ class OAuthTokenTimesTest {
 
     @Test
     void aTokenValidAtTheFixedClockPasses() throws JOSEException {
-        assertTrue(verifier.verify(token(null, 0)).isPresent());
+        assertTrue(verifier.verify(token(null, 0)).agent().isPresent());
     }
 
     @ParameterizedTest(name = "{0}: leeway - 1 s accepted, leeway + 1 s refused")
@@ -100,15 +100,15 @@ class OAuthTokenTimesTest {
     void boundaries(TimeClaim claim) throws JOSEException {
         int inside = claim == TimeClaim.EXP ? -(LEEWAY - 1) : LEEWAY - 1;
         int outside = claim == TimeClaim.EXP ? -(LEEWAY + 1) : LEEWAY + 1;
-        assertTrue(verifier.verify(token(claim, inside)).isPresent(), claim + " at " + inside + " s");
-        assertTrue(verifier.verify(token(claim, outside)).isEmpty(), claim + " at " + outside + " s");
+        assertTrue(verifier.verify(token(claim, inside)).agent().isPresent(), claim + " at " + inside + " s");
+        assertTrue(verifier.verify(token(claim, outside)).agent().isEmpty(), claim + " at " + outside + " s");
     }
 
     @Test
     void theReportedCasesAreRefused() throws JOSEException {
-        assertTrue(verifier.verify(token(TimeClaim.EXP, -59)).isEmpty(), "exp 59 s ago");
-        assertTrue(verifier.verify(token(TimeClaim.NBF, 30)).isEmpty(), "nbf 30 s ahead");
-        assertTrue(verifier.verify(token(TimeClaim.IAT, 365L * 24 * 3600)).isEmpty(), "iat a year ahead");
+        assertTrue(verifier.verify(token(TimeClaim.EXP, -59)).agent().isEmpty(), "exp 59 s ago");
+        assertTrue(verifier.verify(token(TimeClaim.NBF, 30)).agent().isEmpty(), "nbf 30 s ahead");
+        assertTrue(verifier.verify(token(TimeClaim.IAT, 365L * 24 * 3600)).agent().isEmpty(), "iat a year ahead");
     }
 
     @Test
@@ -116,7 +116,7 @@ class OAuthTokenTimesTest {
         JWTClaimsSet noExp = new JWTClaimsSet.Builder().issuer(OAuthTokenVerifierTest.ISSUER)
                 .audience(OAuthTokenVerifierTest.AUDIENCE).subject("o1").claim("t3_mode_ceiling", "read-only")
                 .issueTime(Date.from(NOW)).build();
-        assertTrue(verifier.verify(sign(noExp)).isEmpty());
+        assertTrue(verifier.verify(sign(noExp)).agent().isEmpty());
     }
 
     @Test
@@ -124,7 +124,7 @@ class OAuthTokenTimesTest {
         JWTClaimsSet onlyExp = new JWTClaimsSet.Builder().issuer(OAuthTokenVerifierTest.ISSUER)
                 .audience(OAuthTokenVerifierTest.AUDIENCE).subject("o1").claim("t3_mode_ceiling", "read-only")
                 .expirationTime(Date.from(NOW.plusSeconds(60))).build();
-        assertTrue(verifier.verify(sign(onlyExp)).isPresent());
+        assertTrue(verifier.verify(sign(onlyExp)).agent().isPresent());
     }
 
     /** Every claim, every offset from -120 s to +120 s in 1 s steps, at the default leeway. */
@@ -136,7 +136,7 @@ class OAuthTokenTimesTest {
     @ParameterizedTest(name = "{0} at {1} s")
     @MethodSource("sweep")
     void acceptedExactlyWithinTheLeeway(TimeClaim claim, int offset) throws JOSEException {
-        assertEquals(claim.accepted(offset, LEEWAY), verifier.verify(token(claim, offset)).isPresent());
+        assertEquals(claim.accepted(offset, LEEWAY), verifier.verify(token(claim, offset)).agent().isPresent());
     }
 
     /** Other leeways: every claim, offsets -70 s to +70 s in 1 s steps (423 tokens per leeway). */
@@ -146,7 +146,7 @@ class OAuthTokenTimesTest {
         OAuthTokenVerifier v = verifier(Duration.ofSeconds(leeway));
         for (TimeClaim claim : TimeClaim.values()) {
             for (int offset = -70; offset <= 70; offset++) {
-                assertEquals(claim.accepted(offset, leeway), v.verify(token(claim, offset)).isPresent(),
+                assertEquals(claim.accepted(offset, leeway), v.verify(token(claim, offset)).agent().isPresent(),
                         claim + " at " + offset + " s with leeway " + leeway + " s");
             }
         }

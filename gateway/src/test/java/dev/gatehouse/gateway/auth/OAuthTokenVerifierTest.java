@@ -64,26 +64,26 @@ class OAuthTokenVerifierTest {
 
     @Test
     void aValidTokenYieldsTheSubjectAndCeiling() throws JOSEException {
-        Authenticated.OutsideAgent agent = verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", "auto")))
+        Authenticated.OutsideAgent agent = verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", "auto"))).agent()
                 .orElseThrow();
         assertEquals("o1", agent.subject());
         assertEquals("auto", agent.ceiling());
         assertEquals(ISSUER, agent.issuer());
-        assertTrue(verifier.verify(token(SECRET, new JOSEObjectType("at+jwt"), c -> { })).isPresent());
-        assertTrue(verifier.verify(token(SECRET, new JOSEObjectType("id+jwt"), c -> { })).isEmpty());
+        assertTrue(verifier.verify(token(SECRET, new JOSEObjectType("at+jwt"), c -> { })).agent().isPresent());
+        assertTrue(verifier.verify(token(SECRET, new JOSEObjectType("id+jwt"), c -> { })).agent().isEmpty());
     }
 
     @Test
     void everyFailedCheckRejects() throws JOSEException {
-        assertTrue(verifier.verify(token("another-secret-another-secret-0123456789", c -> { })).isEmpty());
-        assertTrue(verifier.verify(token(SECRET, c -> c.issuer("https://evil.test"))).isEmpty());
-        assertTrue(verifier.verify(token(SECRET, c -> c.audience("http://other/mcp"))).isEmpty());
+        assertTrue(verifier.verify(token("another-secret-another-secret-0123456789", c -> { })).agent().isEmpty());
+        assertTrue(verifier.verify(token(SECRET, c -> c.issuer("https://evil.test"))).agent().isEmpty());
+        assertTrue(verifier.verify(token(SECRET, c -> c.audience("http://other/mcp"))).agent().isEmpty());
         assertTrue(verifier.verify(token(SECRET,
-                c -> c.expirationTime(Date.from(Instant.now().minusSeconds(3600))))).isEmpty());
-        assertTrue(verifier.verify(token(SECRET, c -> c.expirationTime(null))).isEmpty());
-        assertTrue(verifier.verify(token(SECRET, c -> c.subject(null))).isEmpty());
-        assertTrue(verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", null))).isEmpty());
-        assertTrue(verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", "root"))).isEmpty());
-        assertTrue(verifier.verify("not-a-jwt").isEmpty());
+                c -> c.expirationTime(Date.from(Instant.now().minusSeconds(3600))))).agent().isEmpty());
+        assertTrue(verifier.verify(token(SECRET, c -> c.expirationTime(null))).agent().isEmpty());
+        assertTrue(verifier.verify(token(SECRET, c -> c.subject(null))).agent().isEmpty());
+        assertTrue(verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", null))).agent().isEmpty());
+        assertTrue(verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", "root"))).agent().isEmpty());
+        assertTrue(verifier.verify("not-a-jwt").agent().isEmpty());
     }
 }

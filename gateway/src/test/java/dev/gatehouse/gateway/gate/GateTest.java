@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -29,7 +30,9 @@ import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
+import dev.gatehouse.gateway.store.StoreUnavailableException;
 import dev.gatehouse.gateway.support.Callers;
+import dev.gatehouse.gateway.support.InMemoryAgentDirectory;
 import dev.gatehouse.gateway.support.MinimalArguments;
 import dev.gatehouse.gateway.support.RecordingHandlers;
 import dev.gatehouse.gateway.support.ThreadStateHost;
@@ -41,6 +44,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
@@ -344,7 +348,7 @@ class GateTest {
         for (AuthenticatedCaller caller : List.of(Callers.a1(), Callers.a2(), Callers.a1Ended(),
                 Callers.outside("o1", "read-only", Optional.empty()),
                 Callers.outside("o2", "auto", Optional.of(new Modes("approval-required", "plan"))))) {
-            Set<String> listed = new TreeSet<>(gate.list(caller).stream().map(RegisteredTool::name).toList());
+            Set<String> listed = new TreeSet<>(assertInstanceOf(Listing.Listed.class, gate.list(caller)).tools().stream().map(RegisteredTool::name).toList());
             Set<String> allowed = new TreeSet<>();
             minimal.forEach((tool, arguments) -> {
                 if (gate.call(caller, tool, arguments) instanceof GateResult.Completed) {
@@ -366,10 +370,36 @@ class GateTest {
     }
 
     @Test
-    void aPdpThatCannotDecideIsUnavailableForEveryCallAndListsNothing() {
+    void aPdpThatCannotDecideIsUnavailableForEveryCallAndForTheList() {
         Gate broken = gate(new EmbeddedPdp(configuration(Path.of("/nonexistent/bundle.tar.gz"))), logFile);
         assertEquals("policy_unavailable", unavailable(broken.call(Callers.a1(), "t3_thread_list", Map.of())));
-        assertEquals(List.of(), broken.list(Callers.a1()));
+        assertInstanceOf(Listing.Unavailable.class, broken.list(Callers.a1()));
+        assertEquals(List.of(), handlers.calls);
+    }
+
+    @Test
+    void aStoreThatDoesNotAnswerDecidesNeitherTheListNorACall() {
+        AgentSettingsStore down = new AgentSettingsStore() {
+            @Override
+            public Write put(String agentId, AgentSettings settings, OptionalLong expectedVersion) {
+                throw new StoreUnavailableException("store down", null);
+            }
+
+            @Override
+            public Optional<Versioned> find(String agentId) {
+                throw new StoreUnavailableException("store down", null);
+            }
+        };
+        DecisionLogConfiguration configuration = new DecisionLogConfiguration();
+        configuration.setPath(logFile.toString());
+        Gate unreadable = new Gate(ToolRegistry.join(ToolRegistryFactory.readTable(), ToolRegistryFactory::readSchema,
+                handlers.all()), new TrustedContextResolver(host, new InMemoryAgentDirectory(down),
+                new GatewayProperties()), new ClosedSchemaArgumentCheck(), pdp, new DecisionLog(configuration),
+                new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
+                new DecisionMetrics(new SimpleMeterRegistry()));
+        assertInstanceOf(Listing.Unavailable.class, unreadable.list(Callers.a1()));
+        assertThrows(StoreUnavailableException.class,
+                () -> unreadable.call(Callers.a1(), "t3_thread_list", Map.of()));
         assertEquals(List.of(), handlers.calls);
     }
 
@@ -378,7 +408,7 @@ class GateTest {
         Files.writeString(logFile, "");
         Gate unlogged = gate(pdp, logFile.resolve("under-a-file.jsonl"));
         assertEquals("policy_unavailable", unavailable(unlogged.call(Callers.a1(), "t3_thread_list", Map.of())));
-        assertEquals(List.of(), unlogged.list(Callers.a1()));
+        assertInstanceOf(Listing.Unavailable.class, unlogged.list(Callers.a1()));
         assertEquals(List.of(), handlers.calls);
     }
 

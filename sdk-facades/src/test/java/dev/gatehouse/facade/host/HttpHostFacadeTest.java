@@ -38,7 +38,7 @@ class HttpHostFacadeTest {
     @BeforeAll
     static void start() {
         stub = new StubService();
-        facade = new HttpHostFacade(new ServiceClient(stub.endpoint("host")), new ReplyMapper("host", 500));
+        facade = new HttpHostFacade(new ServiceClient(stub.endpoint("host")), new ReplyMapper("host", StubService.DEADLINE.toMillis()));
         stub.server().stubFor(get("/host/v1/threads/t1").willReturn(json(200, T1)));
         facade.threadState("t1");
         stub.server().resetAll();
@@ -113,11 +113,12 @@ class HttpHostFacadeTest {
 
     @Test
     void aSendPastItsDeadlineIsUncertainAndSentOnce() {
-        stub.server().stubFor(post("/host/v1/threads/t1/messages").willReturn(aResponse().withFixedDelay(2_000)
+        stub.server().stubFor(post("/host/v1/threads/t1/messages").willReturn(aResponse().withFixedDelay(4_000)
                 .withStatus(201)));
 
         assertEquals(new FacadeResult.Failed<>(new ServiceError.Uncertain(
-                "the host service did not answer within 500 ms; the change may or may not have been applied",
+                "the host service did not answer within " + StubService.DEADLINE.toMillis()
+                        + " ms; the change may or may not have been applied",
                 Optional.empty())), facade.send(CALLER, "t1", "hello"));
         stub.server().verify(1, postRequestedFor(urlEqualTo("/host/v1/threads/t1/messages")));
     }

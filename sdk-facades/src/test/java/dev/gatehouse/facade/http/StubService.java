@@ -13,8 +13,11 @@ public final class StubService implements AutoCloseable {
 
     /** The credential the stubs expect. */
     public static final String CREDENTIAL = "test-credential";
-    /** The deadline facades under test use (ms). */
-    public static final Duration DEADLINE = Duration.ofMillis(500);
+    /**
+     * The deadline facades under test use. Well above a loaded machine's answer time (a stub answers in ms, but CI
+     * shares two cores), and well below the delays the timeout tests use (≥ 3 s).
+     */
+    public static final Duration DEADLINE = Duration.ofMillis(1_500);
 
     private final WireMockServer server;
 

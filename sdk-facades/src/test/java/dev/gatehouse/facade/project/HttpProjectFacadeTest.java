@@ -61,7 +61,7 @@ class HttpProjectFacadeTest {
     static void start() {
         stub = new StubService();
         facade = facade(stub.endpoint("project"));
-        // The first exchange of a JVM loads the client; keep that out of the 500 ms deadlines under test.
+        // The first exchange of a JVM loads the client; keep that out of the deadlines under test.
         stub.server().stubFor(get(BASE + "/work").willReturn(json(200, "{\"runs\":[]}")));
         facade.listWork(BINDING);
         stub.server().resetAll();

@@ -39,7 +39,7 @@ class HttpWikiFacadeTest {
     @BeforeAll
     static void start() {
         stub = new StubService();
-        facade = new HttpWikiFacade(new ServiceClient(stub.endpoint("wiki")), new ReplyMapper("wiki", 500));
+        facade = new HttpWikiFacade(new ServiceClient(stub.endpoint("wiki")), new ReplyMapper("wiki", StubService.DEADLINE.toMillis()));
         stub.server().stubFor(get(urlPathEqualTo("/wiki/v1/folders")).willReturn(json(200,
                 "{\"path\":\"agents/a1\",\"entries\":[]}")));
         facade.list(A1, "agents/a1");

@@ -23,7 +23,7 @@ public interface PolicyDecisionPoint {
      * evaluation.
      *
      * @param input the decision input without tool, arguments and argument errors
-     * @return the sorted tool names, or the fault that kept the PDP from deciding (the PEP then lists nothing)
+     * @return the sorted tool names, or the fault that kept the PDP from deciding (the PEP then answers tools/list as unavailable)
      */
     PolicyOutcome<VisibleTools> visibleTools(DecisionInput input);
 

@@ -1,0 +1,44 @@
+package dev.gatehouse.gateway.mcp;
+
+import dev.gatehouse.gateway.gate.Gate;
+import dev.gatehouse.gateway.gate.Listing;
+import dev.gatehouse.gateway.mcp.guard.JsonRpcMessage;
+import dev.gatehouse.gateway.mcp.guard.Rejection;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Decides every {@code tools/list} request of both eras once, after the transport pipeline and before an SDK sees
+ * it. A listing the gate could not decide (store or PDP unavailable, decision log not writable) is answered HTTP 503
+ * with {@code Retry-After} and JSON-RPC error -32603, never as an empty list a client would cache; a decided listing
+ * is handed to the SDK through {@link CallerContext#LISTED}, which writes the era's result from it.
+ */
+final class ToolListRoute {
+
+    private final Gate gate;
+
+    ToolListRoute(Gate gate) {
+        this.gate = gate;
+    }
+
+    /** True for a {@code tools/list} request (with an id). */
+    static boolean handles(JsonRpcMessage message) {
+        return message.isRequest() && message.method().filter("tools/list"::equals).isPresent();
+    }
+
+    /**
+     * Decides the listing and stores it on the request for the SDK.
+     *
+     * @return the 503 rejection to send instead, when nothing was decided
+     */
+    Optional<Rejection> decide(Exchange exchange, JsonRpcMessage message) {
+        Listing listing = gate.list(exchange.caller);
+        if (listing instanceof Listing.Listed listed) {
+            exchange.request.setAttribute(CallerContext.LISTED, listed.tools());
+            return Optional.empty();
+        }
+        return Optional.of(new Rejection(503, Optional.of(Rejection.INTERNAL_ERROR),
+                "tools/list could not be decided; retry", message.id(),
+                Map.of("Retry-After", Rejection.RETRY_AFTER_SECONDS)));
+    }
+}
