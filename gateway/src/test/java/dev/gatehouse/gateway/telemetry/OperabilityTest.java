@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.auth.AgentSession;
 import dev.gatehouse.gateway.auth.SessionStore;
 import dev.gatehouse.gateway.auth.SessionTokens;
@@ -33,7 +34,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -71,6 +75,8 @@ class OperabilityTest implements TestPropertyProvider {
     PolicyDecisionPoint pdp;
     @Inject
     InMemorySpanExporter spans;
+    @Inject
+    DecisionLog decisions;
 
     @Override
     public Map<String, String> getProperties() {
@@ -87,13 +93,17 @@ class OperabilityTest implements TestPropertyProvider {
         properties.put("micronaut.server.port", "-1");
         properties.put("gatehouse.policy.bundle-path", System.getProperty("gatehouse.bundle.dir", "../target/bundle")
                 + "/bundle.tar.gz");
-        properties.put("gatehouse.audit.path", "target/test-decisions/operability.jsonl");
+        properties.put("gatehouse.audit.path", "target/test-decisions/operability-" + System.nanoTime() + ".jsonl");
         properties.put("gatehouse.admin.credential", "admin-test-credential");
         properties.put("gatehouse.services.host.url", services.baseUrl());
         properties.put("gatehouse.services.host.credential", "service-credential");
         properties.put("gatehouse.services.wiki.url", services.baseUrl());
         properties.put("gatehouse.services.wiki.credential", "service-credential");
         properties.put("test.in-memory-spans", "true");
+        services.stubFor(WireMock.post(urlPathEqualTo("/logs")).willReturn(aResponse().withStatus(200)));
+        properties.put("gatehouse.audit.shipping.url", services.baseUrl() + "/logs");
+        properties.put("gatehouse.audit.shipping.spill-dir", "target/test-spill/operability-" + System.nanoTime());
+        properties.put("gatehouse.audit.shipping.batch-delay", "50ms");
         return properties;
     }
 
@@ -204,6 +214,32 @@ class OperabilityTest implements TestPropertyProvider {
         assertEquals(SpanKind.CLIENT, facade.getKind());
         assertEquals(404L, facade.getAttributes().get(
                 io.opentelemetry.api.common.AttributeKey.longKey("http.response.status_code")));
+
+        // Decision logs shipped: every locally logged decision reaches the decision-log endpoint, by decision_id.
+        Set<String> local = new HashSet<>();
+        for (String line : Files.readAllLines(decisions.file())) {
+            local.add(JSON.readTree(line).path("decision_id").asText());
+        }
+        assertEquals(6, local.size());
+        long until = System.nanoTime() + 30_000_000_000L;
+        while (!shipped().containsAll(local) && System.nanoTime() < until) {
+            Thread.sleep(50);
+        }
+        assertEquals(local, shipped());
+    }
+
+    /** decision_id of every event POSTed to the decision-log endpoint. */
+    private Set<String> shipped() throws IOException {
+        Set<String> ids = new HashSet<>();
+        for (LoggedRequest request : services.findAll(WireMock.postRequestedFor(urlPathEqualTo("/logs")))) {
+            byte[] body = request.getBody();
+            boolean gzip = body.length > 1 && (body[0] & 0xff) == 0x1f && (body[1] & 0xff) == 0x8b;
+            try (java.io.InputStream in = gzip ? new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(body))
+                    : new java.io.ByteArrayInputStream(body)) {
+                JSON.readTree(in).forEach(event -> ids.add(event.path("decision_id").asText()));
+            }
+        }
+        return ids;
     }
 
     @Test
