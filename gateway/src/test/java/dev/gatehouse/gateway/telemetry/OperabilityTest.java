@@ -226,6 +226,23 @@ class OperabilityTest implements TestPropertyProvider {
             Thread.sleep(50);
         }
         assertEquals(local, shipped());
+
+        // A concurrent load: every call counted, in flight back to 0.
+        java.util.concurrent.ExecutorService load = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<Integer>> statuses = new java.util.ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                statuses.add(load.submit(() -> call(token, "no_such_tool", "{}").status()));
+            }
+            for (java.util.concurrent.Future<Integer> status : statuses) {
+                assertEquals(200, status.get());
+            }
+        } finally {
+            load.shutdown();
+        }
+        String after = get("/prometheus");
+        assertEquals(42, sample(after, "gatehouse_decisions_total", "outcome=\"deny\"", "tool=\"unknown\""));
+        assertEquals(0, sample(after, "gatehouse_mcp_in_flight"), "back to 0 after the load");
     }
 
     /** decision_id of every event POSTed to the decision-log endpoint. */

@@ -55,7 +55,8 @@ public class ShippingConfiguration {
 
     /**
      * {@code spill-dir}: batches waiting to be sent, one gzip file each; a relative path is resolved against the
-     * working directory (the data directory under {@code make run}). Default {@code logs/decision-spill}.
+     * working directory. application.yml sets {@code <GATEHOUSE_DATA_DIR>/logs/decision-spill}; one shipper per
+     * directory.
      */
     public Path getSpillDir() {
         return Path.of(spillDir);
