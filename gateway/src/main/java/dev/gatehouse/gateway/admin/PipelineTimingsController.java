@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * pipeline ({@code gatehouse.transport.step}, tags {@code step} and {@code outcome}) as read from the meter
  * registry, one entry per timer: {@code {step, outcome, count, totalMicros, meanMicros, maxMicros}}. Counts and
  * totals are cumulative since start; {@code max} is the registry's decaying maximum. Meant for the load harness in
- * bench/ until a metrics endpoint exists; it reads meters, nothing else.
+ * bench/; the same timers are scraped at {@code GET /prometheus}. It reads meters, nothing else.
  */
 @Controller("/admin/pipeline-timings")
 public class PipelineTimingsController {

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Timer;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Decision meters, recorded by the PEP once per decision:
@@ -31,7 +32,7 @@ public class DecisionMetrics {
         ALLOW, DENY, UNAVAILABLE;
 
         String tag() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
