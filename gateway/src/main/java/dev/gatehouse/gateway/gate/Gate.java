@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.gate;
 
 import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.audit.DecisionRecord;
+import dev.gatehouse.gateway.gate.GateSteps.Step;
 import dev.gatehouse.gateway.audit.LogResult;
 import dev.gatehouse.gateway.context.AuthenticatedCaller;
 import dev.gatehouse.gateway.context.ResolvedCaller;
@@ -18,6 +19,7 @@ import dev.gatehouse.gateway.policy.api.VisibleTools;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolOutcome;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;
@@ -44,14 +46,17 @@ public class Gate {
     private final ArgumentCheck argumentCheck;
     private final PolicyDecisionPoint pdp;
     private final DecisionLog decisionLog;
+    private final GateSteps steps;
 
+    /** @param meters where each tools/call step's time is recorded ({@value GateSteps#TIMER}) */
     public Gate(ToolRegistry registry, TrustedContextResolver pip, ArgumentCheck argumentCheck,
-            PolicyDecisionPoint pdp, DecisionLog decisionLog) {
+            PolicyDecisionPoint pdp, DecisionLog decisionLog, MeterRegistry meters) {
         this.registry = registry;
         this.pip = pip;
         this.argumentCheck = argumentCheck;
         this.pdp = pdp;
         this.decisionLog = decisionLog;
+        this.steps = new GateSteps(meters);
     }
 
     /**
@@ -83,7 +88,7 @@ public class Gate {
 
     /**
      * tools/call, as one list of named steps: trusted context → target shells → closed-schema facts → decision →
-     * decision log → enforce → handler.
+     * decision log → enforce → handler; each but enforce is timed ({@link GateSteps}).
      *
      * @param caller    the authenticated caller of this request
      * @param tool      the name as received (an unknown name is decided by the policy: {@code unknown_tool})
@@ -95,19 +100,20 @@ public class Gate {
     public GateResult call(AuthenticatedCaller caller, String tool, Object arguments) {
         Optional<RegisteredTool> registered = registry.find(tool);
 
-        ResolvedCaller resolved = pip.resolve(caller);
-        Map<String, ThreadShell> targets = pip.threadShells(targetThreadIds(registered, arguments));
-        List<ArgumentError> argumentErrors = registered
+        ResolvedCaller resolved = steps.time(Step.CONTEXT, () -> pip.resolve(caller));
+        Map<String, ThreadShell> targets = steps.time(Step.TARGET_SHELLS,
+                () -> pip.threadShells(targetThreadIds(registered, arguments)));
+        List<ArgumentError> argumentErrors = steps.time(Step.ARGUMENT_CHECK, () -> registered
                 .map(t -> argumentCheck.check(t.schema(), arguments))
-                .orElse(List.of());
+                .orElse(List.of()));
         String wikiRoot = resolved.context().wikiRoot();
         DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(arguments), argumentErrors,
                 resolved.facts(), targets, wikiRoot, SegmentCharacters.of(arguments,
                         registered.map(t -> t.row().pathFields()).orElse(List.of()), wikiRoot));
-        PolicyOutcome<Decision> outcome = pdp.decide(input);
+        PolicyOutcome<Decision> outcome = steps.time(Step.DECISION, () -> pdp.decide(input));
         DecisionRecord record = DecisionRecord.forCall(input, resolved.context().provider(), outcome);
         String decisionId = record.decisionId().toString();
-        if (!(decisionLog.record(record) instanceof LogResult.Written)
+        if (!(steps.time(Step.DECISION_LOG, () -> decisionLog.record(record)) instanceof LogResult.Written)
                 || outcome instanceof PolicyOutcome.Failed<Decision>) {
             return new GateResult.Unavailable(decisionId, GateReasons.policyUnavailable());
         }
@@ -115,7 +121,8 @@ public class Gate {
         if (allowed.isEmpty()) {
             return new GateResult.Denied(decisionId, reasons(outcome));
         }
-        return runHandler(decisionId, registered.get(), arguments, allowed.get(), resolved.context());
+        return steps.time(Step.HANDLER,
+                () -> runHandler(decisionId, registered.get(), arguments, allowed.get(), resolved.context()));
     }
 
     /** Thread ids named by the row's threadFields, from the arguments; non-strings are left to the schema check. */

@@ -90,7 +90,8 @@ class GateTest {
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(log.toString());
         return new Gate(registry, new TrustedContextResolver(host, settings, new GatewayProperties()),
-                new ClosedSchemaArgumentCheck(), engine, new DecisionLog(configuration));
+                new ClosedSchemaArgumentCheck(), engine, new DecisionLog(configuration),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
     }
 
     /** The decision ids of the tools/call records written so far, in order. */
