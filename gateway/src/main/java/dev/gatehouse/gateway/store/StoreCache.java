@@ -108,8 +108,11 @@ final class StoreCache<V> {
         for (int i = 0; i < buckets.length; i++) {
             buckets[i] = Duration.ofNanos(BUCKETS_MICROS[i] * 1_000);
         }
+        // Buckets count from start (not Micrometer's default two-minute window), so two reads bracket one series.
         return Timer.builder(TIMER).description("one session, settings or registration lookup of the PIP")
-                .tag("table", table).tag("source", source).serviceLevelObjectives(buckets).register(meters);
+                .tag("table", table).tag("source", source).serviceLevelObjectives(buckets)
+                .distributionStatisticExpiry(Duration.ofDays(36_500)).distributionStatisticBufferLength(1)
+                .register(meters);
     }
 
     /** Forgets the entry of one key (its row changed). */
