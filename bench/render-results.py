@@ -143,17 +143,18 @@ w(f"The same operation through the gateway (`tools/call`, 2026-07-28, thread ses
   f"concurrency (gated first in even batches, direct first in odd ones), {cfg['requests']:,} requests per name after "
   f"{cfg['warmup']:,} warm-up requests per operation and target. Client: {cfg['client']}. Gateway heap "
   f"{cfg['gateway_heap']}, local-services {cfg['local_services_heap']}. Ratios are gated / direct "
-  "(throughput: gated / direct, so below 1 means slower).\n")
-w("| operation | c | gated p50 µs | direct p50 µs | p50 ratio | gated p99 µs | direct p99 µs | p99 ratio | "
-  "gated ops/s | direct ops/s | ops/s ratio | errors g/d | refused |")
-w("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+  "(throughput: gated / direct, so below 1 means slower); overhead is gated p50 − direct p50.\n")
+w("| operation | c | gated p50 µs | direct p50 µs | overhead p50 µs | p50 ratio | gated p99 µs | direct p99 µs | "
+  "p99 ratio | gated ops/s | direct ops/s | ops/s ratio | errors g/d | refused |")
+w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for op in ("project_work_list", "wiki_read"):
     for c in (1, 16, 64):
         g, d = by_name.get(f"load.gated.{op}.c{c}"), by_name.get(f"load.direct.{op}.c{c}")
         if not g or not d:
             continue
         ratio = lambda a, b: f"{a / b:.1f}" if b else "–"
-        w(f"| {op} | {c} | {g['p50_us']:,} | {d['p50_us']:,} | {ratio(g['p50_us'], d['p50_us'])} | "
+        w(f"| {op} | {c} | {g['p50_us']:,} | {d['p50_us']:,} | {g['p50_us'] - d['p50_us']:,.1f} | "
+          f"{ratio(g['p50_us'], d['p50_us'])} | "
           f"{g['p99_us']:,} | {d['p99_us']:,} | {ratio(g['p99_us'], d['p99_us'])} | {g['ops_s']:,} | "
           f"{d['ops_s']:,} | {ratio(g['ops_s'], d['ops_s'])} | {g['errors']}/{d['errors']} | {g['refused']} |")
 w("")
@@ -199,6 +200,42 @@ if steps:
         mean = by_name.get(series, {}).get("mean_us", 0)
         w(f"| {series} | {mean:,} | " + " | ".join(str(values.get(s, {}).get("mean_us", "")) for s in names)
           + f" | {total:,.1f} |")
+    w("")
+
+gate_steps = load.get("gate_steps", {})
+if gate_steps:
+    names = []
+    for series in gate_steps.values():
+        for step in series:
+            if step not in names:
+                names.append(step)
+    w("### Where the gated time goes: the PEP's steps\n")
+    w("Mean µs per call of each step of `Gate.call` (gateway timer `gatehouse.gate.step`, read like the transport "
+      "steps): `context` is the PIP for the caller (agent settings from the store, the caller thread's shell from "
+      "the host), `handler` the facade call to the backend and the rebuilt output. What is left of the client's mean "
+      "is the HTTP exchange itself, the transport steps and the reply.\n")
+    w("| series | client mean µs | " + " | ".join(names) + " | steps sum |")
+    w("|---|---|" + "---|" * len(names) + "---|")
+    for series, values in gate_steps.items():
+        total = sum(v["mean_us"] for v in values.values())
+        mean = by_name.get(series, {}).get("mean_us", 0)
+        w(f"| {series} | {mean:,} | " + " | ".join(str(values.get(s, {}).get("mean_us", "")) for s in names)
+          + f" | {total:,.1f} |")
+    w("")
+
+lookups = load.get("store_lookups", {})
+if lookups:
+    w("### Session and settings lookups\n")
+    w("Each lookup of the shared store a gated call makes (gateway timer `gatehouse.store.lookup`: the session by "
+      "token hash in `authentication`, the agent's settings in `context`), answered from the replica's cache or "
+      "read from PostgreSQL. p50/p99 are the upper bound of the gateway's bucket holding them (buckets about 1.5× "
+      "apart).\n")
+    w("| series | lookup | lookups | from cache | mean µs | p50 µs ≤ | p99 µs ≤ |")
+    w("|---|---|---|---|---|---|---|")
+    for series, tables in lookups.items():
+        for table, v in tables.items():
+            w(f"| {series} | {table} | {v['count']:,} | {v['cached_share'] * 100:.1f} % | {v['mean_us']:,} | "
+              f"{v['p50_us_at_most']:,.0f} | {v['p99_us_at_most']:,.0f} |")
     w("")
 
 if any(run["mode"] == "thrpt" or run["benchmark"].rsplit(".", 2)[-2] in

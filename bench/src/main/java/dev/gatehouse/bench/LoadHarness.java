@@ -34,7 +34,11 @@ import java.util.function.IntFunction;
  * concurrency 1, 16 and 64. Then {@code load.gated.mixed.c64}: mixed calls (wiki reads and writes with ASCII and
  * non-ASCII names, project and thread lists, a few denied calls) counting refusals of allowed calls. Every loop is
  * bounded in count and in time; the processes stop at the end, also on failure. Latencies are client-side wall time
- * per request (send to body received), on the same machine as both servers.
+ * per request (send to body received), on the same machine as both servers. Around each gated series the harness
+ * reads {@code GET /admin/pipeline-timings} twice and reports that series' share of the gateway's own timers: the
+ * transport steps, the PEP's steps ({@code context}, {@code target-shells}, {@code argument-check}, {@code decision},
+ * {@code decision-log}, {@code handler}) and the session and settings lookups (count, share answered from the
+ * replica's cache, mean, p50/p99 as bucket bounds).
  *
  * <p>Arguments (key=value): {@code local-jar}, {@code gateway-jar}, {@code bundle}, {@code work}, {@code out},
  * {@code requests} (per name, default 5000), {@code mixed} (default 10000), {@code warmup} (per operation and target,
@@ -176,6 +180,8 @@ public final class LoadHarness {
                     StandardCharsets.UTF_8))});
         List<Map<String, Object>> results = new ArrayList<>();
         Map<String, Object> steps = new LinkedHashMap<>();
+        Map<String, Object> gateSteps = new LinkedHashMap<>();
+        Map<String, Object> lookups = new LinkedHashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(64);
         try {
             // Warm-up, not counted: both targets, every operation, at concurrency 16.
@@ -205,7 +211,10 @@ public final class LoadHarness {
                         batch(pool, concurrency, i -> first, n, gatedFirst ? gated : direct, deadline);
                         batch(pool, concurrency, i -> second, n, gatedFirst ? direct : gated, deadline);
                     }
-                    steps.put(gated.name, stepDelta(before, timings()));
+                    JsonNode after = timings();
+                    steps.put(gated.name, stepDelta(before, after, "transport"));
+                    gateSteps.put(gated.name, stepDelta(before, after, "gate"));
+                    lookups.put(gated.name, lookupDelta(before, after));
                     results.add(gated.result());
                     results.add(direct.result());
                     System.out.println(">> " + summary(gated) + "\n>> " + summary(direct));
@@ -221,7 +230,10 @@ public final class LoadHarness {
                 int n = round == ROUNDS - 1 ? mixedCount - offset : per;
                 batch(pool, 64, i -> mixed[offset + i], n, mixedSamples, deadline);
             }
-            steps.put(mixedSamples.name, stepDelta(before, timings()));
+            JsonNode after = timings();
+            steps.put(mixedSamples.name, stepDelta(before, after, "transport"));
+            gateSteps.put(mixedSamples.name, stepDelta(before, after, "gate"));
+            lookups.put(mixedSamples.name, lookupDelta(before, after));
             results.add(mixedSamples.result());
             System.out.println(">> " + summary(mixedSamples));
         } finally {
@@ -231,6 +243,8 @@ public final class LoadHarness {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("results", results);
         report.put("transport_steps", steps);
+        report.put("gate_steps", gateSteps);
+        report.put("store_lookups", lookups);
         return report;
     }
 
@@ -405,24 +419,92 @@ public final class LoadHarness {
         return JSON.readTree(stack.admin("GET", "/admin/pipeline-timings", null, 200));
     }
 
-    /** Per step (passed only), the calls and mean µs between two snapshots of the gateway's step timers. */
-    private static Map<String, Object> stepDelta(JsonNode before, JsonNode after) {
+    /**
+     * Per step of one timer kind ({@code transport}: key {@code step/outcome}; {@code gate}: key {@code step}), the
+     * calls and mean µs between two reads of {@code /admin/pipeline-timings}.
+     */
+    static Map<String, Object> stepDelta(JsonNode before, JsonNode after, String kind) {
         Map<String, double[]> start = new LinkedHashMap<>();
         for (JsonNode timer : before) {
-            start.put(timer.path("step").asText() + "/" + timer.path("outcome").asText(),
-                    new double[] {timer.path("count").asDouble(), timer.path("totalMicros").asDouble()});
+            start.put(key(timer), new double[] {timer.path("count").asDouble(), timer.path("totalMicros").asDouble()});
         }
         Map<String, Object> delta = new LinkedHashMap<>();
         for (JsonNode timer : after) {
-            String key = timer.path("step").asText() + "/" + timer.path("outcome").asText();
-            double[] was = start.getOrDefault(key, new double[2]);
+            if (!kind.equals(timer.path("timer").asText())) {
+                continue;
+            }
+            double[] was = start.getOrDefault(key(timer), new double[2]);
             double count = timer.path("count").asDouble() - was[0];
             if (count > 0) {
                 double total = timer.path("totalMicros").asDouble() - was[1];
-                delta.put(key, Map.of("count", (long) count, "mean_us", round(total / count)));
+                delta.put(kind.equals("gate") ? timer.path("step").asText() : timer.path("step").asText() + "/"
+                        + timer.path("outcome").asText(), Map.of("count", (long) count, "mean_us", round(total / count)));
             }
         }
         return delta;
+    }
+
+    /**
+     * Per looked-up table ({@code lookup.agent_session}, {@code lookup.agent_settings}, …), cache hits and reads of
+     * PostgreSQL together: the lookups between two reads, the share answered from the cache, the mean, and p50/p99 as
+     * the upper bound of the gateway's bucket that holds them ({@code ≤} that many µs).
+     */
+    static Map<String, Object> lookupDelta(JsonNode before, JsonNode after) {
+        Map<String, JsonNode> start = new LinkedHashMap<>();
+        for (JsonNode timer : before) {
+            start.put(key(timer), timer);
+        }
+        Map<String, double[]> counts = new TreeMap<>(); // step -> [count, total µs, cached]
+        Map<String, TreeMap<Double, Double>> buckets = new TreeMap<>();
+        for (JsonNode timer : after) {
+            if (!"store".equals(timer.path("timer").asText())) {
+                continue;
+            }
+            JsonNode was = start.get(key(timer));
+            String step = timer.path("step").asText();
+            double count = timer.path("count").asDouble() - (was == null ? 0 : was.path("count").asDouble());
+            double total = timer.path("totalMicros").asDouble() - (was == null ? 0 : was.path("totalMicros").asDouble());
+            double[] sum = counts.computeIfAbsent(step, s -> new double[3]);
+            sum[0] += count;
+            sum[1] += total;
+            if ("cache".equals(timer.path("outcome").asText())) {
+                sum[2] += count;
+            }
+            TreeMap<Double, Double> merged = buckets.computeIfAbsent(step, s -> new TreeMap<>());
+            JsonNode old = was == null ? null : was.path("buckets");
+            for (int i = 0; i < timer.path("buckets").size(); i++) {
+                JsonNode bucket = timer.path("buckets").get(i);
+                double gained = bucket.get(1).asDouble() - (old == null || old.size() <= i ? 0 : old.get(i).get(1).asDouble());
+                merged.merge(bucket.get(0).asDouble(), gained, Double::sum);
+            }
+        }
+        Map<String, Object> delta = new LinkedHashMap<>();
+        counts.forEach((step, sum) -> {
+            if (sum[0] > 0) {
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("count", (long) sum[0]);
+                entry.put("cached_share", round(sum[2] / sum[0] * 1000) / 1000.0);
+                entry.put("mean_us", round(sum[1] / sum[0]));
+                entry.put("p50_us_at_most", bucketBound(buckets.get(step), sum[0], 0.50));
+                entry.put("p99_us_at_most", bucketBound(buckets.get(step), sum[0], 0.99));
+                delta.put(step, entry);
+            }
+        });
+        return delta;
+    }
+
+    /** The smallest bucket bound (cumulative counts) holding the fraction {@code p} of {@code count}; -1 if beyond. */
+    private static double bucketBound(TreeMap<Double, Double> cumulative, double count, double p) {
+        for (Map.Entry<Double, Double> bucket : cumulative.entrySet()) {
+            if (bucket.getValue() >= Math.ceil(p * count)) {
+                return bucket.getKey();
+            }
+        }
+        return -1;
+    }
+
+    private static String key(JsonNode timer) {
+        return timer.path("timer").asText() + "/" + timer.path("step").asText() + "/" + timer.path("outcome").asText();
     }
 
     private static long percentile(long[] sorted, double p) {

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The admin API used by the agent host and operators, behind {@link AdminCredentialFilter}. Everything it writes is
- * in the shared store, so any replica may serve it and every replica sees the result at its next call:
+ * in the shared store, so any replica may serve it and every replica sees the result at its next call after the
+ * store's change notification, at the latest 1 s after the write (store.StoreChanges):
  * <ul>
  * <li>{@code POST /admin/sessions} → 201 {@link CreatedSession}; 400 {@code {error, missing[]}} when a required field
  * is absent or blank, 400 {@code {error: "unsupported_provider"}} for a provider kind outside

@@ -2,8 +2,10 @@ package dev.gatehouse.gateway.admin;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,17 +13,22 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code GET /admin/pipeline-timings}, behind {@link AdminCredentialFilter}: the per-step timers of the transport
- * pipeline ({@code gatehouse.transport.step}, tags {@code step} and {@code outcome}) as read from the meter
- * registry, one entry per timer: {@code {step, outcome, count, totalMicros, meanMicros, maxMicros}}. Counts and
- * totals are cumulative since start; {@code max} is the registry's decaying maximum. Meant for the load harness in
- * bench/; the same timers are scraped at {@code GET /prometheus}. It reads meters, nothing else.
+ * {@code GET /admin/pipeline-timings}, behind {@link AdminCredentialFilter}: the per-step timers of one call as read
+ * from the meter registry, one entry per timer: {@code {timer, step, outcome, count, totalMicros, meanMicros,
+ * maxMicros}} and, for timers with a histogram, {@code buckets: [[upperBoundMicros, cumulativeCount], …]}.
+ * {@code timer} is {@code transport} ({@code gatehouse.transport.step}: step, outcome {@code passed|rejected}),
+ * {@code gate} ({@code gatehouse.gate.step}: step, outcome {@code all}) or {@code store}
+ * ({@code gatehouse.store.lookup}: step {@code lookup.<table>}, outcome {@code cache|store}). Counts, totals and
+ * buckets are cumulative since start, so two reads give one series' calls and percentiles; {@code max} is the
+ * registry's decaying maximum. Meant for the load harness in bench/; the same timers are scraped at
+ * {@code GET /prometheus}. It reads meters, nothing else.
  */
 @Controller("/admin/pipeline-timings")
 public class PipelineTimingsController {
 
-    /** The timer the transport pipeline records into (TransportPipeline.TIMER). */
-    static final String TIMER = "gatehouse.transport.step";
+    /** The timers read, by entry kind: TransportPipeline.TIMER, GateSteps.TIMER, StoreCache.TIMER. */
+    private static final Map<String, String> TIMERS = Map.of("transport", "gatehouse.transport.step",
+            "gate", "gatehouse.gate.step", "store", "gatehouse.store.lookup");
 
     private final MeterRegistry meters;
 
@@ -31,20 +38,39 @@ public class PipelineTimingsController {
 
     @Get
     public List<Map<String, Object>> timings() {
-        return meters.find(TIMER).timers().stream()
-                .sorted(Comparator.comparing((Timer t) -> String.valueOf(t.getId().getTag("step")))
-                        .thenComparing(t -> String.valueOf(t.getId().getTag("outcome"))))
-                .map(PipelineTimingsController::entry).toList();
+        List<Map<String, Object>> entries = new ArrayList<>();
+        for (String kind : List.of("transport", "gate", "store")) {
+            meters.find(TIMERS.get(kind)).timers().stream()
+                    .map(timer -> entry(kind, timer))
+                    .sorted(Comparator.comparing((Map<String, Object> e) -> String.valueOf(e.get("step")))
+                            .thenComparing(e -> String.valueOf(e.get("outcome"))))
+                    .forEach(entries::add);
+        }
+        return entries;
     }
 
-    private static Map<String, Object> entry(Timer timer) {
+    private static Map<String, Object> entry(String kind, Timer timer) {
         Map<String, Object> entry = new LinkedHashMap<>();
-        entry.put("step", timer.getId().getTag("step"));
-        entry.put("outcome", timer.getId().getTag("outcome"));
+        entry.put("timer", kind);
+        entry.put("step", kind.equals("store") ? "lookup." + timer.getId().getTag("table")
+                : timer.getId().getTag("step"));
+        entry.put("outcome", switch (kind) {
+            case "store" -> timer.getId().getTag("source");
+            case "gate" -> "all";
+            default -> timer.getId().getTag("outcome");
+        });
         entry.put("count", timer.count());
         entry.put("totalMicros", timer.totalTime(TimeUnit.MICROSECONDS));
         entry.put("meanMicros", timer.mean(TimeUnit.MICROSECONDS));
         entry.put("maxMicros", timer.max(TimeUnit.MICROSECONDS));
+        CountAtBucket[] buckets = timer.takeSnapshot().histogramCounts();
+        if (buckets.length > 0) {
+            List<double[]> counts = new ArrayList<>();
+            for (CountAtBucket bucket : buckets) {
+                counts.add(new double[] {bucket.bucket(TimeUnit.MICROSECONDS), bucket.count()});
+            }
+            entry.put("buckets", counts);
+        }
         return entry;
     }
 }

@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * Thread callers' sessions, keyed by the SHA-256 of their bearer token (the token itself is never stored). Shared by
  * every replica (PostgreSQL, {@code dev.gatehouse.gateway.store}): a session minted on one replica works on all, and
- * a revocation or an expiry applies on all at the next call, since every lookup reads the store.
+ * a revocation or an expiry applies on all at the next call after the store announced it, and at the latest
+ * {@code gatehouse.database.cache-ttl} (≤ 1 s) after it (store.StoreChanges).
  *
  * <p>Every method may throw {@link dev.gatehouse.gateway.store.StoreUnavailableException} when the store does not
  * answer; callers turn that into {@code unavailable}, never into a denial or an acceptance.

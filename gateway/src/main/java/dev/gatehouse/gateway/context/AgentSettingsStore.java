@@ -6,7 +6,8 @@ import java.util.OptionalLong;
 /**
  * Agents' live settings keyed by logical agent id (for outside agents: the token subject), with an optimistic version.
  * Read on every call by the PIP; written by the admin API. Shared by every replica (PostgreSQL,
- * {@code dev.gatehouse.gateway.store}), so a change applies on all at the next call.
+ * {@code dev.gatehouse.gateway.store}), so a change applies on all at the next call after the store announced it,
+ * and at the latest {@code gatehouse.database.cache-ttl} (≤ 1 s) after it (store.StoreChanges).
  *
  * <p>Every method may throw {@link dev.gatehouse.gateway.store.StoreUnavailableException} when the store does not
  * answer.

@@ -80,7 +80,7 @@ public class Gate {
     public Listing list(AuthenticatedCaller caller) {
         ResolvedCaller resolved;
         try {
-            resolved = steps.run("pip", () -> pip.resolve(caller));
+            resolved = steps.run("context", () -> pip.resolve(caller));
         } catch (StoreUnavailableException e) {
             LOG.warn("tools/list not decided: {}", e.getMessage());
             metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of());
@@ -88,7 +88,7 @@ public class Gate {
         }
         DecisionInput input = DecisionInput.forListing(resolved.facts(), resolved.context().wikiRoot());
         PolicyOutcome<VisibleTools> outcome = decide(LIST, () -> pdp.visibleTools(input));
-        if (!(steps.run("log", () -> decisionLog.record(DecisionRecord.forListing(input,
+        if (!(steps.run("decision-log", () -> decisionLog.record(DecisionRecord.forListing(input,
                 resolved.context().provider(), outcome))) instanceof LogResult.Written)) {
             metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of(GateReasons.policyUnavailable()));
             return new Listing.Unavailable("decision log write failed");
@@ -119,7 +119,7 @@ public class Gate {
         String toolTag = registered.map(RegisteredTool::name).orElse(UNKNOWN_TOOL);
         ResolvedCaller resolved;
         try {
-            resolved = steps.run("pip", () -> pip.resolve(caller));
+            resolved = steps.run("context", () -> pip.resolve(caller));
         } catch (StoreUnavailableException e) {
             metrics.decided(CALL, toolTag, Outcome.UNAVAILABLE, List.of());
             throw e;
@@ -131,9 +131,9 @@ public class Gate {
 
     private GateResult call(Optional<RegisteredTool> registered, ResolvedCaller resolved, String tool,
             Object arguments) {
-        Map<String, ThreadShell> targets = steps.run("targets",
+        Map<String, ThreadShell> targets = steps.run("target-shells",
                 () -> pip.threadShells(targetThreadIds(registered, arguments)));
-        List<ArgumentError> argumentErrors = steps.run("arguments", () -> registered
+        List<ArgumentError> argumentErrors = steps.run("argument-check", () -> registered
                 .map(t -> argumentCheck.check(t.schema(), arguments))
                 .orElse(List.of()));
         String wikiRoot = resolved.context().wikiRoot();
@@ -143,7 +143,7 @@ public class Gate {
         PolicyOutcome<Decision> outcome = decide(CALL, () -> pdp.decide(input));
         DecisionRecord record = DecisionRecord.forCall(input, resolved.context().provider(), outcome);
         String decisionId = record.decisionId().toString();
-        if (!(steps.run("log", () -> decisionLog.record(record)) instanceof LogResult.Written)
+        if (!(steps.run("decision-log", () -> decisionLog.record(record)) instanceof LogResult.Written)
                 || outcome instanceof PolicyOutcome.Failed<Decision>) {
             return new GateResult.Unavailable(decisionId, GateReasons.policyUnavailable());
         }
@@ -155,11 +155,11 @@ public class Gate {
                 () -> runHandler(decisionId, registered.get(), arguments, allowed.get(), resolved.context()));
     }
 
-    /** Asks the PDP in the {@code decide} step, recording its answer time. */
+    /** Asks the PDP in the {@code decision} step, recording its answer time. */
     private <T> T decide(String method, Supplier<T> ask) {
         long start = System.nanoTime();
         try {
-            return steps.run("decide", ask);
+            return steps.run("decision", ask);
         } finally {
             metrics.latency(method, System.nanoTime() - start);
         }

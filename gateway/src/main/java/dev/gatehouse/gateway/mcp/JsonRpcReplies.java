@@ -31,11 +31,13 @@ final class JsonRpcReplies {
 
     /** A JSON-RPC result whose {@code result} member is {@code resultJson} (already serialised by the SDK mapper). */
     static void result(HttpServletResponse response, Optional<Object> id, String resultJson) throws IOException {
-        ObjectNode body = JSON.createObjectNode();
-        body.put("jsonrpc", "2.0");
-        putId(body, id);
-        body.set("result", JSON.readTree(resultJson));
-        write(response, HttpServletResponse.SC_OK, JSON.writeValueAsBytes(body));
+        // The result is JSON already: framed as it is, not parsed and written a second time (a wiki page can be
+        // large, and every tools/call reply passes here).
+        ObjectNode head = JSON.createObjectNode();
+        putId(head, id);
+        String envelope = "{\"jsonrpc\":\"2.0\",\"id\":" + JSON.writeValueAsString(head.get("id"))
+                + ",\"result\":" + resultJson + "}";
+        write(response, HttpServletResponse.SC_OK, envelope.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void putId(ObjectNode body, Optional<Object> id) {

@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.store;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -14,11 +15,16 @@ import java.util.Optional;
  * starts in-process on 127.0.0.1, its data under {@code data-dir} ({@code <GATEHOUSE_DATA_DIR>/postgres}), kept
  * across restarts.</li>
  * </ul>
+ * {@code cache-ttl} ({@code GATEHOUSE_DATABASE_CACHE_TTL}, default 1 s, at most 1 s, 0 turns the cache off) bounds how
+ * long a replica may answer a session, settings or registration lookup from its cache ({@link StoreChanges}).
  */
 @ConfigurationProperties(DatabaseProperties.PREFIX)
 public class DatabaseProperties {
 
     public static final String PREFIX = "gatehouse.database";
+
+    /** The longest {@link #getCacheTtl} may be: the bound on how late a change applies on another replica. */
+    public static final Duration MAX_CACHE_TTL = Duration.ofSeconds(1);
 
     private Optional<Boolean> embedded = Optional.empty();
     private Optional<String> url = Optional.empty();
@@ -28,6 +34,7 @@ public class DatabaseProperties {
     private int embeddedPort;
     private String embeddedDatabase = "gatehouse";
     private boolean freshDatabase;
+    private Duration cacheTtl = MAX_CACHE_TTL;
 
     /** Embedded when set to true, or when unset and no URL is given. */
     public boolean isEmbedded() {
@@ -96,5 +103,22 @@ public class DatabaseProperties {
 
     public void setFreshDatabase(boolean freshDatabase) {
         this.freshDatabase = freshDatabase;
+    }
+
+    /**
+     * How long a cached lookup may be answered without asking PostgreSQL again, even when no change notification
+     * arrives; {@link Duration#ZERO}: every lookup asks.
+     */
+    public Duration getCacheTtl() {
+        return cacheTtl;
+    }
+
+    /** @throws IllegalArgumentException when negative or longer than {@link #MAX_CACHE_TTL} */
+    public void setCacheTtl(Duration cacheTtl) {
+        if (cacheTtl.isNegative() || cacheTtl.compareTo(MAX_CACHE_TTL) > 0) {
+            throw new IllegalArgumentException("gatehouse.database.cache-ttl must be between 0 and "
+                    + MAX_CACHE_TTL.toMillis() + " ms, was " + cacheTtl.toMillis() + " ms");
+        }
+        this.cacheTtl = cacheTtl;
     }
 }

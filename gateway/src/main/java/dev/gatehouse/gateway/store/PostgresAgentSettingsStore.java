@@ -12,7 +12,10 @@ import java.util.OptionalLong;
 /**
  * {@link AgentSettingsStore} on the {@code agent_settings} table. Each write is one statement: an upsert that
  * raises the version (last write wins, atomically), or, with an expected version, an update guarded by it (or an
- * insert guarded by absence for version 0), so concurrent admin updates never lose one silently. No cache.
+ * insert guarded by absence for version 0), so concurrent admin updates never lose one silently. {@link #get} (the PIP's read on every call) is answered from
+ * this replica's cache ({@link StoreChanges}): a change applies on every replica at the next call after its
+ * notification, and within {@code gatehouse.database.cache-ttl} (at most 1 s) in any case. {@link #find} (the admin
+ * API's versioned read) always asks PostgreSQL.
  */
 @Singleton
 public class PostgresAgentSettingsStore implements AgentSettingsStore {
@@ -21,9 +24,11 @@ public class PostgresAgentSettingsStore implements AgentSettingsStore {
             + "wiki_write";
 
     private final Database database;
+    private final StoreCache<Optional<Versioned>> cache;
 
-    public PostgresAgentSettingsStore(Database database) {
+    public PostgresAgentSettingsStore(Database database, StoreChanges changes) {
         this.database = database;
+        this.cache = changes.cache("agent_settings");
     }
 
     @Override
@@ -51,10 +56,17 @@ public class PostgresAgentSettingsStore implements AgentSettingsStore {
                         statement.setLong(7, expectedVersion.getAsLong());
                     }, row -> row.getLong(1));
         }
+        cache.invalidate(agentId); // this replica at once; the others by the notification
         if (version.isPresent()) {
             return new Write.Stored(new Versioned(settings, version.get()));
         }
         return new Write.Conflict(find(agentId).map(Versioned::version).orElse(0L));
+    }
+
+    @Override
+    public AgentSettings get(String agentId) {
+        return cache.get(agentId, () -> StoreCache.Loaded.keep(find(agentId)))
+                .map(Versioned::settings).orElse(AgentSettings.NONE);
     }
 
     @Override

@@ -15,9 +15,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@link SessionStore} on the {@code agent_session} table. No cache: every lookup is one indexed read by token hash,
- * so a revocation or an expiry applies on every replica at the next call. Expiry and revocation are compared with
- * the database's clock ({@code now()}), the one clock all replicas share.
+ * {@link SessionStore} on the {@code agent_session} table. A lookup is one indexed read by token hash, answered from
+ * this replica's cache ({@link StoreChanges}) when it was read less than {@code gatehouse.database.cache-ttl} (at most
+ * 1 s) ago and no change notification for it arrived since: a revocation applies on every replica at the next call
+ * after its notification, and within that bound in any case. Expiry and revocation are compared with the database's
+ * clock ({@code now()}), the one clock all replicas share; a cached session is never answered past its expiry.
+ * Unknown tokens are not cached.
  */
 @Singleton
 public class PostgresSessionStore implements SessionStore {
@@ -27,10 +30,12 @@ public class PostgresSessionStore implements SessionStore {
 
     private final Database database;
     private final Duration ttl;
+    private final StoreCache<Optional<AgentSession>> cache;
 
-    public PostgresSessionStore(Database database, SessionProperties properties) {
+    public PostgresSessionStore(Database database, SessionProperties properties, StoreChanges changes) {
         this.database = database;
         this.ttl = properties.getTtl();
+        this.cache = changes.cache("agent_session");
     }
 
     @Override
@@ -55,17 +60,22 @@ public class PostgresSessionStore implements SessionStore {
 
     @Override
     public Optional<AgentSession> findByToken(String token) {
-        return database.one("SELECT " + COLUMNS + " FROM agent_session WHERE token_sha256 = ?"
-                + " AND revoked_at IS NULL AND expires_at > now()",
-                statement -> statement.setString(1, SessionTokens.hash(token)),
-                PostgresSessionStore::session);
+        String hash = SessionTokens.hash(token);
+        return cache.get(hash, () -> database.one("SELECT " + COLUMNS
+                + ", (extract(epoch FROM expires_at - now()) * 1000000000)::bigint AS remaining_nanos"
+                + " FROM agent_session WHERE token_sha256 = ? AND revoked_at IS NULL AND expires_at > now()",
+                statement -> statement.setString(1, hash),
+                row -> new StoreCache.Loaded<>(Optional.of(session(row)), row.getLong("remaining_nanos")))
+                .orElseGet(() -> StoreCache.Loaded.dontKeep(Optional.empty())));
     }
 
     @Override
     public boolean revoke(String sessionId) {
-        return database.update("UPDATE agent_session SET revoked_at = now() WHERE session_id = ?"
-                + " AND revoked_at IS NULL AND expires_at > now()",
-                statement -> statement.setString(1, sessionId)) > 0;
+        Optional<String> revoked = database.one("UPDATE agent_session SET revoked_at = now() WHERE session_id = ?"
+                + " AND revoked_at IS NULL AND expires_at > now() RETURNING token_sha256",
+                statement -> statement.setString(1, sessionId), row -> row.getString(1));
+        revoked.ifPresent(cache::invalidate); // this replica at once; the others by the notification
+        return revoked.isPresent();
     }
 
     @Override

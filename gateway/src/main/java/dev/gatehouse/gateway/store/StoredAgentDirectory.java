@@ -15,8 +15,10 @@ import java.util.Optional;
  * The {@link AgentDirectory} every replica shares: settings in {@code agent_settings} (through the
  * {@link AgentSettingsStore}) and registrations in {@code outside_agent}. Settings are stored under the agent's id
  * alone: the two namespaces cannot meet, because a thread agent's id may never lie in the outside-agent namespace
- * ({@code oa-…}; the admin API refuses it) and an outside agent's always does. No cache: a change applies on every
- * replica at the next call. Every method may throw {@link StoreUnavailableException}.
+ * ({@code oa-…}; the admin API refuses it) and an outside agent's always does. A change applies on every
+ * replica at the next call after its change notification, and within {@code gatehouse.database.cache-ttl} (at most
+ * 1 s) in any case: settings and registrations are read through this replica's caches ({@link StoreChanges}). Every
+ * method may throw {@link StoreUnavailableException}.
  */
 @Singleton
 public class StoredAgentDirectory implements AgentDirectory {
@@ -25,10 +27,12 @@ public class StoredAgentDirectory implements AgentDirectory {
 
     private final AgentSettingsStore settings;
     private final Database database;
+    private final StoreCache<Optional<OutsideAgentRegistration>> registrations;
 
-    public StoredAgentDirectory(AgentSettingsStore settings, Database database) {
+    public StoredAgentDirectory(AgentSettingsStore settings, Database database, StoreChanges changes) {
         this.settings = settings;
         this.database = database;
+        this.registrations = changes.cache("outside_agent");
     }
 
     @Override
@@ -43,11 +47,13 @@ public class StoredAgentDirectory implements AgentDirectory {
 
     @Override
     public Optional<OutsideAgentRegistration> registration(String issuer, String subject) {
-        return database.one("SELECT " + COLUMNS + " FROM outside_agent WHERE issuer = ? AND subject = ?",
+        // A newline cannot end an issuer URL, so the key names one issuer + subject pair only.
+        return registrations.get(issuer + "\n" + subject, () -> StoreCache.Loaded.keep(database.one(
+                "SELECT " + COLUMNS + " FROM outside_agent WHERE issuer = ? AND subject = ?",
                 statement -> {
                     statement.setString(1, issuer);
                     statement.setString(2, subject);
-                }, StoredAgentDirectory::registration);
+                }, StoredAgentDirectory::registration)));
     }
 
     /** Settings first, then the registration: a failure between the two leaves an unused agent, never a stray one. */
@@ -62,14 +68,17 @@ public class StoredAgentDirectory implements AgentDirectory {
                     statement.setString(3, registration.logicalAgentId());
                     statement.setString(4, registration.sharesThreadAgent().orElse(null));
                 });
+        registrations.invalidateAll(); // this replica at once; the others by the notification
     }
 
     @Override
     public boolean unregister(String issuer, String subject) {
-        return database.update("DELETE FROM outside_agent WHERE issuer = ? AND subject = ?", statement -> {
+        boolean removed = database.update("DELETE FROM outside_agent WHERE issuer = ? AND subject = ?", statement -> {
             statement.setString(1, issuer);
             statement.setString(2, subject);
         }) > 0;
+        registrations.invalidateAll();
+        return removed;
     }
 
     @Override

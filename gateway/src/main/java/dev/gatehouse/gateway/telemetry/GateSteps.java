@@ -6,8 +6,8 @@ import jakarta.inject.Singleton;
 import java.util.function.Supplier;
 
 /**
- * Times and traces the PEP's steps of one call: the timer {@value #TIMER} tagged {@code step} ({@code pip},
- * {@code targets}, {@code arguments}, {@code decide}, {@code log}, {@code handler}) and a span {@code gate.<step>}.
+ * Times and traces the PEP's steps of one call: the timer {@value #TIMER} tagged {@code step} ({@code context},
+ * {@code target-shells}, {@code argument-check}, {@code decision}, {@code decision-log}, {@code handler}) and a span {@code gate.<step>}.
  * Complements the transport's per-step timer {@code gatehouse.transport.step}.
  */
 @Singleton

@@ -290,15 +290,33 @@ class AdminApiTest {
                 + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
         RawHttp.post(server.getPort(), list, "Authorization: Bearer " + token, "Mcp-Method: tools/list",
                 "MCP-Protocol-Version: 2026-07-28");
+        String call = list.replace("\"method\":\"tools/list\",\"params\":{", "\"method\":\"tools/call\",\"params\":{"
+                + "\"name\":\"no_such_tool\",\"arguments\":{},");
+        RawHttp.post(server.getPort(), call, "Authorization: Bearer " + token, "Mcp-Method: tools/call",
+                "Mcp-Name: no_such_tool", "MCP-Protocol-Version: 2026-07-28");
         assertEquals(401, send("GET", "/admin/pipeline-timings", null, Optional.of(token)).statusCode());
         HttpResponse<String> response = send("GET", "/admin/pipeline-timings", null,
                 Optional.of("admin-test-credential"));
         assertEquals(200, response.statusCode(), response.body());
         boolean counted = false;
+        java.util.Set<String> gateSteps = new java.util.TreeSet<>();
+        java.util.Set<String> lookups = new java.util.TreeSet<>();
         for (JsonNode timer : JSON.readTree(response.body())) {
             counted |= "era".equals(timer.path("step").asText()) && "passed".equals(timer.path("outcome").asText())
                     && timer.path("count").asLong() > 0;
+            if ("gate".equals(timer.path("timer").asText()) && timer.path("count").asLong() > 0) {
+                gateSteps.add(timer.path("step").asText());
+            }
+            if ("store".equals(timer.path("timer").asText()) && timer.path("count").asLong() > 0
+                    && timer.path("buckets").size() > 0) {
+                lookups.add(timer.path("step").asText());
+            }
         }
         assertTrue(counted, response.body());
+        // The denied call ran every step but the handler; both lookups of a thread caller were timed.
+        assertEquals(java.util.Set.of("argument-check", "context", "decision", "decision-log", "target-shells"),
+                gateSteps, response.body());
+        assertTrue(lookups.containsAll(java.util.Set.of("lookup.agent_session", "lookup.agent_settings")),
+                response.body());
     }
 }

@@ -177,7 +177,7 @@ class OperabilityTest implements TestPropertyProvider {
         assertFalse(scrape.contains("no_such_tool"), "a caller's name never becomes a series");
         assertEquals(6, sample(scrape, "gatehouse_decision_latency_seconds_count", "method=\"tools/call\""));
         assertTrue(scrape.contains("gatehouse_decision_latency_seconds_bucket{"), "a histogram");
-        assertEquals(6, sample(scrape, "gatehouse_gate_step_seconds_count", "step=\"decide\""));
+        assertEquals(6, sample(scrape, "gatehouse_gate_step_seconds_count", "step=\"decision\""));
         assertEquals(3, sample(scrape, "gatehouse_gate_step_seconds_count", "step=\"handler\""));
         assertEquals(3, sample(scrape, "gatehouse_facade_call_seconds_count", "service=\"wiki\"",
                 "outcome=\"4xx\""));
@@ -202,8 +202,8 @@ class OperabilityTest implements TestPropertyProvider {
         SpanData root = trace.stream().filter(s -> s.getKind() == SpanKind.SERVER).findFirst().orElseThrow();
         assertEquals("POST /mcp", root.getName());
         assertEquals(CLIENT_SPAN, root.getParentSpanId());
-        for (String step : List.of("transport.origin", "transport.authentication", "transport.era", "gate.pip",
-                "gate.decide", "gate.log", "gate.handler", "facade wiki")) {
+        for (String step : List.of("transport.origin", "transport.authentication", "transport.era", "gate.context",
+                "gate.decision", "gate.decision-log", "gate.handler", "facade wiki")) {
             assertEquals(3, trace.stream().filter(s -> s.getName().equals(step)).count(), step);
         }
         Matcher sent = Pattern.compile("00-" + TRACE_ID + "-([0-9a-f]{16})-01")
