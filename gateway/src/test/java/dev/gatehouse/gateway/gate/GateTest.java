@@ -23,6 +23,7 @@ import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
+import dev.gatehouse.gateway.policy.TestBundle;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
 import dev.gatehouse.gateway.support.Callers;
 import dev.gatehouse.gateway.support.MinimalArguments;
@@ -68,8 +69,7 @@ class GateTest {
     }
 
     static EmbeddedPdpConfiguration configuration(Path bundle) {
-        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
-        configuration.setBundlePath(bundle.toString());
+        EmbeddedPdpConfiguration configuration = TestBundle.configuration(bundle);
         configuration.setPoolSize(1);
         return configuration;
     }

@@ -40,7 +40,7 @@ final class BatchPolicy {
             try (var in = BatchPolicy.class.getResourceAsStream("/confinement/batch.rego")) {
                 Files.write(batchRego, in.readAllBytes());
             }
-            WasmBundle bundle = BundleReader.read(TestBundle.freshBundle());
+            WasmBundle bundle = TestBundle.freshWasmBundle();
             this.wasm = OpaPolicy.builder().withPolicy(bundle.wasm()).build();
             this.decision = wasm.entrypoints().get("gatehouse/authz/decision");
             wasm.data(bundle.dataJson());
