@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.styra.opa.wasm.OpaPolicy;
 import dev.gatehouse.gateway.policy.PolicyJson;
 import dev.gatehouse.gateway.policy.TestBundle;
-import dev.gatehouse.gateway.policy.embedded.BundleReader;
 import dev.gatehouse.gateway.policy.embedded.WasmBundle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
