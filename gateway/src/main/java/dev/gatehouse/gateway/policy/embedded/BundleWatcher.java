@@ -73,7 +73,7 @@ public final class BundleWatcher {
 
         FileWatch(Path file) {
             this.file = file;
-            this.seen = stamp(file);
+            this.seen = Optional.empty(); // the first look offers the file: it may have changed since start-up
         }
 
         @Override
@@ -84,8 +84,7 @@ public final class BundleWatcher {
             }
             seen = now;
             try {
-                Activation activation = pdp.offer(BundleArchive.read(file));
-                LOG.debug("bundle file {} offered: {}", file, activation);
+                pdp.offer(BundleArchive.read(file)); // the PDP logs what the offer did
             } catch (BundleException e) {
                 LOG.warn("bundle file {} changed but cannot be read (yet): {}", file, e.getMessage());
             } catch (RuntimeException e) {

@@ -101,9 +101,6 @@ public final class EmbeddedPdp extends EvaluatingPdp {
             LOG.info("Embedded PDP ready: bundle {} revision {} (key {}), {} instances", configuration.bundleFile(),
                     serving.get().bundle().revision(), serving.get().bundle().keyId().orElse("none: unsigned"),
                     configuration.poolSize());
-        } else {
-            LOG.error("Embedded PDP cannot decide yet; every call is denied with policy_unavailable: {}",
-                    lastRefusal.map(PolicyFault::detail).orElse("no bundle"));
         }
     }
 
@@ -183,6 +180,8 @@ public final class EmbeddedPdp extends EvaluatingPdp {
         Serving current = serving.get();
         if (current != null) {
             LOG.error("{}; revision {} keeps serving", reason, current.bundle().revision());
+        } else {
+            LOG.error("{}; no revision serving: every call is denied with policy_unavailable", reason);
         }
         return new Activation.Refused(reason);
     }
