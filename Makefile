@@ -72,18 +72,28 @@ policy-test: opa
 policy-mutation: opa
 	@python3 scripts/policy-mutation.py --opa "$(OPA)" --min 90 --jobs 2
 
-# The Wasm bundle the embedded PDP loads; only built-ins the JVM side can run are allowed.
+# The Wasm bundle the embedded PDP loads, and a Rego bundle for a remote OPA, both signed (OPA bundle signing,
+# RS256) with the local key pair of scripts/bundle-signing-key.sh, or with BUNDLE_SIGNING_KEY (a PEM private key)
+# when set. The signature carries `iat`, which orders revisions (an older one is refused as a rollback). Each is
+# written beside its target and moved into place, so a watching gateway never reads half a file.
+BUNDLE_SIGNING_KEY ?= $(shell scripts/bundle-signing-key.sh)/private.pem
 bundle: opa
-	@echo ">> opa build -t wasm -> $(BUNDLE)"
+	@echo ">> opa build -t wasm --signing-key $(BUNDLE_SIGNING_KEY) -> $(BUNDLE)"
 	@mkdir -p $(BUNDLE_DIR)
+	@echo "{\"iat\": $$(date +%s)}" > $(BUNDLE_DIR)/claims.json
 	@"$(OPA)" build -b policies -t wasm \
 	  -e gatehouse/authz/decision -e gatehouse/authz/visible_tools \
 	  -e gatehouse/authz/access_table -e gatehouse/authz/held_capabilities \
 	  --capabilities scripts/wasm-capabilities.json \
 	  --revision "$$(scripts/source-revision.sh)" \
-	  -o $(BUNDLE)
-	@echo ">> opa build (Rego) -> $(BUNDLE_DIR)/rego-bundle.tar.gz, for a remote OPA sidecar (gatehouse.policy.engine=remote)"
-	@"$(OPA)" build -b policies --revision "$$(scripts/source-revision.sh)" -o $(BUNDLE_DIR)/rego-bundle.tar.gz
+	  --signing-key "$(BUNDLE_SIGNING_KEY)" --claims-file $(BUNDLE_DIR)/claims.json \
+	  -o $(BUNDLE).tmp
+	@mv -f $(BUNDLE).tmp $(BUNDLE)
+	@echo ">> opa build (Rego, signed) -> $(BUNDLE_DIR)/rego-bundle.tar.gz, for a remote OPA sidecar (gatehouse.policy.engine=remote)"
+	@"$(OPA)" build -b policies --revision "$$(scripts/source-revision.sh)" \
+	  --signing-key "$(BUNDLE_SIGNING_KEY)" --claims-file $(BUNDLE_DIR)/claims.json \
+	  -o $(BUNDLE_DIR)/rego-bundle.tar.gz.tmp
+	@mv -f $(BUNDLE_DIR)/rego-bundle.tar.gz.tmp $(BUNDLE_DIR)/rego-bundle.tar.gz
 
 # Headless Chromium (Debian package) for the matrix page's browser test in cli/; installed only when missing.
 browser:

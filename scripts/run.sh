@@ -84,6 +84,7 @@ echo ">> starting the gateway on $BASE"
 GATEHOUSE_ADMIN_CREDENTIAL="$ADMIN_CREDENTIAL" GATEHOUSE_OAUTH_ISSUER="$ISSUER" \
 GATEHOUSE_OAUTH_JWKS_URL="$ISSUER/jwks" GATEHOUSE_OAUTH_SCOPE="$SCOPE" \
 GATEHOUSE_PORT="$PORT" GATEHOUSE_PUBLIC_URL="$BASE" GATEHOUSE_DATA_DIR="$DATA" \
+GATEHOUSE_BUNDLE_VERIFICATION_KEY="${GATEHOUSE_BUNDLE_VERIFICATION_KEY:-$DATA/bundle-signing/public.pem}" \
   java -Dgatehouse.policy.bundle-path="$BUNDLE" -Dgatehouse.audit.path="$DATA/logs/decisions.jsonl" \
     -Dgatehouse.services.host.url="http://127.0.0.1:$LOCAL_PORT" \
     -Dgatehouse.services.project.url="http://127.0.0.1:$LOCAL_PORT" \
@@ -161,6 +162,8 @@ An outside agent's token (an OAuth client gets it by itself after the 401, from 
   curl -s -u o2:local-secret -d grant_type=client_credentials -d scope=$SCOPE \\
     --data-urlencode resource=$BASE/mcp $ISSUER/token
 A scripted session: scripts/demo.sh
+A policy change without a restart: edit policies/, run \`make bundle\` (signed with $DATA/bundle-signing/); the
+  gateway verifies and activates the new revision within a second (log: "activated"; $BASE/health bundleRevision).
 Logs: $DATA/logs/ (decision log: decisions.jsonl)   Ctrl-C stops all three servers.
 INFO
 wait

@@ -10,7 +10,7 @@ import dev.gatehouse.gateway.policy.PolicyJson;
 import dev.gatehouse.gateway.policy.ResultSet;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
-import dev.gatehouse.gateway.policy.embedded.BundleException;
+import dev.gatehouse.gateway.policy.bundle.BundleException;
 import dev.gatehouse.gateway.policy.embedded.BundleReader;
 import dev.gatehouse.gateway.policy.embedded.WasmBundle;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +36,7 @@ public class DecisionStagesBenchmark {
     /** One instance with data loaded, as the pool holds them. */
     @Setup
     public void setUp() throws BundleException {
-        WasmBundle bundle = BundleReader.read(Fixture.bundle());
+        WasmBundle bundle = BundleReader.read(Fixture.bundle(), Fixture.verification());
         policy = OpaPolicy.builder().withPolicy(bundle.wasm()).build();
         policy.data(bundle.dataJson());
         policy.entrypoint(Entrypoint.DECISION.path());

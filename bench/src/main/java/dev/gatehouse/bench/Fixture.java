@@ -4,6 +4,7 @@ import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.ThreadShell;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
+import dev.gatehouse.gateway.policy.bundle.BundleVerification;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,6 +50,30 @@ final class Fixture {
         return bundle;
     }
 
+    /**
+     * The bench's embedded-PDP configuration for {@code bundle}: verified with the local signing key of
+     * {@code make bundle} ({@code -Dgatehouse.bundle.public-key}, default
+     * {@code .gatehouse-data/bundle-signing/public.pem}), and unsigned bundles allowed, since scripts/bench.sh
+     * builds its table-size and profile bundles without signing them.
+     */
+    static EmbeddedPdpConfiguration configuration(Path bundle) {
+        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
+        configuration.setBundlePath(bundle.toString());
+        configuration.setVerificationKey(publicKey().toString());
+        configuration.setAllowUnsigned(true);
+        return configuration;
+    }
+
+    /** The verification of {@link #configuration(Path)}. */
+    static BundleVerification verification() {
+        return configuration(bundle()).verification();
+    }
+
+    private static Path publicKey() {
+        return Path.of(System.getProperty("gatehouse.bundle.public-key", ".gatehouse-data/bundle-signing/public.pem"))
+                .toAbsolutePath();
+    }
+
     /** An embedded PDP on {@link #bundle()} with {@code poolMax} instances, checked healthy. */
     static EmbeddedPdp pdp(int poolMax) {
         return pdp(bundle(), poolMax);
@@ -56,8 +81,7 @@ final class Fixture {
 
     /** An embedded PDP on {@code bundle} with {@code poolMax} instances, checked healthy. */
     static EmbeddedPdp pdp(Path bundle, int poolMax) {
-        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
-        configuration.setBundlePath(bundle.toString());
+        EmbeddedPdpConfiguration configuration = configuration(bundle);
         configuration.setPoolSize(poolMax);
         EmbeddedPdp pdp = new EmbeddedPdp(configuration);
         if (!pdp.status().healthy()) {

@@ -1,5 +1,7 @@
 package dev.gatehouse.bench;
 
+import static java.nio.file.StandardCopyOption.REPLACE_EXISTING;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -45,6 +47,12 @@ import java.util.function.IntFunction;
  * default 2000), {@code series-seconds} (time bound of one operation × concurrency series, default 180),
  * {@code gateway-options} (extra gateway JVM options, space-separated; default none: the gateway's defaults) and
  * {@code only=mixed} (the mixed series alone, for diagnosing it).
+ *
+ * <p>{@code only=swap swap-bundle=<a second signed bundle>}: hot swap under load. The gateway watches a copy of
+ * {@code bundle} (every 100 ms, rollback allowed so the two revisions can alternate); gated wiki_read runs at
+ * concurrency 16, first steady ({@code load.gated.wiki_read.c16.steady}), then while the bundle file is replaced
+ * by the other revision every {@code swap-every-ms} (default 1500) ({@code load.gated.wiki_read.c16.swapping});
+ * the report counts the swaps the gateway activated ({@code /health} revision changes) and every failed call.
  */
 public final class LoadHarness {
 
@@ -144,9 +152,22 @@ public final class LoadHarness {
         List<String> gatewayOptions = args.getOrDefault("gateway-options", "").isBlank() ? List.of()
                 : List.of(args.get("gateway-options").trim().split("\\s+"));
         boolean mixedOnly = "mixed".equals(args.get("only"));
+        boolean swapOnly = "swap".equals(args.get("only"));
+        Path bundle = Path.of(args.get("bundle"));
+        Path[] revisions = null;
+        if (swapOnly) {
+            Path swapDir = Files.createDirectories(Path.of(args.get("work")).toAbsolutePath().resolveSibling(
+                    Path.of(args.get("work")).getFileName() + "-swap"));
+            revisions = new Path[] {Files.copy(bundle, swapDir.resolve("a.tar.gz"), REPLACE_EXISTING),
+                Files.copy(Path.of(args.get("swap-bundle")), swapDir.resolve("b.tar.gz"), REPLACE_EXISTING)};
+            bundle = Files.copy(revisions[0], swapDir.resolve("live.tar.gz"), REPLACE_EXISTING);
+            gatewayOptions = new ArrayList<>(gatewayOptions);
+            gatewayOptions.addAll(List.of("-Dgatehouse.policy.allow-rollback=true",
+                    "-Dgatehouse.policy.bundle-watch-interval=100ms"));
+        }
         Map<String, Object> report = new LinkedHashMap<>();
         try (Stack stack = Stack.start(Path.of(args.get("work")), Path.of(args.get("local-jar")),
-                Path.of(args.get("gateway-jar")), Path.of(args.get("bundle")), gatewayOptions)) {
+                Path.of(args.get("gateway-jar")), bundle, gatewayOptions)) {
             JsonNode session = JSON.readTree(stack.admin("POST", "/admin/sessions", JSON.writeValueAsString(Map.of(
                     "environmentId", "local", "threadId", "t1", "providerSessionId", "ps-t1",
                     "providerInstanceId", "pi-1", "logicalAgentId", "a1", "t3ProjectId", "demo",
@@ -154,7 +175,10 @@ public final class LoadHarness {
             stack.admin("PUT", "/admin/agents/a1", "{\"browserAccess\":true,\"project\":{\"enabled\":true,"
                     + "\"projectServiceProjectId\":\"ps-demo\"},\"wiki\":{\"read\":true,\"write\":true}}", 200);
             LoadHarness harness = new LoadHarness(stack, session.path("token").asText());
-            report = harness.run(mixedOnly ? 0 : requests, mixed, mixedOnly ? 0 : warmup, seriesNanos);
+            report = swapOnly
+                    ? harness.swap(bundle, revisions, requests, warmup, seriesNanos,
+                            Long.parseLong(args.getOrDefault("swap-every-ms", "1500")))
+                    : harness.run(mixedOnly ? 0 : requests, mixed, mixedOnly ? 0 : warmup, seriesNanos);
             report.put("memory", Map.of("gateway", Stack.memory(stack.gateway),
                     "local_services", Stack.memory(stack.services)));
             report.put("pdp_faults", pdpFaults(stack.workDir.resolve("decisions.jsonl")));
@@ -246,6 +270,68 @@ public final class LoadHarness {
         report.put("gate_steps", gateSteps);
         report.put("store_lookups", lookups);
         return report;
+    }
+
+    /** The swap scenario (class comment): steady, then swapping, same call and concurrency. */
+    private Map<String, Object> swap(Path live, Path[] revisions, int requests, int warmup, long seriesNanos,
+            long everyMillis) throws Exception {
+        Call call = gated("wiki_read", Map.of("path", "page.md"), true);
+        List<Map<String, Object>> results = new ArrayList<>();
+        Map<String, Object> swaps = new LinkedHashMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(17);
+        try {
+            batch(pool, 16, i -> call, warmup, new Samples("warmup"), System.nanoTime() + seriesNanos);
+            Samples steady = new Samples("load.gated.wiki_read.c16.steady");
+            batch(pool, 16, i -> call, requests, steady, System.nanoTime() + seriesNanos);
+            results.add(steady.result());
+            System.out.println(">> " + summary(steady));
+            java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+            List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+            seen.add(revision());
+            Future<?> swapper = pool.submit(() -> {
+                int next = 1;
+                while (running.get()) {
+                    try {
+                        Path staged = live.resolveSibling("staged.tar.gz");
+                        Files.copy(revisions[next], staged, REPLACE_EXISTING);
+                        Files.move(staged, live, REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                        next = 1 - next;
+                        Thread.sleep(everyMillis);
+                        String now = revision();
+                        if (!now.equals(seen.get(seen.size() - 1))) {
+                            seen.add(now);
+                        }
+                    } catch (InterruptedException e) {
+                        return null;
+                    }
+                }
+                return null;
+            });
+            Samples swapping = new Samples("load.gated.wiki_read.c16.swapping");
+            batch(pool, 16, i -> call, requests, swapping, System.nanoTime() + seriesNanos);
+            running.set(false);
+            swapper.get(30, TimeUnit.SECONDS);
+            results.add(swapping.result());
+            System.out.println(">> " + summary(swapping));
+            swaps.put("activated", seen.size() - 1);
+            swaps.put("every_ms", everyMillis);
+            swaps.put("revisions", List.copyOf(seen));
+            System.out.println(">> swaps activated during the swapping series: " + (seen.size() - 1));
+        } finally {
+            pool.shutdownNow();
+            pool.awaitTermination(30, TimeUnit.SECONDS);
+        }
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("results", results);
+        report.put("swaps", swaps);
+        return report;
+    }
+
+    /** The revision {@code /health} reports. */
+    private String revision() throws IOException, InterruptedException {
+        HttpResponse<String> health = gatewayClient.send(HttpRequest.newBuilder(URI.create(stack.baseUrl()
+                + "/health")).build(), HttpResponse.BodyHandlers.ofString());
+        return JSON.readTree(health.body()).path("pdp").path("bundleRevision").asText("none");
     }
 
     private static String summary(Samples samples) {

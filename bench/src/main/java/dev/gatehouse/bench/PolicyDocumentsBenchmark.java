@@ -3,7 +3,7 @@ package dev.gatehouse.bench;
 import com.styra.opa.wasm.OpaPolicy;
 import dev.gatehouse.gateway.policy.DecisionInputMapper;
 import dev.gatehouse.gateway.policy.PolicyJson;
-import dev.gatehouse.gateway.policy.embedded.BundleException;
+import dev.gatehouse.gateway.policy.bundle.BundleException;
 import dev.gatehouse.gateway.policy.embedded.BundleReader;
 import dev.gatehouse.gateway.policy.embedded.WasmBundle;
 import java.nio.file.Path;
@@ -39,7 +39,7 @@ public class PolicyDocumentsBenchmark {
     @Setup
     public void setUp() throws BundleException {
         WasmBundle bundle = BundleReader.read(Path.of(System.getProperty("gatehouse.profile-bundle",
-                "bench/target/profile-bundle.tar.gz")));
+                "bench/target/profile-bundle.tar.gz")), Fixture.verification());
         policy = OpaPolicy.builder().withPolicy(bundle.wasm()).build();
         policy.data(bundle.dataJson());
         policy.entrypoint("gatehouse/authz/" + document);

@@ -66,6 +66,8 @@ final class Stack implements AutoCloseable {
         awaitHttp(URI.create(local + "/"), services, "local-services");
         List<String> command = new ArrayList<>(List.of("java", "-Xmx512m",
                 "-Dgatehouse.policy.bundle-path=" + bundle.toAbsolutePath(),
+                "-Dgatehouse.policy.verification-key=" + Path.of(System.getProperty("gatehouse.bundle.public-key",
+                        ".gatehouse-data/bundle-signing/public.pem")).toAbsolutePath(),
                 "-Dgatehouse.audit.path=" + workDir.resolve("decisions.jsonl")));
         command.addAll(gatewayOptions);
         for (String service : List.of("host", "project", "wiki")) {

@@ -12,7 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code GET /health}: 200 {@code {status: "UP", pdp: {engine, bundleRevision}, store: {status: "UP"}}} while the PDP
+ * {@code GET /health}: 200 {@code {status: "UP", pdp: {engine, bundleRevision, bundleKeyId?, lastRefusal?}, store:
+ * {status: "UP"}}} ({@code bundleRevision} is the manifest revision serving, {@code bundleKeyId} the key that verified
+ * it, {@code lastRefusal} why the latest bundle offered was not activated while this one keeps serving) while the PDP
  * has a bundle and the shared store answers, else 503 {@code {status: "DOWN", …}} with a {@code fault: {code, detail}}
  * on the part that is down (the store check waits at most the pool's connection timeout). A gateway without a bundle stays up, says
  * why here, and denies every call with {@code policy_unavailable}. Public: no secrets, no decision input.
@@ -58,6 +60,8 @@ public class HealthController {
         Map<String, Object> engine = new LinkedHashMap<>();
         engine.put("engine", status.engine());
         status.bundleRevision().ifPresent(revision -> engine.put("bundleRevision", revision));
+        status.bundleKeyId().ifPresent(keyId -> engine.put("bundleKeyId", keyId));
+        status.lastRefusal().ifPresent(refusal -> engine.put("lastRefusal", refusal.detail()));
         status.fault().ifPresent(fault -> engine.put("fault", Map.of("code", fault.code(), "detail", fault.detail())));
         Map<String, Object> store = new LinkedHashMap<>();
         boolean storeUp = database.ping();

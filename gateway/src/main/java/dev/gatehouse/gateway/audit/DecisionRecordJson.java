@@ -11,6 +11,7 @@ import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Writes a {@link DecisionRecord} as one JSON object of schemas/decision-log-record.json. Field names follow OPA's
@@ -75,7 +76,7 @@ final class DecisionRecordJson {
     private static void decision(ObjectNode json, Decision decision) {
         ObjectNode result = DecisionJson.decision(decision);
         json.set("result", result);
-        provenance(json, decision.bundleRevision(), decision.evalMicros());
+        provenance(json, decision.bundleRevision(), decision.bundleKeyId(), decision.evalMicros());
         json.put("allow", decision.allow());
         json.set("reasons", result.get("reasons").deepCopy());
         json.set("obligations", result.get("obligations").deepCopy());
@@ -83,7 +84,7 @@ final class DecisionRecordJson {
 
     private static void listing(ObjectNode json, VisibleTools tools) {
         json.set("result", DecisionJson.visibleTools(tools));
-        provenance(json, tools.bundleRevision(), tools.evalMicros());
+        provenance(json, tools.bundleRevision(), tools.bundleKeyId(), tools.evalMicros());
         json.put("allow", true);
         json.putArray("reasons");
     }
@@ -96,8 +97,9 @@ final class DecisionRecordJson {
         json.putObject("fault").put("code", fault.code()).put("detail", fault.detail());
     }
 
-    private static void provenance(ObjectNode json, String revision, long evalMicros) {
-        json.putObject("bundles").putObject("gatehouse").put("revision", revision);
+    private static void provenance(ObjectNode json, String revision, Optional<String> keyId, long evalMicros) {
+        ObjectNode bundle = json.putObject("bundles").putObject("gatehouse").put("revision", revision);
+        keyId.ifPresent(id -> bundle.put("keyid", id));
         json.putObject("metrics").put("timer_eval_us", evalMicros);
     }
 

@@ -72,7 +72,7 @@ public final class DecisionParser {
             }
             Obligations obligations = obligations(value.get("obligations"));
             return new PolicyOutcome.Decided<>(new Decision(allow.booleanValue(), reasons, obligations,
-                    answer.revision(), micros(startNanos)));
+                    answer.revision(), micros(startNanos), answer.keyId()));
         } catch (Malformed e) {
             return malformed(e.getMessage());
         }
@@ -102,7 +102,7 @@ public final class DecisionParser {
                 }
             }
             return new PolicyOutcome.Decided<>(new VisibleTools(List.copyOf(names), answer.revision(),
-                    micros(startNanos)));
+                    micros(startNanos), answer.keyId()));
         } catch (Malformed e) {
             return malformed(e.getMessage());
         }

@@ -1,5 +1,8 @@
 package dev.gatehouse.gateway.policy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
@@ -9,6 +12,8 @@ import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The start-up check every engine runs before it serves: one evaluation of each entrypoint with a fixed input.
@@ -16,6 +21,12 @@ import java.util.Optional;
  * {@code unknown_tool} and no obligations; that also proves the policy data is loaded (without data the reason
  * list is empty, and the parser rejects a denial without reasons). visible_tools must parse as a list of names.
  * A built-in the Wasm host lacks fails here, at the first evaluation (the Wasm SDK resolves built-ins lazily).
+ *
+ * <p>A bundle may also ship a smoke set of golden cases ({@code data.gatehouse.smoke.cases}, each
+ * {@code {name, input, expected}}, written by {@code scripts/smoke-cases.py} from policy-tests/golden and checked
+ * by {@code opa test}); {@link #run(PolicyEvaluator, JsonNode)} decides each and requires the expected
+ * {@code allow}, the same set of reason codes and the same obligations. A new revision that fails any of them is
+ * not activated.
  */
 public final class SelfTest {
 
@@ -41,6 +52,62 @@ public final class SelfTest {
      *         {@link PolicyFault#BUNDLE_UNAVAILABLE} fault naming the entrypoint and what was wrong
      */
     public static PolicyOutcome<String> run(PolicyEvaluator evaluator) {
+        return run(evaluator, PolicyJson.MAPPER.createArrayNode());
+    }
+
+    /**
+     * Runs both evaluations, then every smoke case.
+     *
+     * @param smokeCases an array of {@code {name, input, expected}}; a malformed case fails the test
+     * @return as {@link #run(PolicyEvaluator)}; a failing smoke case names itself and what differed
+     */
+    public static PolicyOutcome<String> run(PolicyEvaluator evaluator, JsonNode smokeCases) {
+        PolicyOutcome<String> fixed = fixed(evaluator);
+        if (fixed instanceof PolicyOutcome.Failed<String>) {
+            return fixed;
+        }
+        for (JsonNode smoke : smokeCases) {
+            Optional<String> problem = smoke(evaluator, smoke);
+            if (problem.isPresent()) {
+                return fault(Entrypoint.DECISION, "smoke case " + smoke.path("name").asText("?") + ": "
+                        + problem.get());
+            }
+        }
+        return fixed;
+    }
+
+    private static Optional<String> smoke(PolicyEvaluator evaluator, JsonNode smoke) {
+        if (!smoke.path("input").isObject() || !smoke.path("expected").isObject()) {
+            return Optional.of("not {name, input, expected}");
+        }
+        ArrayNode expectedSet = PolicyJson.MAPPER.createArrayNode();
+        expectedSet.addObject().set("result", smoke.get("expected"));
+        PolicyOutcome<Decision> expected = DecisionParser.decision(new ResultSet(expectedSet, "expected"), 0);
+        if (expected instanceof PolicyOutcome.Failed<Decision> failed) {
+            return Optional.of("its expected decision is malformed: " + failed.fault().detail());
+        }
+        PolicyOutcome<ResultSet> answer = evaluator.evaluate(Entrypoint.DECISION,
+                (ObjectNode) smoke.get("input").deepCopy());
+        if (answer instanceof PolicyOutcome.Failed<ResultSet>) {
+            return Optional.of(describe(answer));
+        }
+        PolicyOutcome<Decision> got = DecisionParser.decision(((PolicyOutcome.Decided<ResultSet>) answer).value(), 0);
+        if (got instanceof PolicyOutcome.Failed<Decision>) {
+            return Optional.of(describe(got));
+        }
+        Decision want = ((PolicyOutcome.Decided<Decision>) expected).value();
+        Decision have = ((PolicyOutcome.Decided<Decision>) got).value();
+        boolean same = want.allow() == have.allow() && codes(want).equals(codes(have))
+                && want.obligations().equals(have.obligations());
+        return same ? Optional.empty() : Optional.of("expected allow=" + want.allow() + " reasons=" + codes(want)
+                + ", got allow=" + have.allow() + " reasons=" + codes(have));
+    }
+
+    private static Set<String> codes(Decision decision) {
+        return decision.reasons().stream().map(Decision.Reason::code).collect(Collectors.toSet());
+    }
+
+    private static PolicyOutcome<String> fixed(PolicyEvaluator evaluator) {
         long start = System.nanoTime();
         PolicyOutcome<ResultSet> decisionAnswer = evaluator.evaluate(Entrypoint.DECISION,
                 DecisionInputMapper.forCall(CALL));

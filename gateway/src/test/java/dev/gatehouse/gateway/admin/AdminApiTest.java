@@ -258,7 +258,9 @@ class AdminApiTest {
         assertEquals(200, response.statusCode(), response.body());
         JsonNode health = JSON.readTree(response.body());
         assertEquals("UP", health.path("status").asText());
+        // the manifest revision make bundle wrote (scripts/source-revision.sh), and the key that verified it
         assertTrue(health.path("pdp").path("bundleRevision").asText().matches("[0-9a-f]{64}"), response.body());
+        assertEquals("default", health.path("pdp").path("bundleKeyId").asText(), response.body());
     }
 
     /** The read API answers from the served bundle: the access table as enforced, and scopes as derived. */

@@ -40,8 +40,7 @@ class DecisionLogReplayTest {
 
     @Test
     void everyLoggedDecisionReplaysInOpa() throws Exception {
-        EmbeddedPdpConfiguration pdpConfiguration = new EmbeddedPdpConfiguration();
-        pdpConfiguration.setBundlePath(TestBundle.freshBundle().toString());
+        EmbeddedPdpConfiguration pdpConfiguration = TestBundle.configuration(TestBundle.freshBundle());
         pdpConfiguration.setPoolSize(1);
         EmbeddedPdp pdp = new EmbeddedPdp(pdpConfiguration);
         DecisionLogConfiguration logConfiguration = new DecisionLogConfiguration();

@@ -50,7 +50,7 @@ class DecisionLogTest {
     void allowDenyFaultAndListingEachWriteOneValidLine() throws IOException {
         DecisionLog log = logAt(dir.resolve("logs/decisions.jsonl"));
         Decision allow = new Decision(true, List.of(), new Obligations(Map.of(),
-                Map.of("path", "agents/a1/page.md")), "rev-1", 17);
+                Map.of("path", "agents/a1/page.md")), "rev-1", 17, java.util.Optional.of("default"));
         Decision deny = new Decision(false, List.of(new Decision.Reason("path_escape", "leaves the subtree")),
                 Obligations.NONE, "rev-1", 9);
         List<DecisionRecord> records = List.of(
@@ -77,6 +77,9 @@ class DecisionLogTest {
             assertEquals(records.get(i).decisionId().toString(), line.get("decision_id").asText());
             json.add(line);
         }
+        assertEquals("default", json.get(0).path("bundles").path("gatehouse").path("keyid").asText(),
+                "the record names the key that verified the bundle");
+        assertTrue(json.get(1).path("bundles").path("gatehouse").path("keyid").isMissingNode());
 
         JsonNode allowed = json.get(0);
         assertEquals("gatehouse/authz/decision", allowed.get("path").asText());

@@ -111,6 +111,7 @@ final class GatewayStack implements AutoCloseable {
         }
         List<String> command = new ArrayList<>(List.of("java",
                 "-Dgatehouse.policy.bundle-path=" + Path.of(property("gatehouse.bundle.dir"), "bundle.tar.gz"),
+                "-Dgatehouse.policy.verification-key=" + property("gatehouse.policy.verification-key"),
                 "-Dgatehouse.audit.path=" + workDir.resolve("decisions.jsonl")));
         for (String service : List.of("host", "project", "wiki")) {
             command.add("-Dgatehouse.services." + service + ".url=" + local);

@@ -29,6 +29,7 @@ import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
+import dev.gatehouse.gateway.policy.TestBundle;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
 import dev.gatehouse.gateway.support.Callers;
@@ -77,8 +78,7 @@ class GateTest {
     }
 
     static EmbeddedPdpConfiguration configuration(Path bundle) {
-        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
-        configuration.setBundlePath(bundle.toString());
+        EmbeddedPdpConfiguration configuration = TestBundle.configuration(bundle);
         configuration.setPoolSize(1);
         return configuration;
     }

@@ -48,10 +48,19 @@ public final class OpaCli {
         build(command);
     }
 
-    /** {@code opa build -t wasm} of {@code policyDir} with every {@code Entrypoint}: a Wasm bundle for fault tests. */
+    /**
+     * {@code opa build -t wasm --revision fault-test} of {@code policyDir} with every {@code Entrypoint}: an
+     * unsigned Wasm bundle for fault tests.
+     */
     public static void buildWasmBundle(Path policyDir, Path target) {
+        buildWasmBundle(policyDir, target, List.of("--revision", "fault-test"));
+    }
+
+    /** {@code opa build -t wasm} of {@code policyDir} with every {@code Entrypoint} and further options. */
+    public static void buildWasmBundle(Path policyDir, Path target, List<String> options) {
         List<String> command = new ArrayList<>(List.of(TestBundle.opa().toString(), "build", "-t", "wasm",
                 "-b", policyDir.toString(), "-o", target.toString()));
+        command.addAll(options);
         for (Entrypoint entrypoint : Entrypoint.values()) {
             command.addAll(List.of("-e", entrypoint.path()));
         }

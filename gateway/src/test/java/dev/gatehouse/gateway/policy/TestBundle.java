@@ -4,6 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatehouse.gateway.policy.bundle.BundleException;
+import dev.gatehouse.gateway.policy.bundle.BundleVerification;
+import dev.gatehouse.gateway.policy.bundle.VerificationKey;
+import dev.gatehouse.gateway.policy.embedded.BundleReader;
+import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
+import dev.gatehouse.gateway.policy.embedded.WasmBundle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +49,44 @@ public final class TestBundle {
         assertEquals(sourceRevision(), manifestRevision(bundle),
                 bundle + " was built from other policies than policies/: run make bundle");
         return bundle;
+    }
+
+    /**
+     * The public key {@code make bundle} signed the bundle with ({@code gatehouse.bundle.public-key}, else the
+     * repository's {@code .gatehouse-data/bundle-signing/public.pem}).
+     */
+    public static Path publicKey() {
+        Path key = Path.of(System.getProperty("gatehouse.bundle.public-key",
+                repo().resolve(".gatehouse-data/bundle-signing/public.pem").toString()));
+        assertTrue(Files.isRegularFile(key), key + " is missing: run make bundle");
+        return key;
+    }
+
+    /** How the bundle of {@code make bundle} verifies: its public key as OPA's default key id, RS256. */
+    public static BundleVerification verification() {
+        try {
+            return BundleVerification.withKey("default",
+                    new VerificationKey("RS256", Files.readString(publicKey()), ""), "");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** An embedded-PDP configuration for {@code bundle}, verified with {@link #publicKey()}. */
+    public static EmbeddedPdpConfiguration configuration(Path bundle) {
+        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
+        configuration.setBundlePath(bundle.toString());
+        configuration.setVerificationKey(publicKey().toString());
+        return configuration;
+    }
+
+    /** The fresh bundle of {@code make bundle}, read and verified. */
+    public static WasmBundle freshWasmBundle() {
+        try {
+            return BundleReader.read(freshBundle(), verification());
+        } catch (BundleException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The pinned OPA ({@code gatehouse.opa} system property, else the Makefile's cache path). */

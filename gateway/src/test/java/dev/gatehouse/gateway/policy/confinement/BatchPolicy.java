@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.styra.opa.wasm.OpaPolicy;
 import dev.gatehouse.gateway.policy.PolicyJson;
 import dev.gatehouse.gateway.policy.TestBundle;
-import dev.gatehouse.gateway.policy.embedded.BundleReader;
 import dev.gatehouse.gateway.policy.embedded.WasmBundle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,7 +39,7 @@ final class BatchPolicy {
             try (var in = BatchPolicy.class.getResourceAsStream("/confinement/batch.rego")) {
                 Files.write(batchRego, in.readAllBytes());
             }
-            WasmBundle bundle = BundleReader.read(TestBundle.freshBundle());
+            WasmBundle bundle = TestBundle.freshWasmBundle();
             this.wasm = OpaPolicy.builder().withPolicy(bundle.wasm()).build();
             this.decision = wasm.entrypoints().get("gatehouse/authz/decision");
             wasm.data(bundle.dataJson());

@@ -12,8 +12,7 @@ class EmbeddedPdpContractTest extends PdpContractTest {
 
     @BeforeAll
     void start() {
-        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
-        configuration.setBundlePath(TestBundle.freshBundle().toString());
+        EmbeddedPdpConfiguration configuration = TestBundle.configuration(TestBundle.freshBundle());
         pdp = new EmbeddedPdp(configuration);
     }
 

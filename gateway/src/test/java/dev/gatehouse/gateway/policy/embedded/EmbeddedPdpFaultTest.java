@@ -64,8 +64,8 @@ class EmbeddedPdpFaultTest {
     }
 
     @Test
-    void theRealModuleWithoutItsDataFailsTheSelfTest() throws IOException, BundleException {
-        byte[] wasm = BundleReader.read(TestBundle.freshBundle()).wasm();
+    void theRealModuleWithoutItsDataFailsTheSelfTest() throws IOException {
+        byte[] wasm = TestBundle.freshWasmBundle().wasm();
         Path file = tarball("no-data.tar.gz", Map.of("policy.wasm", wasm, "data.json",
                 "{}".getBytes(StandardCharsets.UTF_8)));
         assertUnavailable(pdpFor(file), "self-test of gatehouse/authz/decision failed");
@@ -135,16 +135,18 @@ class EmbeddedPdpFaultTest {
                 Map.of(), "agents/a1");
     }
 
+    /** The fault bundles are unsigned, so they are allowed here; the real bundle still verifies with its key. */
     private static EmbeddedPdp pdpFor(Path bundle) {
-        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
-        configuration.setBundlePath(bundle.toString());
+        EmbeddedPdpConfiguration configuration = TestBundle.configuration(bundle);
+        configuration.setAllowUnsigned(true);
         configuration.setPoolSize(1);
         return new EmbeddedPdp(configuration);
     }
 
-    /** A gzipped tar made by the system's {@code tar}, entries named {@code ./<name>}. */
+    /** A gzipped tar made by the system's {@code tar}, entries named {@code ./<name>}, with a manifest revision. */
     private Path tarball(String name, Map<String, byte[]> entries) throws IOException {
         Path content = Files.createDirectories(dir.resolve(name + ".d"));
+        Files.writeString(content.resolve(".manifest"), "{\"revision\": \"fault-test\"}");
         for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
             Files.write(content.resolve(entry.getKey()), entry.getValue());
         }

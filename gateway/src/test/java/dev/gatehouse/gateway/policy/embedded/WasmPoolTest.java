@@ -14,7 +14,7 @@ class WasmPoolTest {
 
     @Test
     void anExhaustedPoolAnswersEmptyAfterTheWaitAndLendsAgainAfterARelease() throws Exception {
-        WasmInstance only = new WasmInstance(BundleReader.read(TestBundle.freshBundle()));
+        WasmInstance only = new WasmInstance(TestBundle.freshWasmBundle());
         WasmPool pool = new WasmPool(List.of(only));
         assertEquals(Optional.of(only), pool.borrow(Duration.ZERO));
         long start = System.nanoTime();

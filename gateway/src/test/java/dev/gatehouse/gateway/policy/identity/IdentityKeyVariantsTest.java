@@ -45,8 +45,7 @@ class IdentityKeyVariantsTest {
 
     @BeforeAll
     void start() throws IOException {
-        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
-        configuration.setBundlePath(TestBundle.freshBundle().toString());
+        EmbeddedPdpConfiguration configuration = TestBundle.configuration(TestBundle.freshBundle());
         configuration.setPoolSize(1);
         pdp = new EmbeddedPdp(configuration);
         JsonNode identity = PolicyJson.MAPPER.readTree(TestBundle.policies().resolve("gatehouse/identity/data.json")

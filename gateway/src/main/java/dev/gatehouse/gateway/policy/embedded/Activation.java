@@ -1,0 +1,19 @@
+package dev.gatehouse.gateway.policy.embedded;
+
+/**
+ * What offering a bundle to the embedded PDP did ({@link EmbeddedPdp#offer}).
+ */
+public sealed interface Activation {
+
+    /** The bundle was verified, self-tested and now serves every new decision. */
+    record Activated(String revision, String previousRevision) implements Activation {
+    }
+
+    /** The bundle is the one serving (same archive bytes); nothing changed. */
+    record Unchanged(String revision) implements Activation {
+    }
+
+    /** The bundle was not activated; the serving revision, if any, keeps serving. */
+    record Refused(String reason) implements Activation {
+    }
+}
