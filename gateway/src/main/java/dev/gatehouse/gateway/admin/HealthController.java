@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.admin;
 
+import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.store.Database;
@@ -14,17 +15,22 @@ import java.util.Map;
  * {@code GET /health}: 200 {@code {status: "UP", pdp: {engine, bundleRevision}, store: {status: "UP"}}} while the PDP
  * has a bundle and the shared store answers, else 503 {@code {status: "DOWN", …}} with a {@code fault: {code, detail}}
  * on the part that is down (the store check waits at most the pool's connection timeout). A gateway without a bundle stays up, says
- * why here, and denies every call with {@code policy_unavailable}. Public: no secrets, no decision input.
+ * why here, and denies every call with {@code policy_unavailable}. When Project Work notices are consumed,
+ * {@code notices: {project?, host?: {state, since, detail?}}} reports their streams ({@code state} is {@code ok} or
+ * a failure kind such as {@code authentication}); it does not change the status. Public: no secrets, no decision
+ * input.
  */
 @Controller("/health")
 public class HealthController {
 
     private final PolicyDecisionPoint pdp;
     private final Database database;
+    private final NoticeStatus notices;
 
-    public HealthController(PolicyDecisionPoint pdp, Database database) {
+    public HealthController(PolicyDecisionPoint pdp, Database database, NoticeStatus notices) {
         this.pdp = pdp;
         this.database = database;
+        this.notices = notices;
     }
 
     @Get
@@ -46,6 +52,11 @@ public class HealthController {
         body.put("status", healthy ? "UP" : "DOWN");
         body.put("pdp", engine);
         body.put("store", store);
+        // Detail only: a Project Service that refuses the notice credential is reported, and /mcp keeps serving.
+        Map<String, Object> streams = notices.view();
+        if (!streams.isEmpty()) {
+            body.put("notices", streams);
+        }
         return HttpResponse.<Map<String, Object>>status(healthy ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
                 .body(body);
     }

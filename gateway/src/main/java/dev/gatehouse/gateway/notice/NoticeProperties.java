@@ -10,7 +10,7 @@ import java.util.Optional;
  *   <li>{@code enabled}: consume the notice stream and the host's thread events (default false);</li>
  *   <li>{@code client-id}: this environment's Project client, the one the Project Service sends notices to;</li>
  *   <li>{@code host-project}: the T3 project threads created for notices start in;</li>
- *   <li>{@code poll-wait}: how long one long poll of either stream waits for news (default 20 s; keep it under the
+ *   <li>{@code poll-wait}: how long one long poll of either stream waits for news (default 5 s; keep it under the
  *       services' deadline);</li>
  *   <li>{@code sweep-interval}: how often open notices are looked at without an event, the fallback for a missed
  *       run-ended event and the retry of a host or Project Service that was down (default 15 s);</li>
@@ -23,7 +23,7 @@ public class NoticeProperties {
     private boolean enabled;
     private String clientId;
     private String hostProject;
-    private Duration pollWait = Duration.ofSeconds(20);
+    private Duration pollWait = Duration.ofSeconds(5);
     private Duration sweepInterval = Duration.ofSeconds(15);
     private Duration maxBackoff = Duration.ofSeconds(60);
 
