@@ -50,6 +50,8 @@ final class FakeHost implements NoticeThreads {
     int timeouts;
     boolean timeoutAfterApplying;
     int sends;
+    /** Messages posted into a thread whose turn was still running: a second message within one turn. */
+    int postsWhileBusy;
     /** Ids are unique across instances, as a real host's are: every test shares one store. */
     private static int nextId = 1;
 
@@ -122,6 +124,9 @@ final class FakeHost implements NoticeThreads {
         }
         sends++;
         boolean timeout = timeouts > 0 && timeouts-- > 0;
+        if (thread.activeRun != null) {
+            postsWhileBusy++;
+        }
         if (!timeout || timeoutAfterApplying) {
             thread.aggregateIds.add(aggregateId);
             thread.messages.add(message);
