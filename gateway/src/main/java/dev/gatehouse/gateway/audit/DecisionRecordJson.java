@@ -85,7 +85,8 @@ final class DecisionRecordJson {
         json.put("timestamp", record.timestamp().toString());
         json.put("path", record.method().entrypoint().path());
         json.put("method", record.method().wire());
-        json.putObject("caller").put("kind", "project_notice").put("logicalAgentId", record.noticeAgentId().orElseThrow());
+        json.putObject("caller").put("kind", "project_notice")
+                .put("logicalAgentId", record.noticeAgentId().orElseThrow());
         json.set("input", record.noticeInput().orElseThrow());
         if (record.outcome() instanceof PolicyOutcome.Failed<?> failed) {
             fault(json, failed.fault());

@@ -17,6 +17,7 @@ import dev.gatehouse.gateway.audit.DecisionRecord;
 import dev.gatehouse.gateway.audit.LogResult;
 import dev.gatehouse.gateway.context.AgentDirectory;
 import dev.gatehouse.gateway.context.AgentKey;
+import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.notice.NoticeStore.Group;
 import dev.gatehouse.gateway.notice.NoticeStore.Receipt;
 import dev.gatehouse.gateway.policy.EvaluatingPdp;
@@ -172,7 +173,7 @@ public class NoticeDelivery {
             return;
         }
         Optional<DeliveryProfile> profile = store.profile(group.agentId());
-        var settings = directory.settings(AgentKey.thread(group.agentId()));
+        AgentSettings settings = directory.settings(AgentKey.thread(group.agentId()));
         List<Receipt> allowed = new ArrayList<>();
         Optional<ThreadModes> create = Optional.empty();
         boolean busy = thread.busy();
@@ -239,25 +240,24 @@ public class NoticeDelivery {
             FacadeResult<NoticeThread> created = host.create(group.agentId(), group.projectId(), hostProject.get(),
                     create.get(), message, aggregateId);
             if (created instanceof FacadeResult.Ok<NoticeThread> ok) {
-                sent(group, aggregateId, ok.value().threadId(), ids.size());
+                sent(group, aggregateId, ok.value().threadId(), ids.size() + " notice(s), new thread");
             } else {
                 unsent(group, aggregateId, ((FacadeResult.Failed<NoticeThread>) created).error(), Optional.empty());
             }
         } else {
             var posted = host.post(target.orElseThrow(), message, aggregateId);
             if (posted instanceof FacadeResult.Ok<?>) {
-                sent(group, aggregateId, target.get(), ids.size());
+                sent(group, aggregateId, target.get(), ids.size() + " notice(s)");
             } else {
                 unsent(group, aggregateId, ((FacadeResult.Failed<?>) posted).error(), target);
             }
         }
     }
 
-    private void sent(Group group, String aggregateId, String threadId, int notices) {
+    private void sent(Group group, String aggregateId, String threadId, String how) {
         store.aggregateSent(aggregateId, threadId);
         backoff.remove(group);
-        LOG.info("aggregate {} with {} notice(s) delivered to thread {} of agent {}", aggregateId, notices, threadId,
-                group.agentId());
+        LOG.info("aggregate {} delivered to thread {} of agent {} ({})", aggregateId, threadId, group.agentId(), how);
     }
 
     /** A send that failed: unknown outcome stays sending (settled by reading); a definite failure is released. */
@@ -306,7 +306,7 @@ public class NoticeDelivery {
                 }
             }
             if (holder.isPresent()) {
-                sent(group, aggregate.aggregateId(), holder.get(), 0);
+                sent(group, aggregate.aggregateId(), holder.get(), "found in the thread after an unknown outcome");
             } else {
                 LOG.info("aggregate {} is not in the thread; its notices will be sent again", aggregate.aggregateId());
                 store.releaseAggregate(aggregate.aggregateId());
