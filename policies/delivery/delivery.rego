@@ -32,7 +32,6 @@ client_bound if {
 project_bound if {
 	agent_known
 	facts.agent.project.enabled == true
-	is_string(facts.notice.projectId)
 	facts.agent.project.projectServiceProjectId == facts.notice.projectId
 }
 
@@ -46,7 +45,6 @@ thread_unavailable if lookup == "unavailable"
 thread_current if {
 	lookup == "found"
 	facts.thread.archived == false
-	is_string(facts.notice.agentId)
 	facts.thread.agentId == facts.notice.agentId
 	facts.thread.workProjectId == facts.notice.projectId
 }
@@ -73,11 +71,10 @@ needs_thread if {
 
 # --- the modes of a new thread ----------------------------------------------------------------------
 
-# Axis by axis, the narrower of the configured mode and the limit; a configured mode left out is the limit.
+# Axis by axis, the narrower of the configured mode and the limit; a configured mode left out is the limit. A
+# member of the limit that is not an axis, or a mode that is not on its axis, has no rank and yields nothing.
 capped[axis] := mode if {
-	some axis in axes
-	limit := facts.agent.limit[axis]
-	rank[axis][limit]
+	some axis, limit in facts.agent.limit
 	mode := narrower(axis, object.get(object.get(facts.agent, "modes", {}), axis, limit), limit)
 }
 

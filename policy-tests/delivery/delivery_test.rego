@@ -149,3 +149,63 @@ test_delivery_names_do_not_decide if {
 	d := authz.notice with input as i
 	d.allow == true
 }
+
+# Only the literal JSON values count: a string "true" or "false" is not a boolean fact.
+test_delivery_non_boolean_facts_deny if {
+	every i in [
+		with_fact("/notice/agent/found", "true"),
+		with_fact("/notice/agent/project/enabled", "true"),
+	] {
+		d := authz.notice with input as i
+		d.allow == false
+	}
+	every i in [with_fact("/notice/thread/archived", "no"), with_fact("/notice/thread/archived", "yes")] {
+		d := authz.notice with input as i
+		codes(d) == ["unavailable"]
+	}
+}
+
+test_delivery_profile_facts_without_found_do_not_count if {
+	d := authz.notice with input as with_fact("/notice/agent/found", false)
+	d.reasons == [{"code": "notice_agent_unknown", "message": "the agent has no notice delivery profile here"}]
+}
+
+test_delivery_unknown_agent_is_the_only_reason if {
+	i := json.patch(base, [
+		{"op": "add", "path": "/notice/agent", "value": {"found": false}},
+		{"op": "add", "path": "/notice/thread", "value": {"lookup": "maybe"}},
+	])
+	d := authz.notice with input as i
+	codes(d) == ["notice_agent_unknown"]
+}
+
+test_delivery_not_understood_thread_message if {
+	d := authz.notice with input as with_fact("/notice/thread/lookup", "maybe")
+	d.reasons == [{"code": "unavailable", "message": "the thread facts are not understood; the notice stays pending"}]
+}
+
+test_delivery_archived_foreign_thread_refused_not_replaced if {
+	i := json.patch(base, [
+		{"op": "add", "path": "/notice/thread/archived", "value": true},
+		{"op": "add", "path": "/notice/thread/agentId", "value": "a2"},
+	])
+	d := authz.notice with input as i
+	codes(d) == ["notice_thread_not_owned"]
+}
+
+test_delivery_archived_owned_needs_a_found_lookup if {
+	d := authz.notice with input as json.patch(base, [
+		{"op": "add", "path": "/notice/thread/archived", "value": true},
+		{"op": "add", "path": "/notice/thread/lookup", "value": "maybe"},
+	])
+	codes(d) == ["unavailable"]
+}
+
+test_delivery_limit_member_off_the_axes_gives_nothing if {
+	i := json.patch(base, [
+		{"op": "add", "path": "/notice/thread", "value": {"lookup": "none"}},
+		{"op": "add", "path": "/notice/agent/limit", "value": {"runtimeMode": "auto", "colour": "auto"}},
+	])
+	d := authz.notice with input as i
+	codes(d) == ["notice_modes_invalid"]
+}
