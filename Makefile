@@ -62,8 +62,8 @@ policy-check: opa
 policy-test: opa
 	@echo ">> opa test with coverage (minimum $(COVERAGE_MIN)% of policies/)"
 	@mkdir -p target
-	@"$(OPA)" test policies policy-tests
-	@"$(OPA)" test --coverage --format json policies policy-tests > target/policy-coverage.json
+	@"$(OPA)" test --timeout 120s policies policy-tests
+	@"$(OPA)" test --timeout 120s --coverage --format json policies policy-tests > target/policy-coverage.json
 	@python3 scripts/coverage-gate.py target/policy-coverage.json policies/ $(COVERAGE_MIN)
 
 # Mutation testing of the policies: each mutant changes one comparison, negation, condition, constant or data
@@ -83,7 +83,7 @@ bundle: opa
 	@echo "{\"iat\": $$(date +%s)}" > $(BUNDLE_DIR)/claims.json
 	@"$(OPA)" build -b policies -t wasm \
 	  -e gatehouse/authz/decision -e gatehouse/authz/visible_tools \
-	  -e gatehouse/authz/access_table -e gatehouse/authz/held_capabilities \
+	  -e gatehouse/authz/access_table -e gatehouse/authz/held_capabilities -e gatehouse/authz/notice \
 	  --capabilities scripts/wasm-capabilities.json \
 	  --revision "$$(scripts/source-revision.sh)" \
 	  --signing-key "$(BUNDLE_SIGNING_KEY)" --claims-file $(BUNDLE_DIR)/claims.json \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A scripted session with real MCP clients against a running `make run`: prints each call, allowed or denied,
-# with the policy's reason codes. Usage: scripts/demo.sh [modern|handshake|both]   (default: both)
+# with the policy's reason codes, then a Project Work notice arriving and the one aggregate message it leads to.
+# Usage: scripts/demo.sh [modern|handshake|both]   (default: both)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATA="${GATEHOUSE_DATA_DIR:-$ROOT/.gatehouse-data}"
@@ -12,3 +13,4 @@ set -a
 source "$DATA/demo-credentials.env"
 set +a
 node "$ROOT/scripts/demo.mjs" "${1:-both}"
+python3 "$ROOT/scripts/demo-notices.py"

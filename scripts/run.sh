@@ -92,6 +92,8 @@ GATEHOUSE_BUNDLE_VERIFICATION_KEY="${GATEHOUSE_BUNDLE_VERIFICATION_KEY:-$DATA/bu
     -Dgatehouse.services.host.credential-file="$SECRETS/service-credential" \
     -Dgatehouse.services.project.credential-file="$SECRETS/service-credential" \
     -Dgatehouse.services.wiki.credential-file="$SECRETS/service-credential" \
+    -Dgatehouse.notices.enabled=true -Dgatehouse.notices.client-id=gatehouse-local \
+    -Dgatehouse.notices.host-project=demo \
     -jar "$GATEWAY_JAR" >> "$DATA/logs/gateway.log" 2>&1 &
 PIDS+=($!)
 wait_for "$BASE/health" gateway "${PIDS[2]}"
@@ -129,6 +131,10 @@ admin PUT /admin/agents/a1 '{"browserAccess":true,"project":{"enabled":true,"pro
   "wiki":{"read":true,"write":true}}' > /dev/null
 admin PUT /admin/agents/a2 '{"browserAccess":false,"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
   "wiki":{"read":true,"write":true}}' > /dev/null
+# a1 takes Project Work notices from this environment's Project client (docs/domain.md §9): a thread created for
+# them asks for full-access/plan, which the policy caps by the limit auto/default.
+admin PUT /admin/notices/agents/a1 '{"projectClientId":"gatehouse-local","runtimeMode":"full-access",
+  "interactionMode":"plan","limitRuntimeMode":"auto","limitInteractionMode":"default"}' > /dev/null
 # The outside agent o1 is registered by issuer and subject (docs/domain.md §1): its own id and settings.
 admin PUT /admin/outside-agents '{"issuer":"'"$ISSUER"'","subject":"o1","logicalAgentId":"oa-o1",
   "browserAccess":false,"project":{"enabled":false},"wiki":{"read":true,"write":false}}' > /dev/null

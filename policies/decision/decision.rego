@@ -12,6 +12,7 @@ import data.gatehouse.authz.access
 import data.gatehouse.authz.arguments
 import data.gatehouse.authz.caller
 import data.gatehouse.authz.capabilities
+import data.gatehouse.authz.delivery
 import data.gatehouse.authz.modes
 import data.gatehouse.authz.tools
 import data.gatehouse.authz.wiki
@@ -103,3 +104,15 @@ denial(code) := wiki.denials[code]
 default obligations := {}
 
 obligations := object.union(modes.obligations, wiki.obligations) if allow
+
+# METADATA
+# title: notice
+# description: |
+#   '{allow, reasons, obligations}' for one Project Work notice (docs/domain.md §9): may it be delivered,
+#   into the mapped thread or (with the `modes` obligation) into a new one. Decided by the delivery family.
+# entrypoint: true
+notice := {
+	"allow": delivery.allow,
+	"reasons": delivery.reasons,
+	"obligations": delivery.obligations,
+}

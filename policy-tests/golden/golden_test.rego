@@ -1,7 +1,8 @@
 # METADATA
 # description: |
 #   Replays the golden decision matrix (policy-tests/golden/<family>/cases.json, loaded as data.golden) and
-#   checks the whole decision of every case. The Java engines replay the same files.
+#   checks the whole decision of every case at the suite's entry point (`entrypoint`, the tools/call decision when
+#   absent). The Java engines replay the same files.
 package gatehouse.golden_test
 
 import data.gatehouse.authz
@@ -11,9 +12,17 @@ cases := [c | some suite in data.golden; some c in suite.cases]
 failures contains name if {
 	some family, suite in data.golden
 	some c in suite.cases
-	decision := authz.decision with input as c.input
+	decision := evaluate(object.get(suite, "entrypoint", "gatehouse/authz/decision"), c.input)
 	decision != c.expected
 	name := concat("/", [family, c.name])
+}
+
+evaluate("gatehouse/authz/decision", i) := d if {
+	d := authz.decision with input as i
+}
+
+evaluate("gatehouse/authz/notice", i) := d if {
+	d := authz.notice with input as i
 }
 
 test_golden_matrix_every_case_matches if {

@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.lifecycle.CallTracker;
+import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.store.Database;
@@ -17,7 +18,10 @@ import java.util.Map;
  * it, {@code lastRefusal} why the latest bundle offered was not activated while this one keeps serving) while the PDP
  * has a bundle and the shared store answers, else 503 {@code {status: "DOWN", …}} with a {@code fault: {code, detail}}
  * on the part that is down (the store check waits at most the pool's connection timeout). A gateway without a bundle stays up, says
- * why here, and denies every call with {@code policy_unavailable}. Public: no secrets, no decision input.
+ * why here, and denies every call with {@code policy_unavailable}. When Project Work notices are consumed,
+ * {@code notices: {project?, host?: {state, since, detail?}}} reports their streams ({@code state} is {@code ok} or
+ * a failure kind such as {@code authentication}); it does not change the status. Public: no secrets, no decision
+ * input.
  *
  * <p>Probes, at Micronaut's conventional paths: {@code GET /health/liveness} is 200 {@code {status: "UP"}} while the
  * process answers HTTP at all (restart it when this fails); {@code GET /health/readiness} is 200 with the body of
@@ -30,11 +34,13 @@ public class HealthController {
     private final PolicyDecisionPoint pdp;
     private final Database database;
     private final CallTracker calls;
+    private final NoticeStatus notices;
 
-    public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls) {
+    public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls, NoticeStatus notices) {
         this.pdp = pdp;
         this.database = database;
         this.calls = calls;
+        this.notices = notices;
     }
 
     @Get("/liveness")
@@ -75,6 +81,11 @@ public class HealthController {
         body.put("status", healthy ? "UP" : "DOWN");
         body.put("pdp", engine);
         body.put("store", store);
+        // Detail only: a Project Service that refuses the notice credential is reported, and /mcp keeps serving.
+        Map<String, Object> streams = notices.view();
+        if (!streams.isEmpty()) {
+            body.put("notices", streams);
+        }
         return HttpResponse.<Map<String, Object>>status(healthy ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
                 .body(body);
     }

@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.audit;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.Entrypoint;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
@@ -22,7 +23,9 @@ public final class DecisionRecord {
         /** One tools/call, evaluated at {@link Entrypoint#DECISION}. */
         TOOLS_CALL("tools/call", Entrypoint.DECISION),
         /** One tools/list, evaluated at {@link Entrypoint#VISIBLE_TOOLS}. */
-        TOOLS_LIST("tools/list", Entrypoint.VISIBLE_TOOLS);
+        TOOLS_LIST("tools/list", Entrypoint.VISIBLE_TOOLS),
+        /** One Project Work notice delivery decision, evaluated at {@link Entrypoint#NOTICE} (not an MCP call). */
+        NOTICE("notice", Entrypoint.NOTICE);
 
         private final String wire;
         private final Entrypoint entrypoint;
@@ -49,6 +52,8 @@ public final class DecisionRecord {
     private final DecisionInput input;
     private final PolicyOutcome<?> outcome;
     private final Optional<String> provider;
+    private final ObjectNode noticeInput;
+    private final String noticeAgentId;
 
     private DecisionRecord(Method method, DecisionInput input, Optional<String> provider, PolicyOutcome<?> outcome) {
         this.decisionId = UUID.randomUUID();
@@ -57,6 +62,38 @@ public final class DecisionRecord {
         this.input = Objects.requireNonNull(input, "input");
         this.outcome = Objects.requireNonNull(outcome, "outcome");
         this.provider = Objects.requireNonNull(provider, "provider");
+        this.noticeInput = null;
+        this.noticeAgentId = null;
+    }
+
+    private DecisionRecord(ObjectNode noticeInput, String agentId, PolicyOutcome<Decision> outcome) {
+        this.decisionId = UUID.randomUUID();
+        this.timestamp = Instant.now();
+        this.method = Method.NOTICE;
+        this.input = null;
+        this.outcome = Objects.requireNonNull(outcome, "outcome");
+        this.provider = Optional.empty();
+        this.noticeInput = noticeInput.deepCopy();
+        this.noticeAgentId = Objects.requireNonNull(agentId, "agentId");
+    }
+
+    /**
+     * A notice delivery decision (or the fault that kept the PDP from deciding) for the notice's agent.
+     *
+     * @param input the input exactly as evaluated ({@code {"notice": {...}}}); copied
+     */
+    public static DecisionRecord forNotice(ObjectNode input, String agentId, PolicyOutcome<Decision> outcome) {
+        return new DecisionRecord(input, agentId, outcome);
+    }
+
+    /** The evaluated input of a {@link Method#NOTICE} record; empty for MCP calls. */
+    public Optional<ObjectNode> noticeInput() {
+        return Optional.ofNullable(noticeInput);
+    }
+
+    /** The agent a {@link Method#NOTICE} record is about; empty for MCP calls. */
+    public Optional<String> noticeAgentId() {
+        return Optional.ofNullable(noticeAgentId);
     }
 
     /** A tools/call decision (or the fault that kept the PDP from deciding). */
@@ -100,11 +137,12 @@ public final class DecisionRecord {
         return method;
     }
 
+    /** The decision input of an MCP call; null for a {@link Method#NOTICE} record (see {@link #noticeInput()}). */
     public DecisionInput input() {
         return input;
     }
 
-    /** {@code PolicyOutcome<Decision>} for tools/call, {@code PolicyOutcome<VisibleTools>} for tools/list. */
+    /** {@code PolicyOutcome<Decision>} for tools/call and notices, {@code PolicyOutcome<VisibleTools>} for tools/list. */
     public PolicyOutcome<?> outcome() {
         return outcome;
     }

@@ -37,6 +37,9 @@ final class DecisionRecordJson {
      * @param maxArgumentBytes the longest argument string kept, in UTF-8 bytes (see {@link LargeValueRedactor})
      */
     static ObjectNode encode(DecisionRecord record, int maxArgumentBytes) {
+        if (record.method() == DecisionRecord.Method.NOTICE) {
+            return notice(record);
+        }
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
         json.put("decision_id", record.decisionId().toString());
         json.put("timestamp", record.timestamp().toString());
@@ -69,6 +72,27 @@ final class DecisionRecordJson {
             decision(json, (Decision) ((PolicyOutcome.Decided<?>) outcome).value());
         } else {
             listing(json, (VisibleTools) ((PolicyOutcome.Decided<?>) outcome).value());
+        }
+        return json;
+    }
+
+    /**
+     * A notice delivery decision: the same fields, with {@code caller} {@code {kind: "project_notice",
+     * logicalAgentId}} and the notice facts as {@code input} (no arguments, so nothing to mask or redact).
+     */
+    private static ObjectNode notice(DecisionRecord record) {
+        ObjectNode json = PolicyJson.MAPPER.createObjectNode();
+        json.put("decision_id", record.decisionId().toString());
+        json.put("timestamp", record.timestamp().toString());
+        json.put("path", record.method().entrypoint().path());
+        json.put("method", record.method().wire());
+        json.putObject("caller").put("kind", "project_notice")
+                .put("logicalAgentId", record.noticeAgentId().orElseThrow());
+        json.set("input", record.noticeInput().orElseThrow());
+        if (record.outcome() instanceof PolicyOutcome.Failed<?> failed) {
+            fault(json, failed.fault());
+        } else {
+            decision(json, (Decision) ((PolicyOutcome.Decided<?>) record.outcome()).value());
         }
         return json;
     }

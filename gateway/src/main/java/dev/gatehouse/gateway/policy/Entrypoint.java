@@ -2,7 +2,7 @@ package dev.gatehouse.gateway.policy;
 
 /**
  * The entrypoints the bundle exports (policies/decision/decision.rego, built with {@code opa build -e}): the two the
- * gate asks, and the two documents of the admin read API.
+ * gate asks, the two documents of the admin read API, and the notice delivery decision.
  * The path is the OPA data path with {@code /} separators, as used by Wasm entrypoint names, OPA's REST Data API
  * ({@code /v1/data/<path>}) and the decision log's {@code path} field.
  */
@@ -14,7 +14,9 @@ public enum Entrypoint {
     /** The access table as the bundle serves it (an object of rows keyed by tool name). */
     ACCESS_TABLE("gatehouse/authz/access_table"),
     /** The sorted capability scopes the input's caller holds (array of strings). */
-    HELD_CAPABILITIES("gatehouse/authz/held_capabilities");
+    HELD_CAPABILITIES("gatehouse/authz/held_capabilities"),
+    /** One Project Work notice: {@code {allow, reasons, obligations}}, the {@code modes} of a thread to create. */
+    NOTICE("gatehouse/authz/notice");
 
     private final String path;
 

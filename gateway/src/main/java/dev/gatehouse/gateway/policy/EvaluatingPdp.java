@@ -55,6 +55,18 @@ public abstract class EvaluatingPdp implements PolicyDecisionPoint, PolicyEvalua
     }
 
     /**
+     * Decides whether one Project Work notice may be delivered ({@link Entrypoint#NOTICE}, docs/domain.md §9), on the
+     * input {@code {"notice": {...}}} built from typed facts by the notice package. The answer has the shape of a
+     * tools/call decision; its only obligation is {@code modes} ({@code runtimeMode}, {@code interactionMode}) when a
+     * thread must be created. Never throws: a fault is {@link PolicyOutcome.Failed}, which never delivers.
+     */
+    public final PolicyOutcome<Decision> notice(ObjectNode input) {
+        long start = System.nanoTime();
+        return evaluateAndParse(Entrypoint.NOTICE, input, result -> DecisionParser.decision(result, start),
+                Decision::bundleRevision);
+    }
+
+    /**
      * Decides on decision-input JSON as given. Package-private: production callers go through the typed
      * {@link #decide(DecisionInput)}; the golden replay also needs inputs the typed API cannot express (an absent
      * caller, a malformed wiki root).

@@ -113,6 +113,27 @@ class AdminApiTest {
     }
 
     @Test
+    void noticeProfilesAreStoredAndTheNoticeStatusCountsEveryState() throws Exception {
+        assertEquals(401, send("GET", "/admin/notices", null, Optional.empty()).statusCode());
+        HttpResponse<String> missing = admin("PUT", "/admin/notices/agents/a1", "{\"runtimeMode\":\"auto\"}");
+        assertEquals(400, missing.statusCode(), missing.body());
+        assertEquals(List.of("projectClientId", "limitRuntimeMode", "limitInteractionMode"),
+                JSON.convertValue(JSON.readTree(missing.body()).path("missing"), List.class));
+        assertEquals(404, admin("GET", "/admin/notices/agents/a1", null).statusCode());
+        HttpResponse<String> stored = admin("PUT", "/admin/notices/agents/a1", "{\"projectClientId\":\"c-1\","
+                + "\"limitRuntimeMode\":\"auto\",\"limitInteractionMode\":\"default\"}");
+        assertEquals(200, stored.statusCode(), stored.body());
+        JsonNode profile = JSON.readTree(admin("GET", "/admin/notices/agents/a1", null).body());
+        assertEquals("c-1", profile.path("projectClientId").asText());
+        assertFalse(profile.has("runtimeMode"), "no configured mode: the policy uses the limit");
+        JsonNode summary = JSON.readTree(admin("GET", "/admin/notices", null).body());
+        assertFalse(summary.path("enabled").asBoolean(true));
+        for (String state : List.of("pending", "coalesced", "delivered", "refused", "stale")) {
+            assertTrue(summary.path("counts").has(state), summary.toString());
+        }
+    }
+
+    @Test
     void agentSettingsReplaceTheStoredOnes() throws Exception {
         HttpResponse<String> response = admin("PUT", "/admin/agents/a9", "{\"browserAccess\":true,"
                 + "\"project\":{\"enabled\":true,\"projectServiceProjectId\":\"ps-9\"},\"wiki\":{\"read\":true}}");

@@ -204,6 +204,20 @@ final class GatewayStack implements AutoCloseable {
         }
     }
 
+    /**
+     * A call to local-services with the service credential, on behalf of {@code agentId} when given (for the demo
+     * routes and host reads the gateway itself never makes).
+     */
+    HttpResponse<String> service(String method, String path, String json, Optional<String> agentId)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(local + path))
+                .method(method, HttpRequest.BodyPublishers.ofString(json))
+                .header("Authorization", "Bearer " + serviceCredential)
+                .header("Content-Type", "application/json");
+        agentId.ifPresent(agent -> request.header("Gatehouse-Agent-Id", agent));
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     HttpResponse<String> admin(String method, String path, String json) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + path))
                 .method(method, HttpRequest.BodyPublishers.ofString(json))

@@ -23,7 +23,8 @@ import java.util.stream.Stream;
 
 /**
  * The golden decision matrix: every {@code policy-tests/golden/<family>/cases.json} of the shape
- * {@code {"cases": [{"name", "input", "expected"}]}}.
+ * {@code {"entrypoint"?, "cases": [{"name", "input", "expected"}]}}; without {@code entrypoint} the cases are
+ * tools/call decisions.
  */
 public final class GoldenCases {
 
@@ -53,15 +54,27 @@ public final class GoldenCases {
         }
     }
 
-    /** All cases of all families, in family then file order. */
+    /**
+     * All cases of the tools/call decision, in family then file order: every file without an {@code entrypoint}
+     * member (or with {@code gatehouse/authz/decision}).
+     */
     public static List<GoldenCase> all() {
+        return at(Entrypoint.DECISION);
+    }
+
+    /** The cases of the files whose {@code entrypoint} member names {@code entrypoint}, in family then file order. */
+    public static List<GoldenCase> at(Entrypoint entrypoint) {
         Path golden = TestBundle.repo().resolve("policy-tests/golden");
         List<GoldenCase> cases = new ArrayList<>();
         try (Stream<Path> families = Files.list(golden)) {
             for (Path file : families.map(dir -> dir.resolve("cases.json")).filter(Files::isRegularFile).sorted()
                     .toList()) {
                 String family = file.getParent().getFileName().toString();
-                for (JsonNode c : PolicyJson.MAPPER.readTree(file.toFile()).path("cases")) {
+                JsonNode suite = PolicyJson.MAPPER.readTree(file.toFile());
+                if (!suite.path("entrypoint").asText(Entrypoint.DECISION.path()).equals(entrypoint.path())) {
+                    continue;
+                }
+                for (JsonNode c : suite.path("cases")) {
                     cases.add(new GoldenCase(family, c.get("name").asText(), (ObjectNode) c.get("input"),
                             c.get("expected")));
                 }

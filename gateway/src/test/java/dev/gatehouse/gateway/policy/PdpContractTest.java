@@ -65,6 +65,19 @@ public abstract class PdpContractTest {
         }));
     }
 
+    /** The notice entry point: every golden case of its files, through the same evaluate-and-parse path. */
+    @TestFactory
+    Stream<DynamicTest> everyGoldenNoticeDecisionMatches() {
+        List<GoldenCase> cases = GoldenCases.at(Entrypoint.NOTICE);
+        assertFalse(cases.isEmpty(), "no golden cases at gatehouse/authz/notice");
+        return cases.stream().map(c -> DynamicTest.dynamicTest(c.id(), () -> {
+            PolicyOutcome<Decision> outcome = pdp().notice(c.input());
+            Decision decision = (Decision) assertInstanceOf(PolicyOutcome.Decided.class, outcome,
+                    () -> c.id() + " was not decided: " + outcome).value();
+            assertEquals(c.expected(), DecisionJson.decision(decision), c.id());
+        }));
+    }
+
     @Test
     void everyGoldenCallerSeesWhatOpaSees() {
         Map<ObjectNode, DecisionInput> listings = new LinkedHashMap<>();

@@ -39,11 +39,36 @@ public class HostController {
         this.store = store;
     }
 
-    /** {@code GET /host/v1/threads[?projectId=]} → {@code ThreadList}. */
+    /** {@code GET /host/v1/threads[?projectId=][&agentId=][&workProjectId=]} → {@code ThreadList}. */
     @Get("/threads")
-    public HttpResponse<byte[]> threads(@QueryValue Optional<String> projectId) {
-        return ApiResponses.ok(Map.of("threads", store.threads(projectId).stream().map(HostController::thread)
-                .toList()));
+    public HttpResponse<byte[]> threads(@QueryValue Optional<String> projectId, @QueryValue Optional<String> agentId,
+            @QueryValue Optional<String> workProjectId) {
+        return ApiResponses.ok(Map.of("threads", store.threads(projectId).stream()
+                .filter(t -> agentId.isEmpty() || agentId.get().equals(t.agentId))
+                .filter(t -> workProjectId.isEmpty() || workProjectId.get().equals(t.workProjectId))
+                .map(HostController::thread).toList()));
+    }
+
+    /** {@code GET /host/v1/threads/{threadId}/aggregates} → {@code {aggregateIds: [...]}} (notice delivery). */
+    @Get("/threads/{threadId}/aggregates")
+    public HttpResponse<byte[]> aggregates(@PathVariable String threadId) {
+        return ApiResponses.ok(Map.of("aggregateIds", store.aggregateIds(threadId)));
+    }
+
+    /** {@code GET /host/v1/events?after=&waitMs=} → {@code {events: [{cursor, threadId, type, runId}], cursor}}. */
+    @Get("/events")
+    public HttpResponse<byte[]> events(@QueryValue Optional<String> after, @QueryValue Optional<Long> waitMs)
+            throws InterruptedException {
+        long from;
+        try {
+            from = after.map(Long::parseLong).orElse(0L);
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("bad_cursor", "the cursor is not one this stream gave");
+        }
+        List<HostState.Event> page = store.events(from, Math.min(25_000, waitMs.orElse(0L)));
+        String next = page.isEmpty() ? Long.toString(from) : Long.toString(page.get(page.size() - 1).seq);
+        return ApiResponses.ok(Map.of("events", page.stream().map(e -> Map.of("cursor", Long.toString(e.seq),
+                "threadId", e.threadId, "type", e.type, "runId", e.runId)).toList(), "cursor", next));
     }
 
     /** {@code GET /host/v1/threads/{threadId}} → {@code ThreadDetail}. */
@@ -90,15 +115,24 @@ public class HostController {
         JsonNode request = RequestBodies.object(body);
         HostState.Thread thread = store.launch(agent(agentId), RequestBodies.text(request, "projectId"),
                 RequestBodies.text(request, "prompt"), RequestBodies.optionalText(request, "title"),
-                RequestBodies.text(request, "runtimeMode"), RequestBodies.text(request, "interactionMode"));
+                RequestBodies.text(request, "runtimeMode"), RequestBodies.text(request, "interactionMode"),
+                RequestBodies.optionalText(request, "workProjectId"),
+                RequestBodies.optionalText(request, "aggregateId"));
         return ApiResponses.json(HttpStatus.CREATED, Map.of("threadId", thread.threadId, "runId",
                 thread.activeRunId, "runtimeMode", thread.runtimeMode, "interactionMode", thread.interactionMode));
     }
 
-    /** {@code POST /host/v1/threads/{threadId}/messages} with {@code SendRequest} → 201 {@code MessageReceipt}. */
+    /**
+     * {@code POST /host/v1/threads/{threadId}/messages} with {@code SendRequest} → 201 {@code MessageReceipt}. With
+     * an {@code aggregateId} it is a Work notice aggregate: a user message that starts a turn on an idle thread.
+     */
     @Post("/threads/{threadId}/messages")
     public HttpResponse<byte[]> send(@PathVariable String threadId, @Body byte[] body) {
-        String messageId = store.send(threadId, RequestBodies.text(RequestBodies.object(body), "message"));
+        JsonNode request = RequestBodies.object(body);
+        Optional<String> aggregateId = RequestBodies.optionalText(request, "aggregateId");
+        String message = RequestBodies.text(request, "message");
+        String messageId = aggregateId.isPresent() ? store.deliver(threadId, message, aggregateId.get())
+                : store.send(threadId, message);
         return ApiResponses.json(HttpStatus.CREATED, Map.of("threadId", threadId, "messageId", messageId));
     }
 
@@ -169,6 +203,8 @@ public class HostController {
         out.put("activeRunId", thread.activeRunId);
         out.put("providerInstanceId", thread.providerInstanceId);
         out.put("projectId", thread.projectId);
+        out.put("agentId", thread.agentId);
+        out.put("workProjectId", thread.workProjectId);
         return out;
     }
 

@@ -13,6 +13,10 @@ public final class HostState {
     public Preferences preferences = new Preferences();
     /** The number of the next generated id (threads, runs, messages, delegations). */
     public long nextId = 1;
+    /** Thread events (run started, run ended), in stream order (position {@code seq}). */
+    public List<Event> events = new ArrayList<>();
+    /** The stream position of the last event. */
+    public long lastEvent;
 
     /** One thread with its modes, live run, messages, worktree and preview. */
     public static final class Thread {
@@ -26,6 +30,8 @@ public final class HostState {
         public String projectId;
         /** The logical agent the thread runs as. */
         public String agentId;
+        /** The Project Service project the thread works for (threads created for Work notices), or null. */
+        public String workProjectId;
         public List<Message> messages = new ArrayList<>();
         public Worktree worktree = new Worktree();
         public Preview preview = new Preview();
@@ -37,6 +43,16 @@ public final class HostState {
         public String role;
         public String text;
         public String sentAt;
+        /** The notice aggregate this message carries (Work notice delivery), or null. */
+        public String aggregateId;
+    }
+
+    /** One thread event: {@code run_started} or {@code run_ended}. */
+    public static final class Event {
+        public long seq;
+        public String threadId;
+        public String type;
+        public String runId;
     }
 
     public static final class Worktree {

@@ -4,6 +4,7 @@ import dev.gatehouse.local.http.ApiException;
 import dev.gatehouse.local.storage.JsonState;
 import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -71,6 +72,17 @@ public final class HostStore {
     /** Starts a thread with a live run in {@code projectId}, owned by {@code agentId}. */
     public synchronized HostState.Thread launch(String agentId, String projectId, String prompt,
             Optional<String> title, String runtimeMode, String interactionMode) {
+        return launch(agentId, projectId, prompt, title, runtimeMode, interactionMode, Optional.empty(),
+                Optional.empty());
+    }
+
+    /**
+     * Starts a thread as {@link #launch(String, String, String, Optional, String, String)} does, working for
+     * Project Service project {@code workProjectId} when given, its first message tagged {@code aggregateId}.
+     */
+    public synchronized HostState.Thread launch(String agentId, String projectId, String prompt,
+            Optional<String> title, String runtimeMode, String interactionMode, Optional<String> workProjectId,
+            Optional<String> aggregateId) {
         project(projectId);
         checkModes(runtimeMode, interactionMode);
         HostState.Thread thread = new HostState.Thread();
@@ -83,8 +95,12 @@ public final class HostStore {
         thread.projectId = projectId;
         thread.agentId = agentId;
         thread.worktree.workspaceRef = "ws-" + thread.threadId;
-        thread.messages.add(message("user", prompt));
+        thread.workProjectId = workProjectId.orElse(null);
+        HostState.Message first = message("user", prompt);
+        first.aggregateId = aggregateId.orElse(null);
+        thread.messages.add(first);
         state.threads.put(thread.threadId, thread);
+        event(thread.threadId, "run_started", thread.activeRunId);
         file.save(state);
         return thread;
     }
@@ -98,13 +114,61 @@ public final class HostStore {
         return message.messageId;
     }
 
-    /** Ends the active run; false when none was running. */
+    /**
+     * Posts a Work notice aggregate into the thread as a user message tagged {@code aggregateId}; an idle thread
+     * starts a run (the agent's turn), which emits {@code run_started}. Returns the message id.
+     */
+    public synchronized String deliver(String threadId, String text, String aggregateId) {
+        HostState.Thread thread = activeThread(threadId);
+        HostState.Message message = message("user", text);
+        message.aggregateId = aggregateId;
+        thread.messages.add(message);
+        if (thread.activeRunId == null) {
+            thread.activeRunId = "run-" + state.nextId++;
+            event(threadId, "run_started", thread.activeRunId);
+        }
+        file.save(state);
+        return message.messageId;
+    }
+
+    /** The aggregate ids the thread's messages carry, oldest first. */
+    public synchronized List<String> aggregateIds(String threadId) {
+        return thread(threadId).messages.stream().map(m -> m.aggregateId).filter(Objects::nonNull).toList();
+    }
+
+    /** The events after {@code after}, at most 100, waiting up to {@code waitMillis} ms for one. */
+    public synchronized List<HostState.Event> events(long after, long waitMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + Math.max(0, waitMillis) * 1_000_000;
+        while (true) {
+            List<HostState.Event> found = state.events.stream().filter(e -> e.seq > after).limit(100).toList();
+            long left = deadline - System.nanoTime();
+            if (!found.isEmpty() || left <= 0) {
+                return found;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+    }
+
+    /** Ends the active run (the turn), emitting {@code run_ended}; false when none was running. */
     public synchronized boolean interrupt(String threadId) {
         HostState.Thread thread = thread(threadId);
         boolean running = thread.activeRunId != null;
+        if (running) {
+            event(threadId, "run_ended", thread.activeRunId);
+        }
         thread.activeRunId = null;
         file.save(state);
         return running;
+    }
+
+    private void event(String threadId, String type, String runId) {
+        HostState.Event event = new HostState.Event();
+        event.seq = ++state.lastEvent;
+        event.threadId = threadId;
+        event.type = type;
+        event.runId = runId;
+        state.events.add(event);
+        notifyAll();
     }
 
     /** Records a task handed to a sub-agent of the thread. */

@@ -13,4 +13,9 @@ public class ProjectBeans {
     ProjectStore projectStore(DataDirectory data) {
         return new ProjectStore(new JsonState<>(data.child("project").resolve("state.json"), ProjectState.class));
     }
+
+    @Singleton
+    NoticeStore noticeStore(ProjectStore projects) {
+        return new NoticeStore(projects);
+    }
 }

@@ -16,6 +16,10 @@ public final class ProjectState {
     public Map<String, Operation> operations = new LinkedHashMap<>();
     /** The number of the next operation id. */
     public long nextOperation = 1;
+    /** Every Work notice emitted, in stream order (its position is {@code seq}). */
+    public List<Notice> notices = new ArrayList<>();
+    /** The stream position of the last notice emitted. */
+    public long lastNotice;
 
     /** One work run assigned to one agent. */
     public static final class Run {
@@ -43,5 +47,27 @@ public final class ProjectState {
         public String reason;
         public String idempotencyKey;
         public String requestHash;
+    }
+
+    /**
+     * One Work notice for the Project client that owns the agent (docs/domain.md §9); {@code ackState} is the
+     * client's last ACK ({@code delivered}, {@code refused}, {@code stale}), null until one came.
+     */
+    public static final class Notice {
+        public long seq;
+        public String clientId;
+        public String noticeId;
+        public int version = 1;
+        public String agentId;
+        public String agentName;
+        public String projectId;
+        public String projectName;
+        public String workId;
+        public String positionId;
+        public String runId;
+        public String runRevision;
+        public String assignmentRevision;
+        public String summary;
+        public String ackState;
     }
 }

@@ -123,6 +123,16 @@ public final class ProjectStore {
                 && op.agentId.equals(agentId) && Objects.equals(op.idempotencyKey, key)).toList();
     }
 
+    /** The state itself, for the {@link NoticeStore}, which holds this store's lock while it uses it. */
+    ProjectState state() {
+        return state;
+    }
+
+    /** Saves the state; the caller holds this store's lock. */
+    void save() {
+        file.save(state);
+    }
+
     private void requireProject(String projectId) {
         if (!state.projects.contains(projectId)) {
             throw ApiException.notFound("project_not_found", "no such project");

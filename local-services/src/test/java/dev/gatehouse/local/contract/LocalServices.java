@@ -1,9 +1,11 @@
 package dev.gatehouse.local.contract;
 
 import dev.gatehouse.facade.host.HttpHostFacade;
+import dev.gatehouse.facade.host.HttpNoticeThreads;
 import dev.gatehouse.facade.http.ReplyMapper;
 import dev.gatehouse.facade.http.ServiceClient;
 import dev.gatehouse.facade.http.ServiceEndpoint;
+import dev.gatehouse.facade.project.HttpNoticeFeed;
 import dev.gatehouse.facade.project.HttpProjectFacade;
 import dev.gatehouse.facade.wiki.HttpWikiFacade;
 import dev.gatehouse.local.LocalServicesApplication;
@@ -51,6 +53,14 @@ final class LocalServices implements AutoCloseable {
 
     HttpHostFacade host() {
         return new HttpHostFacade(client("host", CREDENTIAL), new ReplyMapper("host", DEADLINE.toMillis()));
+    }
+
+    HttpNoticeFeed notices(String credential) {
+        return new HttpNoticeFeed(client("project", credential), new ReplyMapper("project", DEADLINE.toMillis()));
+    }
+
+    HttpNoticeThreads noticeThreads() {
+        return new HttpNoticeThreads(client("host", CREDENTIAL), new ReplyMapper("host", DEADLINE.toMillis()));
     }
 
     private ServiceClient client(String name, String credential) {

@@ -2,7 +2,11 @@ package dev.gatehouse.facade.http;
 
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.facade.host.HttpHostFacade;
+import dev.gatehouse.facade.host.HttpNoticeThreads;
+import dev.gatehouse.facade.host.NoticeThreads;
+import dev.gatehouse.facade.project.HttpNoticeFeed;
 import dev.gatehouse.facade.project.HttpProjectFacade;
+import dev.gatehouse.facade.project.NoticeFeed;
 import dev.gatehouse.facade.project.ProjectFacade;
 import dev.gatehouse.facade.wiki.HttpWikiFacade;
 import dev.gatehouse.facade.wiki.WikiFacade;
@@ -17,9 +21,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
- * The three facade beans, built from {@code gatehouse.services.{project,wiki,host}} ({@link ServiceEndpoint}).
- * An integration without a URL gets a {@link DisabledFacade}. Every client reports its exchanges to the
- * {@link ExchangeObserver} bean when there is one.
+ * The facade beans (Project, Wiki, host, and the notice stream and notice threads of Project and host), built from
+ * {@code gatehouse.services.{project,wiki,host}} ({@link ServiceEndpoint}). An integration without a URL gets a
+ * {@link DisabledFacade}. Every client reports its exchanges to the {@link ExchangeObserver} bean when there is one.
  */
 @Factory
 public class FacadeFactory {
@@ -44,6 +48,16 @@ public class FacadeFactory {
     @Singleton
     HostFacade hostFacade() {
         return build(HostFacade.class, "host", c -> new HttpHostFacade(c, mapper(c)));
+    }
+
+    @Singleton
+    NoticeFeed noticeFeed() {
+        return build(NoticeFeed.class, "project", c -> new HttpNoticeFeed(c, mapper(c)));
+    }
+
+    @Singleton
+    NoticeThreads noticeThreads() {
+        return build(NoticeThreads.class, "host", c -> new HttpNoticeThreads(c, mapper(c)));
     }
 
     private <T> T build(Class<T> type, String name, Function<ServiceClient, T> http) {

@@ -90,6 +90,8 @@ class EmbeddedPdpFaultTest {
                 access_table := {}
 
                 held_capabilities := []
+
+                notice := {"allow": false, "reasons": [{"code": "unavailable", "message": "no"}], "obligations": {}}
                 """);
         Path bundle = dir.resolve("builtin.tar.gz");
         OpaCli.buildWasmBundle(policies, bundle);

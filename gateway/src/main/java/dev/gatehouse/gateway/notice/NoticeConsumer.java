@@ -1,0 +1,153 @@
+package dev.gatehouse.gateway.notice;
+
+import dev.gatehouse.facade.error.FacadeResult;
+import dev.gatehouse.facade.host.NoticeThreads;
+import dev.gatehouse.facade.host.ThreadEvent;
+import dev.gatehouse.facade.host.ThreadEventPage;
+import dev.gatehouse.facade.project.NoticeFeed;
+import dev.gatehouse.facade.project.NoticePage;
+import dev.gatehouse.gateway.store.StoreUnavailableException;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Requires;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs notice delivery when {@code gatehouse.notices.enabled}: one thread long-polls the Project notice stream from
+ * its stored cursor, one long-polls the host's thread events (a run-ended event triggers delivery for that thread),
+ * and one sweeps every {@code sweep-interval} as the fallback for a missed event and the retry of failed deliveries.
+ * A stream that fails (a refused credential included) is reported in {@link NoticeStatus} and polled again after a
+ * pause that doubles up to {@code max-backoff}; consumption resumes from the stored cursor. Stopped with the context.
+ */
+@Context
+@Requires(property = "gatehouse.notices.enabled", value = "true")
+public class NoticeConsumer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NoticeConsumer.class);
+
+    private final NoticeProperties properties;
+    private final NoticeDelivery delivery;
+    private final NoticeStore store;
+    private final NoticeFeed feed;
+    private final NoticeThreads host;
+    private final NoticeStatus status;
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean running = true;
+
+    public NoticeConsumer(NoticeProperties properties, NoticeDelivery delivery, NoticeStore store, NoticeFeed feed,
+            NoticeThreads host, NoticeStatus status) {
+        this.properties = properties;
+        this.delivery = delivery;
+        this.store = store;
+        this.feed = feed;
+        this.host = host;
+        this.status = status;
+    }
+
+    @PostConstruct
+    void start() {
+        String clientId = properties.getClientId().orElseThrow(() -> new IllegalStateException(
+                "gatehouse.notices.enabled is true but gatehouse.notices.client-id is not set"));
+        threads.add(loop("gatehouse-notices", () -> pollNotices(clientId)));
+        threads.add(loop("gatehouse-thread-events", this::pollEvents));
+        threads.add(loop("gatehouse-notice-sweep", this::sweep));
+        threads.forEach(Thread::start);
+        LOG.info("consuming Project Work notices for client {}", clientId);
+    }
+
+    @PreDestroy
+    void stop() {
+        running = false;
+        threads.forEach(Thread::interrupt);
+    }
+
+    /** One step of a loop: returns how long to pause before the next (zero: go on at once). */
+    @FunctionalInterface
+    private interface Step {
+        Duration run() throws InterruptedException, FailedStream;
+    }
+
+    private Thread loop(String name, Step step) {
+        Thread thread = new Thread(() -> {
+            Duration failures = Duration.ZERO;
+            while (running) {
+                try {
+                    Duration pause = step.run();
+                    if (!pause.isZero()) {
+                        Thread.sleep(pause.toMillis());
+                    }
+                    failures = Duration.ZERO;
+                } catch (InterruptedException e) {
+                    return;
+                } catch (StoreUnavailableException | FailedStream e) {
+                    failures = failures.isZero() ? Duration.ofSeconds(1) : failures.multipliedBy(2);
+                    if (failures.compareTo(properties.getMaxBackoff()) > 0) {
+                        failures = properties.getMaxBackoff();
+                    }
+                    LOG.warn("{}: {}; next try in {} ms", name, e.getMessage(), failures.toMillis());
+                    try {
+                        Thread.sleep(failures.toMillis());
+                    } catch (InterruptedException stopped) {
+                        return;
+                    }
+                } catch (RuntimeException e) {
+                    LOG.error("{} failed; it goes on after a pause", name, e);
+                    try {
+                        Thread.sleep(properties.getMaxBackoff().toMillis());
+                    } catch (InterruptedException stopped) {
+                        return;
+                    }
+                }
+            }
+        }, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private Duration pollNotices(String clientId) throws FailedStream {
+        FacadeResult<NoticePage> page = feed.poll(clientId, store.cursor(NoticeDelivery.PROJECT_STREAM),
+                properties.getPollWait().toMillis());
+        if (page instanceof FacadeResult.Failed<NoticePage> failed) {
+            status.failed(NoticeDelivery.PROJECT_STREAM, failed.error());
+            throw new FailedStream("Project notice stream: " + failed.error().kind());
+        }
+        status.ok(NoticeDelivery.PROJECT_STREAM);
+        delivery.receive(((FacadeResult.Ok<NoticePage>) page).value());
+        return Duration.ZERO;
+    }
+
+    private Duration pollEvents() throws FailedStream {
+        FacadeResult<ThreadEventPage> page = host.events(store.cursor(NoticeDelivery.HOST_STREAM),
+                properties.getPollWait().toMillis());
+        if (page instanceof FacadeResult.Failed<ThreadEventPage> failed) {
+            status.failed(NoticeDelivery.HOST_STREAM, failed.error());
+            throw new FailedStream("host thread events: " + failed.error().kind());
+        }
+        status.ok(NoticeDelivery.HOST_STREAM);
+        ThreadEventPage events = ((FacadeResult.Ok<ThreadEventPage>) page).value();
+        for (ThreadEvent event : events.events()) {
+            if (event.runEnded()) {
+                delivery.turnEnded(event.threadId());
+            }
+        }
+        store.saveCursor(NoticeDelivery.HOST_STREAM, events.cursor());
+        return Duration.ZERO;
+    }
+
+    private Duration sweep() {
+        delivery.sweep();
+        return properties.getSweepInterval();
+    }
+
+    /** A stream answered with a failure (already reported in {@link NoticeStatus}). */
+    private static final class FailedStream extends Exception {
+        FailedStream(String message) {
+            super(message, null, false, false);
+        }
+    }
+}
