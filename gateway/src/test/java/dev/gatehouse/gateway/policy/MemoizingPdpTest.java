@@ -67,6 +67,26 @@ class MemoizingPdpTest {
         assertEquals(2, memo.size());
     }
 
+    /** The golden matrix through the memo, each typed case twice: once evaluated, once answered from the memo. */
+    @Test
+    void everyGoldenDecisionMatchesOnMissAndOnHit() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        MemoizingPdp memo = new MemoizingPdp(engine, new MemoConfiguration(), meters);
+        int typed = 0;
+        for (GoldenCases.GoldenCase c : GoldenCases.all()) {
+            if (c.typed().isEmpty()) {
+                continue;
+            }
+            typed++;
+            for (int round = 0; round < 2; round++) {
+                assertEquals(c.expected(), DecisionJson.decision(decided(memo.decide(c.typed().get()))),
+                        c.id() + (round == 0 ? " (miss)" : " (hit)"));
+            }
+        }
+        assertTrue(typed > 100, "too few typed golden cases: " + typed);
+        assertTrue(count(meters, "decision", "hit") >= typed, "the second round must be answered from the memo");
+    }
+
     @Test
     void inputsThatDifferInAnyFactAreDecidedSeparately() {
         MemoizingPdp memo = new MemoizingPdp(engine, new MemoConfiguration(), new SimpleMeterRegistry());
