@@ -2,7 +2,8 @@
 
 Usage: python3 bench/render-results.py <bench/target> <results.md> <results.json>
 Reads jmh/*.json (+ *.args, the JMH arguments of each run), decision-errors/*.errors, load.json (+ load.args).
-results.json is a list of {name, p50_us, p99_us, ops_s, errors, refused}. Appends bench/notes.md when present.
+results.json is a list of {name, p50_us, p99_us, ops_s, errors, refused}, plus memo.hit_rate.mixed as
+{name, calls, hits, misses, skipped, hit_rate} (memo-hit-rate.json). Appends bench/notes.md when present.
 """
 import glob
 import json
@@ -66,6 +67,10 @@ for stem, run in runs:
         name = {"launchAllowed": "decision.launch.allowed", "wikiWriteAscii": "decision.wiki_write.ascii",
                 "denied": "decision.denied"}[method]
         results.append(sample_entry(name, run))
+    elif cls == "MemoBenchmark":
+        name = {"launchAllowed": "memo.launch.allowed", "wikiWriteAscii": "memo.wiki_write.ascii",
+                "denied": "memo.denied", "toolsList": "memo.tools_list"}[method]
+        results.append(sample_entry(name, run))
     elif cls == "NonAsciiWriteBenchmark":
         script = run["params"]["script"]
         nonascii.append((script, sample_entry("decision.wiki_write.nonascii." + script.lower(), run)))
@@ -83,6 +88,12 @@ if nonascii:
     entry["name"] = "decision.wiki_write.nonascii"
     results.append(entry)
     results.extend(entry for _, entry in nonascii)
+
+# The memo's hit rate on the mixed trace (MemoHitRate): a row of its own, with the counts instead of timings.
+hit_rate_path = os.path.join(out, "memo-hit-rate.json")
+memo_hit_rate = json.load(open(hit_rate_path)) if os.path.exists(hit_rate_path) else None
+if memo_hit_rate:
+    results.append({"name": "memo.hit_rate.mixed", **memo_hit_rate})
 
 load = json.load(open(os.path.join(out, "load.json")))
 by_name = {r["name"]: r for r in load["results"]}
@@ -127,7 +138,16 @@ w("`decision.*`: JMH sample mode, one thread, embedded PDP (typed input → JSON
 w("| name | p50 µs | p99 µs | ops/s | errors | refused |")
 w("|---|---|---|---|---|---|")
 for r in results:
+    if "hit_rate" in r:
+        continue
     w(f"| {r['name']} | {r['p50_us']:,} | {r['p99_us']:,} | {r['ops_s']:,} | {r['errors']} | {r['refused']} |")
+w("")
+w("`memo.*`: the decision memo's hit path (policy/MemoizingPdp in front of the same engine): the same rings, each "
+  "input decided once in setup, then every timed call answered from the memo (a timed miss counts as an error).")
+if memo_hit_rate:
+    w(f"Hit rate on the load harness's mixed call mix replayed through a fresh memo (`memo.hit_rate.mixed`): "
+      f"**{memo_hit_rate['hit_rate']:.1%}** ({memo_hit_rate['hits']:,} hits, {memo_hit_rate['misses']:,} misses, "
+      f"{memo_hit_rate['skipped']:,} not kept, of {memo_hit_rate['calls']:,} calls).")
 w("")
 if worst:
     w(f"`decision.wiki_write.nonascii` is the worst script by p50 of those run: **{worst[0]}**. "

@@ -5,7 +5,7 @@
 #
 # The modules are built here in one reactor (`mvn -pl bench,local-services -am package`), so the benchmarks run on
 # this worktree's jars and nothing is installed into ~/.m2. BENCH_QUICK=1: the decision.* benchmarks and the load
-# harness only, with short JMH iterations (the load counts stay: 5,000 requests per name, 10,000 mixed calls); the
+# harness only (and the memo.* rows with the memo's hit rate), with short JMH iterations (the load counts stay: 5,000 requests per name, 10,000 mixed calls); the
 # profile benchmarks (EmbeddedPdp, DecisionStages, PolicyDocuments) and all ten scripts run in the full run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -74,6 +74,11 @@ errors=(-jvmArgsAppend "-Dgatehouse.bench.errors-dir=$out/decision-errors -Dgate
 run decisions-sample-t1 'DecisionBenchmark' -bm sample -tu us -t 1 "${errors[@]}"
 run nonascii-sample-t1 'NonAsciiWriteBenchmark' -bm sample -tu us -t 1 "${scripts[@]}" "${errors[@]}"
 run tools-list-sample-t1 'ToolsListBenchmark' -bm sample -tu us -t 1 "${errors[@]}"
+# The decision memo: its hit path (memo.*), and its hit rate on the load harness's mixed call mix.
+run memo-sample-t1 'MemoBenchmark' -bm sample -tu us -t 1 "${errors[@]}"
+echo ">> memo hit rate: java -cp <bench classpath> dev.gatehouse.bench.MemoHitRate $out/memo-hit-rate.json 10000"
+java -Xmx512m -Dgatehouse.bundle=target/bundle/bundle.tar.gz -cp "$cp" dev.gatehouse.bench.MemoHitRate \
+  "$out/memo-hit-rate.json" 10000
 
 if [[ "$quick" != 1 ]]; then
   run call-list-sample-t1 'EmbeddedPdpBenchmark' -bm sample -tu us -t 1

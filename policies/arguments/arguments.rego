@@ -23,11 +23,20 @@ ok if {
 # The separators a key's meaning ignores, each replaced by nothing (policy data, not code).
 separator_removal := {separator: "" | some separator in data.gatehouse.identity.ignored_separators}
 
-# A folded key's meaning: the folded form without separators.
-meaning(folded) := strings.replace_n(separator_removal, folded)
+# A folded key's meaning: the folded form without separators. Removing them costs one pass over the key per
+# separator, so a key that contains none (almost every key) is its own meaning without that work.
+meaning(folded) := folded if not has_separator(folded)
 
-# The meanings of the identity keys that apply to the called tool.
-identity_keys := {meaning(lower(key)) | some key in data.gatehouse.identity.every_tool} | {meaning(lower(key)) |
+meaning(folded) := strings.replace_n(separator_removal, folded) if has_separator(folded)
+
+has_separator(key) if {
+	some separator in data.gatehouse.identity.ignored_separators
+	contains(key, separator)
+}
+
+# The identity keys that apply to the called tool. The data holds them by meaning already (lower case, no
+# separator; policy-tests/arguments checks that), so they are not re-derived on every evaluation.
+identity_keys := {key | some key in data.gatehouse.identity.every_tool} | {key |
 	some key in data.gatehouse.identity.by_toolkit[tools.row.toolkit]
 }
 

@@ -134,6 +134,29 @@ test_arguments_separators_are_policy_data if {
 	"identity_argument" in testing.codes(d2)
 }
 
+# The identity keys are data held by meaning (the policy does not re-derive it per evaluation): each one
+# is already lower case and free of every ignored separator.
+test_arguments_identity_key_data_is_held_by_meaning if {
+	keys := {key | some key in data.gatehouse.identity.every_tool} | {key |
+		some toolkit_keys in data.gatehouse.identity.by_toolkit
+		some key in toolkit_keys
+	}
+	count(keys) > 0
+	every key in keys {
+		key == strings.replace_n(arguments.separator_removal, lower(key))
+	}
+}
+
+# A key is its own meaning only when it holds no separator; with one, every separator goes.
+test_arguments_meaning_with_and_without_separators if {
+	arguments.meaning("agentid") == "agentid"
+	arguments.meaning("agent_id") == "agentid"
+	arguments.meaning("a_g-e.n t\u2010id") == "agentid"
+	arguments.meaning("agent+id") == "agent+id"
+	arguments.meaning("agent+id") == "agentid" with data.gatehouse.identity.ignored_separators as ["+"]
+	arguments.meaning("") == ""
+}
+
 test_arguments_look_alike_business_keys_still_pass if {
 	every key in ["agentName", "agent", "path_id", "identity"] {
 		not key in arguments.identity_keys_found with input as with_key(key, lower(key))

@@ -29,10 +29,23 @@ class PdpSelectionTest {
                 "gatehouse.policy.pool-max", 1,
                 "gatehouse.audit.path", dir.resolve("d.jsonl").toString()))) {
             PolicyDecisionPoint pdp = context.getBean(PolicyDecisionPoint.class);
-            assertInstanceOf(EmbeddedPdp.class, pdp);
+            assertInstanceOf(MemoizingPdp.class, pdp, "the memo fronts the embedded engine by default");
+            assertTrue(context.containsBean(EmbeddedPdp.class));
             assertTrue(pdp.status().healthy());
+            assertEquals(context.getBean(EmbeddedPdp.class).status(), pdp.status());
             assertFalse(context.containsBean(RemotePdp.class));
             assertEquals(dir.resolve("d.jsonl"), context.getBean(DecisionLog.class).file());
+        }
+    }
+
+    @Test
+    void theMemoCanBeTurnedOff() {
+        try (ApplicationContext context = ApplicationContext.run(Map.of(
+                "gatehouse.policy.bundle-path", TestBundle.freshBundle().toString(),
+                "gatehouse.policy.memo.enabled", false,
+                "gatehouse.audit.path", dir.resolve("d.jsonl").toString()))) {
+            assertInstanceOf(EmbeddedPdp.class, context.getBean(PolicyDecisionPoint.class));
+            assertFalse(context.containsBean(MemoizingPdp.class));
         }
     }
 

@@ -1,0 +1,17 @@
+package dev.gatehouse.gateway.gate;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/** Test door to the gate's own {@code unicode} facts ({@link SegmentCharacters} is package-private). */
+public final class UnicodeFacts {
+
+    private UnicodeFacts() {
+    }
+
+    /** {@code SegmentCharacters.of}: segment → sorted Unicode categories, as {@link Gate#call} computes them. */
+    public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields, String wikiRoot) {
+        return SegmentCharacters.of(arguments, pathFields, wikiRoot);
+    }
+}

@@ -1,0 +1,182 @@
+package dev.gatehouse.gateway.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatehouse.gateway.gate.UnicodeFacts;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
+import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.gateway.policy.api.ThreadShell;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+
+/**
+ * Seeded random decision inputs for the differential test, built through the typed API as the PEP builds them.
+ * Drawn from the policy data itself (the access table's rows with their path, thread and mode fields, the mode
+ * ranks and ceilings, the identity keys) so that allows and every reason code occur: callers of both known kinds
+ * and unknown ones, thread shells found, missing and unavailable, wiki paths inside, outside and malformed
+ * (ASCII and other scripts, with the gate's own {@code unicode} facts), identity keys spelled with separators and
+ * cases, schema errors, modes above, at and below the limits. About one input in five repeats an earlier one, so a
+ * memo sees hits as well as misses.
+ */
+final class DecisionInputGenerator {
+
+    private static final List<String> RUNTIME = List.of("approval-required", "auto-accept-edits", "auto",
+            "full-access");
+    private static final List<String> INTERACTION = List.of("plan", "default");
+    private static final List<String> CEILINGS = List.of("read-only", "approval-required", "auto-accept-edits",
+            "auto", "full-access", "no-such-ceiling");
+    private static final List<String> SEGMENTS = List.of("notes", "page.md", "a", "2026", "draft-1.md", "..", ".",
+            "", "x y", "über", "заметки", "ノート.md", "a\u200bb", "CON", ".hidden", "page", "файл.md", "a:b",
+            "emoji\uD83D\uDE00.md");
+    private static final List<String> IDENTITY = List.of("agentId", "agent_id", "Agent-ID", "client.id",
+            "session id", "threadId", "projectId", "wiki_root", "token", "Authorization", "ａｇｅｎｔＩｄ", "path_id",
+            "agentName");
+
+    private final SplittableRandom random;
+    private final List<String> tools = new ArrayList<>();
+    private final Map<String, JsonNode> rows = new LinkedHashMap<>();
+    private final List<DecisionInput> made = new ArrayList<>();
+
+    DecisionInputGenerator(long seed) {
+        this.random = new SplittableRandom(seed);
+        try {
+            JsonNode table = PolicyJson.MAPPER.readTree(TestBundle.policies()
+                    .resolve("gatehouse/access_table/data.json").toFile());
+            table.fields().forEachRemaining(row -> {
+                tools.add(row.getKey());
+                rows.put(row.getKey(), row.getValue());
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The next input: a new one, or (one time in five) one made before. */
+    DecisionInput next() {
+        if (made.size() > 10 && random.nextInt(5) == 0) {
+            return made.get(random.nextInt(made.size()));
+        }
+        DecisionInput input = fresh();
+        if (made.size() < 20_000) {
+            made.add(input);
+        } else {
+            made.set(random.nextInt(made.size()), input);
+        }
+        return input;
+    }
+
+    private DecisionInput fresh() {
+        int n = random.nextInt(1_000);
+        String tool = random.nextInt(25) == 0 ? "no_such_tool_" + n : pick(tools);
+        JsonNode row = rows.get(tool);
+        String kind = switch (random.nextInt(10)) {
+            case 0 -> "robot";
+            case 1, 2, 3 -> "outside_agent";
+            default -> "thread";
+        };
+        String agent = "a" + random.nextInt(50);
+        CallerFacts caller = caller(kind, agent);
+        String root = switch (random.nextInt(12)) {
+            case 0 -> "agents/" + pick(List.of("", "..", "a b", "агент")) ;
+            case 1 -> "";
+            default -> (kind.equals("outside_agent") ? "outside-agents/" : "agents/") + agent;
+        };
+        Map<String, Object> arguments = new LinkedHashMap<>();
+        Map<String, ThreadShell> targets = new LinkedHashMap<>();
+        List<String> pathFields = new ArrayList<>();
+        if (row != null) {
+            row.path("paths").fieldNames().forEachRemaining(field -> {
+                pathFields.add(field);
+                if (random.nextInt(8) != 0) {
+                    arguments.put(field, path());
+                }
+            });
+            row.path("threadFields").forEach(field -> {
+                String id = "t" + random.nextInt(30);
+                arguments.put(field.asText(), id);
+                targets.put(id, shell());
+            });
+            row.path("modeFields").fields().forEachRemaining(axis -> {
+                if (random.nextInt(3) != 0) {
+                    arguments.put(axis.getValue().asText(), mode(axis.getKey()));
+                }
+            });
+        } else {
+            arguments.put("path", path());
+        }
+        arguments.put(pick(List.of("content", "prompt", "query", "message")), "v" + random.nextInt(100));
+        if (random.nextInt(8) == 0) {
+            arguments.put(pick(IDENTITY), "x");
+        }
+        if (random.nextInt(20) == 0) {
+            arguments.put("nested", Map.of("inner", Map.of(pick(IDENTITY), 1)));
+        }
+        List<ArgumentError> errors = new ArrayList<>();
+        if (random.nextInt(10) == 0) {
+            errors.add(random.nextBoolean()
+                    ? new ArgumentError("additionalProperties", "", Optional.of(pick(IDENTITY)), "unknown property")
+                    : new ArgumentError("type", "/path", Optional.empty(), "must be a string"));
+        }
+        Optional<Object> args = random.nextInt(50) == 0 ? Optional.of(List.of("not", "an", "object"))
+                : Optional.of(arguments);
+        Map<String, List<String>> unicode = args.get() instanceof Map<?, ?> && random.nextInt(15) != 0
+                ? UnicodeFacts.of(args.get(), pathFields, root) : Map.of();
+        return new DecisionInput(Optional.of(tool), args, errors, caller, targets, root, unicode);
+    }
+
+    private CallerFacts caller(String kind, String agent) {
+        boolean thread = kind.equals("thread");
+        Optional<String> threadId = thread && random.nextInt(15) != 0 ? Optional.of("t" + random.nextInt(30))
+                : Optional.empty();
+        Optional<String> provider = Optional.of("pi-" + random.nextInt(3));
+        Optional<ThreadShell> shell = thread && random.nextInt(15) != 0 ? Optional.of(shell()) : Optional.empty();
+        Optional<String> ceiling = kind.equals("outside_agent") && random.nextInt(10) != 0
+                ? Optional.of(pick(CEILINGS)) : Optional.empty();
+        CallerFacts.Settings settings = new CallerFacts.Settings(random.nextInt(4) != 0, random.nextInt(4) != 0,
+                random.nextInt(5) != 0, random.nextInt(4) != 0);
+        Optional<Modes> limit = random.nextInt(4) == 0 ? Optional.of(new Modes(pick(RUNTIME), pick(INTERACTION)))
+                : Optional.empty();
+        Optional<String> shares = kind.equals("outside_agent") && random.nextInt(6) == 0
+                ? Optional.of("a" + random.nextInt(50)) : Optional.empty();
+        return new CallerFacts(kind, agent, threadId, provider, shell, ceiling, settings, limit, shares);
+    }
+
+    private ThreadShell shell() {
+        return switch (random.nextInt(10)) {
+            case 0 -> ThreadShell.of(ThreadShell.Lookup.NOT_FOUND);
+            case 1 -> ThreadShell.of(ThreadShell.Lookup.UNAVAILABLE);
+            default -> ThreadShell.found(random.nextInt(10) == 0, random.nextInt(6) != 0,
+                    Optional.of("pi-" + random.nextInt(3)), pick(RUNTIME), pick(INTERACTION));
+        };
+    }
+
+    private String mode(String axis) {
+        if (random.nextInt(6) == 0) {
+            return random.nextBoolean() ? "inherit" : "turbo";
+        }
+        return axis.equals("runtimeMode") ? pick(RUNTIME) : pick(INTERACTION);
+    }
+
+    private String path() {
+        int segments = 1 + random.nextInt(3);
+        StringBuilder path = new StringBuilder(random.nextInt(20) == 0 ? "/" : "");
+        for (int i = 0; i < segments; i++) {
+            if (i > 0) {
+                path.append('/');
+            }
+            path.append(random.nextInt(3) == 0 ? pick(SEGMENTS) : "p" + random.nextInt(10_000) + ".md");
+        }
+        return random.nextInt(30) == 0 ? "../a" + random.nextInt(50) + "/" + path : path.toString();
+    }
+
+    private <T> T pick(List<T> list) {
+        return list.get(random.nextInt(list.size()));
+    }
+}

@@ -1,0 +1,276 @@
+package dev.gatehouse.gateway.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.PdpStatus;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.VisibleTools;
+import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
+import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
+import dev.gatehouse.gateway.support.Facts;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The decision memo in front of the real embedded engine: what it keeps, what it never keeps, when it forgets. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MemoizingPdpTest {
+
+    private EmbeddedPdp engine;
+
+    @BeforeAll
+    void start() {
+        engine = engine(TestBundle.freshBundle());
+    }
+
+    @Test
+    void aRepeatedInputIsAnsweredFromTheMemoWithTheEngineDecision() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        MemoizingPdp memo = new MemoizingPdp(engine, new MemoConfiguration(), meters);
+        DecisionInput write = Facts.call("wiki_write", Map.of("path", "notes/a.md", "content", "hello"));
+        Decision fresh = decided(engine.decide(write));
+        Decision first = decided(memo.decide(write));
+        Decision second = decided(memo.decide(write));
+        assertTrue(fresh.allow(), "the case must be allowed to carry obligations: " + fresh);
+        for (Decision d : List.of(first, second)) {
+            assertEquals(DecisionJson.decision(fresh), DecisionJson.decision(d));
+            assertEquals(fresh.bundleRevision(), d.bundleRevision());
+        }
+        assertEquals(1.0, count(meters, "decision", "hit"));
+        assertEquals(1.0, count(meters, "decision", "miss"));
+
+        DecisionInput escape = Facts.call("wiki_write", Map.of("path", "../a2/x.md", "content", "hello"));
+        Decision denied = decided(memo.decide(escape));
+        assertFalse(denied.allow());
+        assertEquals(DecisionJson.decision(decided(engine.decide(escape))), DecisionJson.decision(denied));
+        assertEquals(DecisionJson.decision(denied), DecisionJson.decision(decided(memo.decide(escape))));
+        assertEquals(2.0, count(meters, "decision", "hit"));
+        assertEquals(2.0, count(meters, "decision", "miss"));
+        assertEquals(2, memo.size());
+    }
+
+    /** The golden matrix through the memo, each typed case twice: once evaluated, once answered from the memo. */
+    @Test
+    void everyGoldenDecisionMatchesOnMissAndOnHit() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        MemoizingPdp memo = new MemoizingPdp(engine, new MemoConfiguration(), meters);
+        int typed = 0;
+        for (GoldenCases.GoldenCase c : GoldenCases.all()) {
+            if (c.typed().isEmpty()) {
+                continue;
+            }
+            typed++;
+            for (int round = 0; round < 2; round++) {
+                assertEquals(c.expected(), DecisionJson.decision(decided(memo.decide(c.typed().get()))),
+                        c.id() + (round == 0 ? " (miss)" : " (hit)"));
+            }
+        }
+        assertTrue(typed > 100, "too few typed golden cases: " + typed);
+        assertTrue(count(meters, "decision", "hit") >= typed, "the second round must be answered from the memo");
+    }
+
+    @Test
+    void inputsThatDifferInAnyFactAreDecidedSeparately() {
+        MemoizingPdp memo = new MemoizingPdp(engine, new MemoConfiguration(), new SimpleMeterRegistry());
+        DecisionInput allowed = Facts.call("wiki_write", Map.of("path", "notes/a.md", "content", "x"));
+        DecisionInput noWrite = new DecisionInput(allowed.tool(), allowed.arguments(), List.of(),
+                new dev.gatehouse.gateway.policy.api.CallerFacts("thread", "a1", Optional.of("t1"),
+                        Optional.of("pi-1"), allowed.caller().thread(), Optional.empty(),
+                        new dev.gatehouse.gateway.policy.api.CallerFacts.Settings(true, true, true, false),
+                        Optional.empty()),
+                Map.of(), "agents/a1");
+        assertTrue(decided(memo.decide(allowed)).allow());
+        Decision denied = decided(memo.decide(noWrite));
+        assertFalse(denied.allow(), "a setting that changed must not be answered from the other input's entry");
+        assertEquals("capability_missing", denied.reasons().get(0).code());
+        assertEquals(2, memo.size());
+    }
+
+    @Test
+    void toolListsAreMemoisedPerCallerFacts() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        MemoizingPdp memo = new MemoizingPdp(engine, new MemoConfiguration(), meters);
+        DecisionInput listing = DecisionInput.forListing(Facts.a1(), "agents/a1");
+        VisibleTools fresh = (VisibleTools) assertInstanceOf(PolicyOutcome.Decided.class,
+                engine.visibleTools(listing)).value();
+        for (int i = 0; i < 3; i++) {
+            VisibleTools tools = (VisibleTools) assertInstanceOf(PolicyOutcome.Decided.class,
+                    memo.visibleTools(listing)).value();
+            assertEquals(fresh.names(), tools.names());
+        }
+        assertEquals(2.0, count(meters, "visible_tools", "hit"));
+        assertEquals(1.0, count(meters, "visible_tools", "miss"));
+    }
+
+    @Test
+    void faultsAreNeverMemoised(@TempDir Path dir) {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        MemoizingPdp memo = new MemoizingPdp(engine(dir.resolve("absent.tar.gz")), new MemoConfiguration(), meters);
+        DecisionInput call = Facts.call("wiki_read", Map.of("path", "a.md"));
+        for (int i = 0; i < 2; i++) {
+            assertInstanceOf(PolicyOutcome.Failed.class, memo.decide(call));
+            assertInstanceOf(PolicyOutcome.Failed.class, memo.visibleTools(DecisionInput.forListing(Facts.a1(),
+                    "agents/a1")));
+        }
+        assertEquals(0, memo.size());
+        assertEquals(2.0, count(meters, "decision", "skipped"));
+        assertEquals(0.0, count(meters, "decision", "hit"));
+    }
+
+    @Test
+    void argumentsTooDeepToSerialiseAreTheEngineFaultEveryTime() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        MemoizingPdp memo = new MemoizingPdp(engine, new MemoConfiguration(), meters);
+        Map<String, Object> deep = new LinkedHashMap<>();
+        Map<String, Object> level = deep;
+        for (int i = 0; i < 100_000; i++) {
+            Map<String, Object> next = new LinkedHashMap<>();
+            level.put("x", next);
+            level = next;
+        }
+        DecisionInput call = Facts.call("wiki_read", deep);
+        for (int i = 0; i < 2; i++) {
+            assertInstanceOf(PolicyOutcome.Failed.class, memo.decide(call));
+        }
+        assertEquals(0, memo.size());
+    }
+
+    @Test
+    void anInputLongerThanTheLimitIsEvaluatedEveryTime() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        DecisionInput big = Facts.call("wiki_write", Map.of("path", "a.md", "content", "x".repeat(700)));
+        DecisionInput fits = Facts.call("wiki_write", Map.of("path", "a.md", "content", "x"));
+        MemoConfiguration small = new MemoConfiguration();
+        small.setMaxInputChars(PolicyJson.write(DecisionInputMapper.forCall(fits)).length());
+        MemoizingPdp memo = new MemoizingPdp(engine, small, meters);
+        for (int i = 0; i < 2; i++) {
+            assertTrue(decided(memo.decide(big)).allow());
+            assertTrue(decided(memo.decide(fits)).allow());
+        }
+        assertEquals(2.0, count(meters, "decision", "skipped"));
+        assertEquals(1.0, count(meters, "decision", "hit"));
+        assertEquals(1, memo.size());
+    }
+
+    @Test
+    void theSizeIsBounded() {
+        MemoConfiguration tiny = new MemoConfiguration();
+        tiny.setMaxEntries(8);
+        MemoizingPdp memo = new MemoizingPdp(engine, tiny, new SimpleMeterRegistry());
+        for (int i = 0; i < 50; i++) {
+            decided(memo.decide(Facts.call("wiki_read", Map.of("path", "p" + i + ".md"))));
+        }
+        assertTrue(memo.size() <= 8, "held " + memo.size());
+    }
+
+    /**
+     * A bundle swap: the same input first decided by the real bundle, then by one whose access table lacks the tool.
+     * The memo must answer the second with the new bundle's denial, not the old allow.
+     */
+    @Test
+    void aNewRevisionNeverSeesAnOldAnswer(@TempDir Path dir) throws IOException {
+        Path policies = dir.resolve("policies");
+        copyTree(TestBundle.policies(), policies);
+        Path table = policies.resolve("gatehouse/access_table/data.json");
+        ObjectNode rows = (ObjectNode) PolicyJson.MAPPER.readTree(table.toFile());
+        rows.remove("wiki_read");
+        Files.writeString(table, PolicyJson.write(rows));
+        Path bundle = dir.resolve("other.tar.gz");
+        List<String> command = new ArrayList<>(List.of(TestBundle.opa().toString(), "build", "-t", "wasm", "-b",
+                policies.toString(), "-o", bundle.toString()));
+        for (Entrypoint entrypoint : Entrypoint.values()) {
+            command.addAll(List.of("-e", entrypoint.path()));
+        }
+        try {
+            assertEquals(0, new ProcessBuilder(command).inheritIO().start().waitFor(), "opa build failed");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        Swapping swapping = new Swapping(engine, engine(bundle));
+        MemoizingPdp memo = new MemoizingPdp(swapping, new MemoConfiguration(), new SimpleMeterRegistry());
+        DecisionInput read = Facts.call("wiki_read", Map.of("path", "a.md"));
+        Decision before = decided(memo.decide(read));
+        assertTrue(before.allow());
+        swapping.swap();
+        Decision after = decided(memo.decide(read));
+        assertFalse(after.allow(), "answered from the old bundle: " + after);
+        assertEquals(swapping.status().bundleRevision().orElseThrow(), after.bundleRevision());
+        assertNotEquals(before.bundleRevision(), after.bundleRevision());
+        assertEquals(1, memo.size(), "the old bundle's entries are flushed");
+    }
+
+    private static EmbeddedPdp engine(Path bundle) {
+        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
+        configuration.setBundlePath(bundle.toString());
+        configuration.setPoolSize(1);
+        return new EmbeddedPdp(configuration);
+    }
+
+    private static Decision decided(PolicyOutcome<Decision> outcome) {
+        return (Decision) assertInstanceOf(PolicyOutcome.Decided.class, outcome, () -> "not decided: " + outcome)
+                .value();
+    }
+
+    private static double count(SimpleMeterRegistry meters, String entrypoint, String outcome) {
+        return meters.get(MemoizingPdp.COUNTER).tag("entrypoint", entrypoint).tag("outcome", outcome).counter()
+                .count();
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target);
+                }
+            }
+        }
+    }
+
+    /** Two real engines behind one, as a bundle hot swap presents them: the revision changes between two calls. */
+    private static final class Swapping extends EvaluatingPdp {
+        private final EmbeddedPdp first;
+        private final EmbeddedPdp second;
+        private volatile boolean swapped;
+
+        Swapping(EmbeddedPdp first, EmbeddedPdp second) {
+            this.first = first;
+            this.second = second;
+        }
+
+        void swap() {
+            swapped = true;
+        }
+
+        @Override
+        public PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input) {
+            return (swapped ? second : first).evaluate(entrypoint, input);
+        }
+
+        @Override
+        public PdpStatus status() {
+            return (swapped ? second : first).status();
+        }
+    }
+}
