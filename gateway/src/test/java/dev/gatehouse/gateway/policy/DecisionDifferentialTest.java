@@ -166,12 +166,14 @@ class DecisionDifferentialTest {
         Set<String> codes = new TreeSet<>();
         PolicyJson.MAPPER.readTree(TestBundle.policies().resolve("gatehouse/data.json").toFile())
                 .path("reason_codes").forEach(code -> codes.add(code.asText()));
+        // The notice entry point's codes are not reachable from tools/call inputs; its golden cases are replayed
+        // by both Java engines against opa (PdpContractTest).
+        codes.removeIf(code -> code.startsWith("notice_"));
         return codes;
     }
 
     private static EmbeddedPdp engine() {
-        EmbeddedPdpConfiguration configuration = new EmbeddedPdpConfiguration();
-        configuration.setBundlePath(TestBundle.freshBundle().toString());
+        EmbeddedPdpConfiguration configuration = TestBundle.configuration(TestBundle.freshBundle());
         configuration.setPoolSize(1);
         return new EmbeddedPdp(configuration);
     }
