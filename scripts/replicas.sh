@@ -32,7 +32,7 @@ secret() {
 }
 SERVICE_CREDENTIAL="$(secret service-credential)"
 ADMIN_CREDENTIAL="$(secret admin-credential)"
-OAUTH_SECRET="$(secret oauth-hs256-secret)"
+secret oauth-hs256-secret > /dev/null
 [[ -s "$SECRETS/request-state-key" ]] || (umask 077; head -c 32 /dev/urandom | base64 | tr -d '\n' > "$SECRETS/request-state-key")
 STATE_KEY="$(cat "$SECRETS/request-state-key")"
 
@@ -55,7 +55,8 @@ wait_for "http://127.0.0.1:$LOCAL_PORT/" local-services "${PIDS[0]}"
 
 gateway() { # name, port, extra environment assignments...
   local name="$1" port="$2"; shift 2
-  env GATEHOUSE_ADMIN_CREDENTIAL="$ADMIN_CREDENTIAL" GATEHOUSE_OAUTH_HS256_SECRET="$OAUTH_SECRET" \
+  env GATEHOUSE_ADMIN_CREDENTIAL="$ADMIN_CREDENTIAL" GATEHOUSE_OAUTH_DEV_HS256_SECRET_FILE="$SECRETS/oauth-hs256-secret" \
+    GATEHOUSE_BUNDLE_VERIFICATION_KEY="${GATEHOUSE_BUNDLE_VERIFICATION_KEY:-$DATA/bundle-signing/public.pem}" \
     GATEHOUSE_PORT="$port" GATEHOUSE_PUBLIC_URL="http://127.0.0.1:$port" GATEHOUSE_OAUTH_ISSUER="http://127.0.0.1:$PORT_A" \
     GATEHOUSE_MCP_REQUEST_STATE_KEY="$STATE_KEY" GATEHOUSE_DATA_DIR="$DATA" "$@" \
     java -Dgatehouse.policy.bundle-path="$BUNDLE" -Dgatehouse.audit.path="$DATA/logs/decisions-$name.jsonl" \
@@ -89,7 +90,9 @@ call() { # port: a 2026-07-28 tools/call of wiki_read
     "io.modelcontextprotocol/clientInfo":{"name":"curl","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}'
 }
 echo ">> a session attached through A, called on B:"
-call "$PORT_B"; echo
+ANSWER="$(call "$PORT_B")"; echo "$ANSWER"
+# The call must have been decided and answered on B (a tool result, not a JSON-RPC error such as unavailable).
+grep -q '"result"' <<< "$ANSWER" || { echo "replica B did not answer the call; see $DATA/logs/gateway-b.log" >&2; exit 1; }
 cat <<INFO
 
 Two replicas are running on one PostgreSQL: A http://127.0.0.1:$PORT_A/mcp, B http://127.0.0.1:$PORT_B/mcp.
