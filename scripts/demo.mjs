@@ -5,9 +5,11 @@ import { call, close, connect, describe, ERAS, listNames } from '../gateway/src/
 const { MCP_URL: url, A1_TOKEN, A2_TOKEN, O1_TOKEN } = process.env;
 const eras = process.argv[2] === 'both' || !process.argv[2] ? ERAS : [process.argv[2]];
 
-const script = [
+// A write without baseRevision creates a page, so each run and era writes a page of its own (a rerun is no conflict).
+const run = Date.now().toString(36);
+const script = (era) => [
   ['a1', 'wiki_read', { path: 'page.md' }],
-  ['a1', 'wiki_write', { path: 'demo/hello.md', content: 'Hello from the demo' }],
+  ['a1', 'wiki_write', { path: `demo/hello-${run}-${era}.md`, content: 'Hello from the demo' }],
   ['a1', 'wiki_read', { path: 'page.md', agentId: 'a2' }],
   ['a1', 'project_work_list', {}],
   ['a1', 't3_thread_send', { threadId: 't2', message: 'status?' }],
@@ -30,7 +32,7 @@ for (const era of eras) {
   for (const [who, connection] of Object.entries(clients)) {
     console.log(`${who.padEnd(22)} tools/list: ${(await listNames(connection)).join(' ')}`);
   }
-  for (const [who, tool, args] of script) {
+  for (const [who, tool, args] of script(era)) {
     const outcome = await call(clients[who], tool, args);
     const reasons = outcome.denied ? `  ${outcome.structured.reasons.map((r) => r.message).join('; ')}` : '';
     console.log(`${describe(who, tool, outcome)}${reasons}`);

@@ -121,6 +121,10 @@ test_arguments_identity_key_matched_by_the_reported_folded_form if {
 		"agent\u2014id": "agent\u2014id",
 		"agent\u2212id": "agent\u2212id",
 		"ＡＧＥＮＴ＿ＩＤ": "agent_id",
+		"agent/Id": "agent/id",
+		"agent:Id": "agent:id",
+		"agent\\Id": "agent\\id",
+		"agent|Id": "agent|id",
 	} {
 		d := authz.decision with input as with_key(key, folded)
 		d.reasons == [{"code": "identity_argument", "message": concat("", ["identity comes from the session, not from arguments: ", key])}]

@@ -37,8 +37,9 @@ import org.slf4j.LoggerFactory;
  * Checks an outside agent's OAuth 2.1 bearer JWT with Nimbus (the validator under micronaut-security-jwt; used
  * directly because {@code /mcp} is served outside Micronaut's filter chain): signature from the configured JWKS URL
  * (or, for development only, an HS256 secret file), {@code iss} equal to the configured issuer, {@code aud}
- * containing this gateway's resource (RFC 8707: {@code <public-url>/mcp}), {@code sub} present, the configured
- * scope when there is one ({@code scope}, space-delimited, or {@code scp}), an approved ceiling claim from
+ * containing this gateway's resource (RFC 8707: {@code <public-url>/mcp}), {@code sub} present and not blank (only
+ * spaces, controls or format characters count as blank), the configured scope when there is one ({@code scope},
+ * space-delimited, or {@code scp}), an approved ceiling claim from
  * {@link ModeCeilings#ALL} set by the authorization server, and the token times (RFC 7519
  * §4.1.4–4.1.6, RFC 9068 §4) against this gateway's {@link Clock} with the leeway {@code L} of
  * {@link OAuthProperties#getClockSkew()} (default 5 s, at most 60 s):
@@ -125,7 +126,9 @@ public class OAuthTokenVerifier {
         try {
             JWTClaimsSet claims = processor.get().process(token, null);
             Object ceiling = claims.getClaim(ceilingClaim);
-            if (!(ceiling instanceof String value) || !ModeCeilings.ALL.contains(value)) {
+            // A blank subject would make every such token of the issuer one and the same outside agent.
+            if (!(ceiling instanceof String value) || !ModeCeilings.ALL.contains(value)
+                    || blank(claims.getSubject())) {
                 return new Verification.Refused(AuthFailure.INVALID_TOKEN);
             }
             if (!holdsScope(claims)) {
@@ -135,6 +138,12 @@ public class OAuthTokenVerifier {
         } catch (ParseException | BadJOSEException | JOSEException e) {
             return new Verification.Refused(AuthFailure.INVALID_TOKEN);
         }
+    }
+
+    /** True for a missing subject or one of spaces (no-break ones too), controls and format characters only. */
+    private static boolean blank(String subject) {
+        return subject == null || subject.codePoints().allMatch(c -> Character.isWhitespace(c)
+                || Character.isSpaceChar(c) || Character.isISOControl(c) || Character.getType(c) == Character.FORMAT);
     }
 
     /** True when no scope is required, or the token's {@code scope} (space-delimited) or {@code scp} holds it. */

@@ -21,6 +21,9 @@ import java.util.Optional;
  * {@code _meta} must name the revision and the client's capabilities (400 -32602). These checks are made here
  * because {@code tools/call} never reaches the SDK, whose transport makes the same ones for everything else.
  *
+ * <p>A handshake-era {@code initialize} must carry {@code params} with a string {@code protocolVersion} (400
+ * -32602).
+ *
  * <p>A revision that is not served — in {@code _meta}, or in the header of a handshake-era request other than
  * {@code initialize} (which negotiates in its body) — gets 400 with -32022 and
  * {@code data: {supported: [every served revision], requested}}.
@@ -40,7 +43,12 @@ final class EraStep implements TransportStep {
 
     private static Optional<Rejection> handshake(Exchange exchange) {
         if (exchange.method().filter("initialize"::equals).isPresent()) {
-            return Optional.empty();
+            // The SDK fails with an internal error on an initialize it cannot read; this is the caller's error.
+            boolean readable = exchange.message.flatMap(JsonRpcMessage::params)
+                    .filter(params -> params.path("protocolVersion").isTextual())
+                    .isPresent();
+            return readable ? Optional.empty() : Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_PARAMS,
+                    "initialize needs params {protocolVersion, capabilities, clientInfo}").withId(exchange.id()));
         }
         String version = exchange.request.getHeader(McpHeaders.PROTOCOL_VERSION);
         if (version == null || McpHeaders.HANDSHAKE_VERSIONS.contains(version.trim())) {

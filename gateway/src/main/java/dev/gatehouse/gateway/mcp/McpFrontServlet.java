@@ -6,8 +6,6 @@ import dev.gatehouse.gateway.gate.Gate;
 import dev.gatehouse.gateway.gate.ToolRegistry;
 import dev.gatehouse.gateway.lifecycle.CallTracker;
 import dev.gatehouse.gateway.telemetry.Tracing;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.context.Scope;
 import dev.gatehouse.gateway.mcp.guard.JsonRpcGuard;
 import dev.gatehouse.gateway.mcp.guard.JsonRpcMessage;
 import dev.gatehouse.gateway.mcp.guard.OriginGuard;
@@ -15,6 +13,8 @@ import dev.gatehouse.gateway.mcp.guard.Rejection;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -142,9 +142,33 @@ final class McpFrontServlet extends HttpServlet {
                 JsonRpcReplies.reject(response, Rejection.unavailable().withId(message.get().id()));
             }
         } else if (exchange.era == Era.MODERN) {
-            modern.servlet().service(new BufferedRequest(request, exchange.body, Set.of()), response);
+            sdk(exchange, () -> modern.servlet().service(new BufferedRequest(request, exchange.body, Set.of()),
+                    response));
         } else {
-            handshake(exchange);
+            sdk(exchange, () -> handshake(exchange));
+        }
+    }
+
+    /** A request handed to an SDK transport. */
+    private interface SdkCall {
+        void run() throws ServletException, IOException;
+    }
+
+    /**
+     * Runs an SDK transport; an exception it throws is answered as a JSON-RPC internal error (500, -32603) with a
+     * fixed message, never as the container's error page with a stack trace. Nothing was decided: the gate's
+     * routes never run inside an SDK.
+     */
+    private static void sdk(Exchange exchange, SdkCall call) throws ServletException, IOException {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            LOG.error("MCP SDK failed on {}", exchange.method().orElse(exchange.request.getMethod()), e);
+            if (!exchange.response.isCommitted()) {
+                exchange.response.reset();
+                JsonRpcReplies.reject(exchange.response, new Rejection(500, Optional.of(Rejection.INTERNAL_ERROR),
+                        "internal error", exchange.id(), Map.of()));
+            }
         }
     }
 

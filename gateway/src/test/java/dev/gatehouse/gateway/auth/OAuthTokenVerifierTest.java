@@ -82,6 +82,10 @@ class OAuthTokenVerifierTest {
                 c -> c.expirationTime(Date.from(Instant.now().minusSeconds(3600))))).agent().isEmpty());
         assertTrue(verifier.verify(token(SECRET, c -> c.expirationTime(null))).agent().isEmpty());
         assertTrue(verifier.verify(token(SECRET, c -> c.subject(null))).agent().isEmpty());
+        // A blank subject would merge every such token of the issuer into one outside agent.
+        for (String blank : new String[] {"", " ", "\t", "\u00a0", "\u2003", "\u200b", "\u0000", " \u00a0\t"}) {
+            assertTrue(verifier.verify(token(SECRET, c -> c.subject(blank))).agent().isEmpty(), "sub " + blank);
+        }
         assertTrue(verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", null))).agent().isEmpty());
         assertTrue(verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", "root"))).agent().isEmpty());
         assertTrue(verifier.verify("not-a-jwt").agent().isEmpty());

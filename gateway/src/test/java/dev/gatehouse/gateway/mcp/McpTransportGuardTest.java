@@ -107,6 +107,25 @@ class McpTransportGuardTest {
         }
     }
 
+    /** An initialize the SDK cannot read is the caller's error (400 -32602), never a 500 with a stack trace. */
+    @Test
+    void anUnreadableInitializeIsInvalidParams() throws IOException {
+        for (String params : new String[] {"", ",\"params\":{}", ",\"params\":{\"protocolVersion\":20251125}",
+                ",\"params\":{\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}"}) {
+            RawHttp.Response response = RawHttp.post(server.getPort(),
+                    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\"" + params + "}", bearer());
+            assertEquals(400, response.status(), params + ": " + response.body());
+            JsonNode body = json(response);
+            assertEquals(-32602, body.path("error").path("code").asInt(), params);
+            assertEquals(3, body.path("id").asInt(), params);
+            assertTrue(!response.body().contains("Exception") && !response.body().contains("at io."), response.body());
+        }
+        RawHttp.Response valid = RawHttp.post(server.getPort(), "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":"
+                + "\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}", bearer());
+        assertEquals(200, valid.status(), valid.body());
+    }
+
     @Test
     void batchesAreRefusedBeforeTheGate() throws IOException {
         long before = records();

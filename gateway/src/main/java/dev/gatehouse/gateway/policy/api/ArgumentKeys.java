@@ -23,7 +23,8 @@ import java.util.Objects;
  * <p>The fold, in this order: NFKC; full case folding (ICU {@link UCharacter#foldCase(String, boolean)}); NFKC again
  * (folding can leave compatibility characters behind); default-ignorable code points and format characters (Cf, by
  * ICU's tables: the JDK's are older and miss e.g. U+0890 and U+13439…1343F, found by ArgumentKeysSweepTest)
- * dropped (zero-width space and joiners, soft hyphen, word joiner, BOM, variation selectors, Hangul fillers); every
+ * dropped (zero-width space and joiners, soft hyphen, word joiner, BOM, variation selectors, Hangul fillers), and
+ * so are control characters (Cc) that are not white space (NUL, BEL, ESC, DEL, C1 controls); every
  * Unicode white-space character as one U+0020; leading and trailing spaces trimmed.
  */
 public final class ArgumentKeys {
@@ -104,8 +105,11 @@ public final class ArgumentKeys {
                 UCharacter.foldCase(Normalizer.normalize(key, Normalizer.Form.NFKC), true), Normalizer.Form.NFKC);
         StringBuilder kept = new StringBuilder(folded.length());
         folded.codePoints().forEach(cp -> {
+            // A control character that is not white space (NUL, BEL, ...) has no meaning in a name: dropped too.
             if (UCharacter.hasBinaryProperty(cp, UProperty.DEFAULT_IGNORABLE_CODE_POINT)
-                    || UCharacter.getType(cp) == UCharacterCategory.FORMAT) {
+                    || UCharacter.getType(cp) == UCharacterCategory.FORMAT
+                    || UCharacter.getType(cp) == UCharacterCategory.CONTROL
+                    && !UCharacter.hasBinaryProperty(cp, UProperty.WHITE_SPACE)) {
                 return;
             }
             kept.appendCodePoint(UCharacter.hasBinaryProperty(cp, UProperty.WHITE_SPACE) ? ' ' : cp);

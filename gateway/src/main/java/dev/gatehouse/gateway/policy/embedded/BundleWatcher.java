@@ -70,6 +70,8 @@ public final class BundleWatcher {
     private final class FileWatch implements Runnable {
         private final Path file;
         private Optional<String> seen;
+        /** The stamp of a file that could not be read once: it may still be being written. */
+        private Optional<String> unreadable = Optional.empty();
 
         FileWatch(Path file) {
             this.file = file;
@@ -82,12 +84,22 @@ public final class BundleWatcher {
             if (now.isEmpty() || now.equals(seen)) {
                 return;
             }
-            seen = now;
             try {
-                pdp.offer(BundleArchive.read(file)); // the PDP logs what the offer did
+                BundleArchive archive = BundleArchive.read(file);
+                seen = now;
+                pdp.offer(archive); // the PDP logs what the offer did
             } catch (BundleException e) {
-                LOG.warn("bundle file {} changed but cannot be read (yet): {}", file, e.getMessage());
+                if (now.equals(unreadable)) {
+                    // Unchanged since the last look and still unreadable: corrupt, not half-written. Reported
+                    // like any refused bundle (status, readiness detail, log); the serving revision keeps serving.
+                    seen = now;
+                    pdp.refuseUnreadable(file + " cannot be read: " + e.getMessage());
+                } else {
+                    unreadable = now;
+                    LOG.warn("bundle file {} changed but cannot be read (yet): {}", file, e.getMessage());
+                }
             } catch (RuntimeException e) {
+                seen = now;
                 LOG.error("bundle file {} could not be offered", file, e);
             }
         }

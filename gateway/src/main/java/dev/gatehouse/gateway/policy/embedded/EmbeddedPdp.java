@@ -139,6 +139,17 @@ public final class EmbeddedPdp extends EvaluatingPdp {
         return new Activation.Activated(bundle.revision(), previous);
     }
 
+    /**
+     * Records a bundle that arrived but could not even be read as an archive (a corrupt file, a body that is not
+     * gzip): reported as the last refusal, exactly as a bundle that failed verification; the serving revision keeps
+     * serving.
+     *
+     * @param detail what could not be read, and why
+     */
+    public synchronized Activation refuseUnreadable(String detail) {
+        return refuse("bundle refused: " + detail);
+    }
+
     @Override
     public PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input) {
         Serving engine = serving.get(); // taken once: this evaluation is wholly this revision

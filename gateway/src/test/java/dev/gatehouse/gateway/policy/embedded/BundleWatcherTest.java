@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -141,6 +142,34 @@ class BundleWatcherTest {
         Path next = Files.write(dir.resolve("watched.tmp"), r2);
         Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         awaitRevision(pdp, "r2");
+    }
+
+    @Test
+    void aCorruptBundleFileIsReportedAndTheServingRevisionKeepsServing() throws Exception {
+        for (byte[] corrupt : List.of(flipped(r2, 20), Arrays.copyOf(r2, r2.length / 2), new byte[] {1, 2, 3})) {
+            Path file = Files.createTempFile(dir, "corrupt", ".tar.gz");
+            Files.write(file, r1);
+            EmbeddedPdpConfiguration configuration = configuration(file);
+            configuration.setBundleWatchInterval(Duration.ofMillis(50));
+            EmbeddedPdp pdp = new EmbeddedPdp(configuration);
+            BundleWatcher watching = new BundleWatcher(pdp, configuration, new BundleServiceConfiguration());
+            try {
+                Path next = Files.write(dir.resolve("corrupt.tmp"), corrupt);
+                Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                await(() -> pdp.status().lastRefusal().isPresent(), "the corrupt file reported, " + pdp.status());
+                assertTrue(pdp.status().lastRefusal().get().detail().contains("cannot be read"),
+                        pdp.status().toString());
+                assertEquals(Optional.of("r1"), pdp.status().bundleRevision(), "r1 keeps serving");
+            } finally {
+                watching.close();
+            }
+        }
+    }
+
+    private static byte[] flipped(byte[] bytes, int at) {
+        byte[] copy = bytes.clone();
+        copy[at] ^= 0x5a;
+        return copy;
     }
 
     private EmbeddedPdp watchService() throws Exception {
