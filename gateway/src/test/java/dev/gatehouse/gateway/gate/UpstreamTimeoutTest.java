@@ -14,6 +14,7 @@ import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.AgentSettingsStore;
 import dev.gatehouse.gateway.support.Callers;
+import dev.gatehouse.gateway.support.HostStubs;
 import dev.gatehouse.gateway.tools.ToolOutcome;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.test.support.TestPropertyProvider;
@@ -46,11 +47,7 @@ class UpstreamTimeoutTest implements TestPropertyProvider {
     @Override
     public Map<String, String> getProperties() {
         services.start();
-        services.stubFor(WireMock.get(urlPathEqualTo("/host/v1/threads/t1")).willReturn(aResponse().withStatus(200)
-                .withHeader("Content-Type", "application/json").withHeader("Api-Version", "1")
-                .withBody("{\"threadId\":\"t1\",\"title\":\"t\",\"archived\":false,\"runtimeMode\":\"full-access\","
-                        + "\"interactionMode\":\"default\",\"activeRunId\":\"run-1\",\"providerInstanceId\":\"p-1\","
-                        + "\"projectId\":\"demo\",\"messages\":[]}")));
+        HostStubs.liveThreadT1(services);
         services.stubFor(WireMock.get(urlPathEqualTo("/wiki/v1/pages")).willReturn(aResponse().withFixedDelay(60_000)));
         String url = services.baseUrl();
         return Map.of(

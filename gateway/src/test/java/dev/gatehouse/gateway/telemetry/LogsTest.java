@@ -19,6 +19,7 @@ import com.github.tomakehurst.wiremock.client.WireMock;
 import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.AgentSettingsStore;
+import dev.gatehouse.gateway.support.HostStubs;
 import dev.gatehouse.gateway.support.RawHttp;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -81,11 +82,7 @@ class LogsTest implements TestPropertyProvider {
     @Override
     public Map<String, String> getProperties() {
         services.start();
-        services.stubFor(WireMock.get(urlPathEqualTo("/host/v1/threads/t1")).willReturn(aResponse().withStatus(200)
-                .withHeader("Content-Type", "application/json").withHeader("Api-Version", "1")
-                .withBody("{\"threadId\":\"t1\",\"title\":\"t\",\"archived\":false,\"runtimeMode\":\"full-access\","
-                        + "\"interactionMode\":\"default\",\"activeRunId\":\"run-1\",\"providerInstanceId\":\"p-1\","
-                        + "\"projectId\":\"demo\",\"messages\":[]}")));
+        HostStubs.liveThreadT1(services);
         services.stubFor(WireMock.any(urlPathEqualTo("/wiki/v1/pages")).willReturn(aResponse().withStatus(500)));
         Map<String, String> properties = new HashMap<>();
         properties.put("micronaut.server.port", "-1");

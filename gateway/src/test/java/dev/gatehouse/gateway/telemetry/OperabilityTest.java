@@ -21,6 +21,7 @@ import dev.gatehouse.gateway.auth.SessionTokens;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.AgentSettingsStore;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
+import dev.gatehouse.gateway.support.HostStubs;
 import dev.gatehouse.gateway.support.RawHttp;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -81,11 +82,7 @@ class OperabilityTest implements TestPropertyProvider {
     @Override
     public Map<String, String> getProperties() {
         services.start();
-        services.stubFor(WireMock.get(urlPathEqualTo("/host/v1/threads/t1")).willReturn(aResponse().withStatus(200)
-                .withHeader("Content-Type", "application/json").withHeader("Api-Version", "1")
-                .withBody("{\"threadId\":\"t1\",\"title\":\"t\",\"archived\":false,\"runtimeMode\":\"full-access\","
-                        + "\"interactionMode\":\"default\",\"activeRunId\":\"run-1\",\"providerInstanceId\":\"p-1\","
-                        + "\"projectId\":\"demo\",\"messages\":[]}")));
+        HostStubs.liveThreadT1(services);
         services.stubFor(WireMock.get(urlPathEqualTo("/wiki/v1/pages")).willReturn(aResponse().withStatus(404)
                 .withHeader("Content-Type", "application/json").withHeader("Api-Version", "1")
                 .withBody("{\"error\":{\"code\":\"not_found\",\"message\":\"no such page\"}}")));

@@ -7,12 +7,11 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import dev.gatehouse.gateway.policy.PolicyJson;
 import dev.gatehouse.gateway.policy.TestBundle;
+import dev.gatehouse.gateway.policy.remote.OpaServer;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
 import java.io.IOException;
-import java.net.HttpURLConnection;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -164,7 +163,7 @@ class BundleParityTest {
                     assertTrue(!out.isBlank(), "OPA exited without saying why");
                     return out;
                 }
-                if (ready(port)) {
+                if (OpaServer.ready("http://127.0.0.1:" + port)) {
                     return "";
                 }
                 Thread.sleep(50);
@@ -175,22 +174,6 @@ class BundleParityTest {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
             }
-        }
-    }
-
-    private static boolean ready(int port) {
-        try {
-            HttpURLConnection connection = (HttpURLConnection) URI.create("http://127.0.0.1:" + port
-                    + "/health?bundles").toURL().openConnection();
-            connection.setConnectTimeout(200);
-            connection.setReadTimeout(500);
-            try {
-                return connection.getResponseCode() == 200;
-            } finally {
-                connection.disconnect();
-            }
-        } catch (IOException notYet) {
-            return false;
         }
     }
 

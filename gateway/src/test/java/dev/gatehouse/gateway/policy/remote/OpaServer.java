@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * pinned OPA is built without a Wasm runtime, so it cannot serve the Wasm bundle itself; the Rego sources are the
  * same, which also makes the parity check cross-engine: topdown against Wasm).
  */
-final class OpaServer implements AutoCloseable {
+public final class OpaServer implements AutoCloseable {
 
     private final Process process;
     private final String url;
@@ -77,7 +77,8 @@ final class OpaServer implements AutoCloseable {
         }
     }
 
-    private static boolean ready(String url) {
+    /** True once the OPA at {@code url} answers {@code /health?bundles} with 200 (its bundles are activated). */
+    public static boolean ready(String url) {
         try {
             HttpURLConnection connection = (HttpURLConnection) URI.create(url + "/health?bundles").toURL()
                     .openConnection();
