@@ -65,15 +65,13 @@ public final class MemoizingPdp implements PolicyDecisionPoint {
     @Override
     public PolicyOutcome<Decision> decide(DecisionInput input) {
         return answer(input, decisions, DecisionInputMapper::forCall, engine::decide, engine::decide,
-                Decision::bundleRevision, (decision, micros) -> new Decision(decision.allow(), decision.reasons(),
-                        decision.obligations(), decision.bundleRevision(), micros));
+                Decision::bundleRevision, Decision::withEvalMicros);
     }
 
     @Override
     public PolicyOutcome<VisibleTools> visibleTools(DecisionInput input) {
         return answer(input, listings, DecisionInputMapper::forListing, engine::visibleTools, engine::visibleTools,
-                VisibleTools::bundleRevision,
-                (tools, micros) -> new VisibleTools(tools.names(), tools.bundleRevision(), micros));
+                VisibleTools::bundleRevision, VisibleTools::withEvalMicros);
     }
 
     @Override

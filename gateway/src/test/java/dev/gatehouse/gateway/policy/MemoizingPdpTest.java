@@ -52,6 +52,9 @@ class MemoizingPdpTest {
         for (Decision d : List.of(first, second)) {
             assertEquals(DecisionJson.decision(fresh), DecisionJson.decision(d));
             assertEquals(fresh.bundleRevision(), d.bundleRevision());
+            // The decision record names the verifying key, also for an answer from the memo.
+            assertTrue(fresh.bundleKeyId().isPresent(), fresh.toString());
+            assertEquals(fresh.bundleKeyId(), d.bundleKeyId());
         }
         assertEquals(1.0, count(meters, "decision", "hit"));
         assertEquals(1.0, count(meters, "decision", "miss"));

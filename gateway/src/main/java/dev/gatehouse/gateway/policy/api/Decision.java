@@ -32,6 +32,11 @@ public record Decision(boolean allow, List<Reason> reasons, Obligations obligati
         this(allow, reasons, obligations, bundleRevision, evalMicros, Optional.empty());
     }
 
+    /** This decision as answered again in {@code micros} (a memo hit), everything else as it was. */
+    public Decision withEvalMicros(long micros) {
+        return new Decision(allow, reasons, obligations, bundleRevision, micros, bundleKeyId);
+    }
+
     /** One reason for a denial: a stable code from the policy and a human-readable message. */
     public record Reason(String code, String message) {
         public Reason {

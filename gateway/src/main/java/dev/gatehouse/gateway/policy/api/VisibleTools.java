@@ -19,6 +19,11 @@ public record VisibleTools(List<String> names, String bundleRevision, long evalM
         Objects.requireNonNull(bundleKeyId, "bundleKeyId");
     }
 
+    /** This listing as answered again in {@code micros} (a memo hit), everything else as it was. */
+    public VisibleTools withEvalMicros(long micros) {
+        return new VisibleTools(names, bundleRevision, micros, bundleKeyId);
+    }
+
     /** A listing without a known verifying key. */
     public VisibleTools(List<String> names, String bundleRevision, long evalMicros) {
         this(names, bundleRevision, evalMicros, Optional.empty());
