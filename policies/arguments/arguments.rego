@@ -20,25 +20,40 @@ ok if {
 	count(identity_keys_found) == 0
 }
 
-# The separators a key's meaning ignores, each replaced by nothing (policy data, not code).
-separator_removal := {separator: "" | some separator in data.gatehouse.identity.ignored_separators}
+# A compared string's meaning: the string without separators (policy data: an object of one-character
+# separators, each mapped to ""). Removing them costs one pass per separator, so a string that contains none
+# (almost every key) is its own meaning without that work.
+meaning(s) := s if not has_separator(s)
 
-# A folded key's meaning: the folded form without separators. Removing them costs one pass over the key per
-# separator, so a key that contains none (almost every key) is its own meaning without that work.
-meaning(folded) := folded if not has_separator(folded)
+meaning(s) := strings.replace_n(separators, s) if has_separator(s)
 
-meaning(folded) := strings.replace_n(separator_removal, folded) if has_separator(folded)
-
-has_separator(key) if {
-	some separator in data.gatehouse.identity.ignored_separators
-	contains(key, separator)
+has_separator(s) if {
+	some character in split(s, "")
+	separators[character] == ""
 }
 
-# The identity keys that apply to the called tool. The data holds them by meaning already (lower case, no
+separators := data.gatehouse.identity.ignored_separators
+
+# Every string whose meaning is compared with the identity keys (each reported folded form and each member name
+# in lower case; most keys give the same string twice), with its meaning, derived once per evaluation.
+meanings := {s: meaning(s) | some s in compared}
+
+compared contains entry.folded if {
+	some entry in input.argumentKeys
+	is_string(entry.folded)
+}
+
+compared contains lower(key) if some key in argument_key_names
+
+# The identity keys that apply to the called tool, held by meaning in the data already (lower case, no
 # separator; policy-tests/arguments checks that), so they are not re-derived on every evaluation.
-identity_keys := {key | some key in data.gatehouse.identity.every_tool} | {key |
-	some key in data.gatehouse.identity.by_toolkit[tools.row.toolkit]
-}
+identity_key(meaning) if every_tool_keys[meaning] == true
+
+identity_key(meaning) if toolkit_keys[meaning] == true
+
+every_tool_keys := data.gatehouse.identity.every_tool
+
+toolkit_keys := data.gatehouse.identity.by_toolkit[tools.row.toolkit]
 
 # Every member name of every object in the arguments, at any depth.
 argument_key_names contains key if {
@@ -52,25 +67,24 @@ argument_key_names contains key if {
 identity_keys_found contains entry.key if {
 	some entry in input.argumentKeys
 	is_string(entry.folded)
-	meaning(entry.folded) in identity_keys
+	identity_key(meanings[entry.folded])
 }
 
 # ... and, whatever was reported, by the key itself in lower case.
 identity_keys_found contains key if {
 	some key in argument_key_names
-	meaning(lower(key)) in identity_keys
+	identity_key(meanings[lower(key)])
 }
 
-reported(key) if {
+reported_keys contains entry.key if {
 	some entry in input.argumentKeys
-	entry.key == key
 	is_string(entry.folded)
 }
 
 # A key the PEP did not fold cannot be matched by meaning: deny it as unvalidated.
 schema_problems contains "argument keys were not folded" if {
 	some key in argument_key_names
-	not reported(key)
+	not reported_keys[key]
 }
 
 # Schema violations reported by the PEP, minus unknown-key violations already named as identity keys.

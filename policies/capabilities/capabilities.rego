@@ -15,7 +15,7 @@ ok(row) if row.capability == null
 
 ok(row) if {
 	is_string(row.capability)
-	row.capability in caller.held
+	caller.held[row.capability]
 	not never_held(row.capability)
 }
 

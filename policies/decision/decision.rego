@@ -36,8 +36,8 @@ decision := {
 # entrypoint: true
 visible_tools contains name if {
 	some name, row in data.gatehouse.access_table
-	row.class in visible_classes
-	row.capability in visible_capabilities
+	visible_classes[row.class]
+	visible_capabilities[row.capability]
 }
 
 visible_classes contains class if {
@@ -87,19 +87,19 @@ reasons := [{"code": code, "message": message} |
 	not allow
 }
 
-denial(code) := tools.denials[code]
+# Each family's denials, evaluated once; looked up by code above. Two families naming one code with different
+# messages is a conflict, an evaluation error, so a denial (codes are unique per family by design).
+denial(code) := family_denials[_][code]
 
-denial(code) := caller.denials[code]
-
-denial(code) := arguments.denials[code]
-
-denial(code) := access.denials[code]
-
-denial(code) := modes.denials[code]
-
-denial(code) := capabilities.denials[code]
-
-denial(code) := wiki.denials[code]
+family_denials := [
+	tools.denials,
+	caller.denials,
+	arguments.denials,
+	access.denials,
+	modes.denials,
+	capabilities.denials,
+	wiki.denials,
+]
 
 default obligations := {}
 

@@ -42,7 +42,10 @@ raw(field) := specs[field].default if {
 
 has_argument(field) if _ = input.arguments[field]
 
-segments(field) := split(raw(field), "/") if is_string(raw(field))
+# Each field's segments, split once per evaluation (functions are not memoised; rules are).
+segments(field) := field_segments[field]
+
+field_segments := {field: split(raw(field), "/") | some field, _ in specs; is_string(raw(field))}
 
 # Segments below the subtree root: none for ".".
 relative(field) := [] if raw(field) == "."
@@ -122,22 +125,47 @@ segment_rules := {
 passes("nonempty", segment) if segment != ""
 
 # An ASCII name needs no facts: trimming every allowed ASCII character leaves nothing.
-passes("charset", segment) if trim(segment, ascii_name_characters) == ""
+passes("charset", segment) if ascii_name(segment)
 
 # Any other name is checked against the Unicode general categories of its characters, a fact the PEP sends
 # for every segment of a confined path (input.unicode: segment -> categories of its characters other than
 # "-", "_", "." and space). No regex: its cost would grow with the script a name is written in. A segment
 # without the fact fails.
 passes("charset", segment) if {
-	trim(segment, ascii_name_characters) != ""
+	not ascii_name(segment)
 	categories := input.unicode[segment]
 	is_array(categories)
 	every category in categories {
-		category in name_categories
+		name_categories[category]
 	}
 }
 
 ascii_name_characters := "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_. -"
+
+# Plain ASCII: trimming every allowed ASCII character leaves nothing. Every segment the rules check is tried once
+# per evaluation (functions are not memoised, and each segment is checked by several rules).
+ascii_name(segment) if ascii_names[segment]
+
+ascii_name(segment) if {
+	not checked_segments[segment]
+	trim(segment, ascii_name_characters) == ""
+}
+
+ascii_names contains segment if {
+	some segment in checked_segments
+	trim(segment, ascii_name_characters) == ""
+}
+
+checked_segments contains segment if {
+	some field, _ in specs
+	some segment in segments(field)
+}
+
+checked_segments contains segment if some segment in split(input.wiki.root, "/")
+
+checked_segments contains input.caller.logicalAgentId
+
+checked_segments contains input.caller.sharesThreadAgent
 
 # Letters of any script and decimal digits (Unicode general categories L* and Nd).
 name_categories := {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd"}
@@ -149,17 +177,18 @@ passes("spaces", segment) if {
 
 passes("dot", segment) if {
 	not endswith(segment, ".")
-	not segment in {".", ".."}
+	segment != "."
+	segment != ".."
 }
 
 # ASCII names have one byte per character: only other names pay for the base64 count.
 passes("length", segment) if {
-	trim(segment, ascii_name_characters) == ""
+	ascii_name(segment)
 	count(segment) <= max_segment_bytes
 }
 
 passes("length", segment) if {
-	trim(segment, ascii_name_characters) != ""
+	not ascii_name(segment)
 	utf8_bytes(segment) <= max_segment_bytes
 }
 
@@ -171,6 +200,13 @@ has_problems(field) if {
 valid(field) if {
 	path_given(field)
 	not has_problems(field)
+}
+
+# A segment that descends into a folder: not empty, ".", or "..".
+names_folder(s) if {
+	s != ""
+	s != "."
+	s != ".."
 }
 
 # --- containment -----------------------------------------------------------------------------------
@@ -186,11 +222,12 @@ within(root, target) if {
 # ".." must never climb above it. Bounded by max_segments so the quadratic walk stays small.
 escapes(field) if {
 	count(segments(field)) <= max_segments
-	some i, _ in segments(field)
+	some i, s in segments(field)
+	s == ".." # only a ".." lowers the depth, so the walk first goes below the root at one
 	depth(field, i) < 0
 }
 
-depth(field, i) := count([j | some j, s in segments(field); j <= i; not s in {"", ".", ".."}]) - count([j |
+depth(field, i) := count([j | some j, s in segments(field); j <= i; names_folder(s)]) - count([j |
 	some j, s in segments(field)
 	j <= i
 	s == ".."

@@ -134,20 +134,29 @@ test_arguments_identity_key_matched_by_the_reported_folded_form if {
 test_arguments_separators_are_policy_data if {
 	d := authz.decision with input as with_key("agent+id", "agent+id")
 	not "identity_argument" in testing.codes(d)
-	d2 := authz.decision with input as with_key("agent+id", "agent+id") with data.gatehouse.identity.ignored_separators as ["+"]
+	d2 := authz.decision with input as with_key("agent+id", "agent+id") with data.gatehouse.identity.ignored_separators as {"+": ""}
 	"identity_argument" in testing.codes(d2)
 }
 
 # The identity keys are data held by meaning (the policy does not re-derive it per evaluation): each one
-# is already lower case and free of every ignored separator.
+# is already lower case and free of every ignored separator, and is held as `key: true` for lookup.
 test_arguments_identity_key_data_is_held_by_meaning if {
-	keys := {key | some key in data.gatehouse.identity.every_tool} | {key |
-		some toolkit_keys in data.gatehouse.identity.by_toolkit
-		some key in toolkit_keys
+	lists := array.concat([data.gatehouse.identity.every_tool], [keys | some keys in data.gatehouse.identity.by_toolkit])
+	count(data.gatehouse.identity.every_tool) > 0
+	every keys in lists {
+		every key, held in keys {
+			held == true
+			key == strings.replace_n(data.gatehouse.identity.ignored_separators, lower(key))
+		}
 	}
-	count(keys) > 0
-	every key in keys {
-		key == strings.replace_n(arguments.separator_removal, lower(key))
+}
+
+# The policy finds separators character by character, so each one is a single character, removed (mapped to "").
+test_arguments_separators_are_single_characters_removed if {
+	count(data.gatehouse.identity.ignored_separators) > 0
+	every separator, replacement in data.gatehouse.identity.ignored_separators {
+		count(separator) == 1
+		replacement == ""
 	}
 }
 
@@ -157,7 +166,7 @@ test_arguments_meaning_with_and_without_separators if {
 	arguments.meaning("agent_id") == "agentid"
 	arguments.meaning("a_g-e.n t\u2010id") == "agentid"
 	arguments.meaning("agent+id") == "agent+id"
-	arguments.meaning("agent+id") == "agentid" with data.gatehouse.identity.ignored_separators as ["+"]
+	arguments.meaning("agent+id") == "agentid" with data.gatehouse.identity.ignored_separators as {"+": ""}
 	arguments.meaning("") == ""
 }
 

@@ -241,12 +241,12 @@ add("caller", "wiki_write__thread_without_session_instance",
                dict(VALID_ARGS["wiki_write"])))
 
 # --- arguments: identity keys at the top level, nested, any case; schema facts ---------------------------
-every = oracle.IDENTITY["every_tool"]
+every = list(oracle.IDENTITY["every_tool"])
 spelled = {"agentid": "agentId", "clientid": "clientId", "consumerid": "consumerId", "executorref": "executorRef",
            "wikiroot": "wikiRoot", "sessionid": "sessionId", "providersessionid": "providerSessionId",
            "providerinstanceid": "providerInstanceId", "environmentid": "environmentId",
            "projectid": "projectId", "projectserviceprojectid": "projectServiceProjectId", "threadid": "threadId"}
-for key in every + oracle.IDENTITY["by_toolkit"]["wiki"]:
+for key in every + list(oracle.IDENTITY["by_toolkit"]["wiki"]):
     k = spelled.get(key, key)
     args = {"path": "page.md", k: "a2"}
     errs = [{"keyword": "additionalProperties", "instanceLocation": "", "property": k,
@@ -293,7 +293,7 @@ def variants(k):
             "hyphen_u2010": k[:mid] + "\u2010" + k[mid:], "fullwidth_lowline": fullwidth[:mid] + "\uff3f" + fullwidth[mid:]}
 
 
-for key in every + oracle.IDENTITY["by_toolkit"]["wiki"]:
+for key in every + list(oracle.IDENTITY["by_toolkit"]["wiki"]):
     k = spelled.get(key, key)
     for vname, v in variants(k).items():
         errs = [{"keyword": "additionalProperties", "instanceLocation": "", "property": v,

@@ -129,7 +129,7 @@ def _object_keys(value):
 
 
 def _identity_found(args, toolkit):
-    keys = {meaning(k) for k in IDENTITY["every_tool"] + IDENTITY["by_toolkit"].get(toolkit, [])}
+    keys = {meaning(k) for k in [*IDENTITY["every_tool"], *IDENTITY["by_toolkit"].get(toolkit, {})]}
     return {k for k in _object_keys(args) if meaning(k) in keys}, keys
 
 

@@ -336,3 +336,27 @@ test_wiki_unicode_fact_must_be_a_list if {
 		testing.codes(read_with("Été.md", {"Été.md": fact})) == ["path_invalid"]
 	}
 }
+
+# The plain-ASCII test is found once per evaluation for every segment the rules check; a segment outside them
+# (none in a real evaluation) is tested on its own, with the same answer.
+test_wiki_ascii_name_inside_and_outside_the_checked_segments if {
+	input_ := testing.call("wiki_read", {"path": "notes/page one.md"})
+	wiki.ascii_name("page one.md") with input as input_
+	wiki.ascii_names["page one.md"] with input as input_
+	wiki.ascii_name("other-page.md") with input as input_
+	not wiki.checked_segments["other-page.md"] with input as input_
+	not wiki.ascii_name("страница") with input as input_
+	not wiki.ascii_name("page+one") with input as input_
+	wiki.ascii_name("a_b")
+	not wiki.ascii_name("a+b")
+}
+
+# Only a ".." lowers the depth: a path whose walk never climbs above the root does not escape, one that does escapes
+# at its first "..".
+test_wiki_escape_walk_drops_only_at_parent_segments if {
+	not wiki.escapes("path") with input as testing.call("wiki_read", {"path": "a/../b.md"})
+	wiki.escapes("path") with input as testing.call("wiki_read", {"path": "a/../../b.md"})
+	wiki.escapes("path") with input as testing.call("wiki_read", {"path": "../b.md"})
+	not wiki.escapes("path") with input as testing.call("wiki_read", {"path": "./a/./b/../c.md"})
+	wiki.escapes("path") with input as testing.call("wiki_read", {"path": "./../a.md"})
+}

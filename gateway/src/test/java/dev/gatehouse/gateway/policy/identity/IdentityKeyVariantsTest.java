@@ -50,10 +50,10 @@ class IdentityKeyVariantsTest {
         pdp = new EmbeddedPdp(configuration);
         JsonNode identity = PolicyJson.MAPPER.readTree(TestBundle.policies().resolve("gatehouse/identity/data.json")
                 .toFile());
-        identity.path("every_tool").forEach(k -> everyTool.add(k.textValue()));
+        identity.path("every_tool").fieldNames().forEachRemaining(everyTool::add);
         identity.path("by_toolkit").fields().forEachRemaining(e -> {
             List<String> keys = new ArrayList<>();
-            e.getValue().forEach(k -> keys.add(k.textValue()));
+            e.getValue().fieldNames().forEachRemaining(keys::add);
             byToolkit.put(e.getKey(), keys);
         });
     }
