@@ -11,7 +11,7 @@ BUNDLE      := $(BUNDLE_DIR)/bundle.tar.gz
 COVERAGE_MIN := 95
 MVN         := mvn -B -ntp
 
-.PHONY: replicas help opa policy policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-mutation bundle browser build test run demo conformance bench clean
+.PHONY: replicas help opa policy policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-mutation bundle browser build test run demo conformance bench bench-compare clean
 
 help:
 	@echo "make run    - build and start the gateway on the embedded default backends"
@@ -21,6 +21,7 @@ help:
 	@echo "make demo   - a scripted MCP client session against a running make run"
 	@echo "make replicas - two gateway replicas on one embedded PostgreSQL (README: Running several replicas)"
 	@echo "make bench  - JMH benchmarks and the load harness, results in bench/results.md and results.json"
+	@echo "make bench-compare BASE=<rev> - the policies of <rev> vs the working tree's: same decisions? time per evaluation"
 
 # The pinned OPA, built from the Go module proxy into a cache outside the repository and reused while
 # `opa version` matches the pin. No other download route exists here. (The version is captured before it is
@@ -131,6 +132,10 @@ conformance:
 
 bench: bundle
 	@scripts/bench.sh
+
+# A policy change against a baseline: BASE's policies (default HEAD) vs the working tree's, same inputs, one JVM.
+bench-compare: opa
+	@BASE="$(BASE)" scripts/bench-compare.sh
 
 clean:
 	@$(MVN) -q clean

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# `make bench-compare BASE=<git revision>`: the policies of BASE (default HEAD) against the working tree's, both
+# built as Wasm bundles exactly as `make bundle` builds them (unsigned) and evaluated on the same inputs in
+# alternating rounds of one JVM (bench/src/main/java/dev/gatehouse/bench/BundleComparison.java). The run fails when
+# the two decide any input differently.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+base="${BASE:-HEAD}"
+opa="${OPA:-$HOME/.cache/gatehouse/opa-v1.22.3/opa}"
+out=bench/target/compare
+rm -rf "$out" && mkdir -p "$out/base"
+git archive "$base" policies | tar -x -C "$out/base"
+entrypoints=(-e gatehouse/authz/decision -e gatehouse/authz/visible_tools -e gatehouse/authz/access_table
+  -e gatehouse/authz/held_capabilities -e gatehouse/authz/notice)
+for side in base:"$out/base/policies" work:policies; do
+  "$opa" build -b "${side#*:}" -t wasm "${entrypoints[@]}" --capabilities scripts/wasm-capabilities.json \
+    --revision "${side%%:*}" -o "$out/${side%%:*}.tar.gz"
+done
+echo ">> mvn -pl bench -am -DskipTests package (reactor build of this worktree, no install)"
+mvn -B -q -ntp -DskipTests -pl bench -am package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >/dev/null
+echo ">> $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo ">> BundleComparison $base vs working tree"
+java -Xms512m -Xmx512m -cp "bench/target/classes:$(cat bench/target/classpath.txt)" dev.gatehouse.bench.BundleComparison \
+  "$out/base.tar.gz" "$out/work.tar.gz"
