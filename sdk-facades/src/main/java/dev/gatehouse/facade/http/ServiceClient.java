@@ -25,6 +25,8 @@ public final class ServiceClient implements AutoCloseable {
     public static final String API_VERSION_HEADER = "Api-Version";
     /** Response header a service may set on a mutation to name the operation it started. */
     public static final String OPERATION_ID_HEADER = "Operation-Id";
+    /** The largest answer body accepted, in bytes (10 MiB); a longer one is {@link Reply.Broken}. */
+    static final int MAX_BODY_BYTES = 10 * 1024 * 1024;
 
     private final ServiceEndpoint endpoint;
     private final HttpClient http;
@@ -47,12 +49,16 @@ public final class ServiceClient implements AutoCloseable {
         this.endpoint = endpoint;
         this.observer = observer;
         DefaultHttpClientConfiguration config = new DefaultHttpClientConfiguration();
-        config.setConnectTimeout(endpoint.getDeadline());
+        // Connecting gets nine tenths of the deadline, so that a connection still not made ends as a connect
+        // timeout (nothing sent: Refused) and not as the request timeout firing at the same instant (TimedOut, which
+        // a mutation must report as uncertain).
+        config.setConnectTimeout(endpoint.getDeadline().multipliedBy(9).dividedBy(10));
         config.setReadTimeout(endpoint.getDeadline());
         config.setRequestTimeout(endpoint.getDeadline());
         // A status is an answer to interpret, not an exception; redirects are not part of any contract.
         config.setExceptionOnErrorStatus(false);
         config.setFollowRedirects(false);
+        config.setMaxContentLength(MAX_BODY_BYTES);
         try {
             this.http = HttpClient.create(endpoint.getUrl()
                     .orElseThrow(() -> new IllegalArgumentException(endpoint.getName() + " has no url"))

@@ -6,18 +6,27 @@ import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micronaut.http.HttpMethod;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The transport's retry rule: a read is sent again once only when nothing was sent; a mutation never. */
+/**
+ * The transport's retry rule: a read is sent again once only when the connection was refused at once (nothing was
+ * sent); a connection not made within the deadline and a mutation never.
+ */
 class ServiceClientTest {
 
     @Test
@@ -34,6 +43,44 @@ class ServiceClientTest {
             assertEquals(2, built.get());
             assertEquals(new Reply.Refused(true), read);
             assertEquals(new Reply.Refused(true), mutation);
+        }
+    }
+
+    @Test
+    void aConnectionNotMadeWithinTheDeadlineIsRefusedNotTimedOutAndNotRetried() throws IOException {
+        List<Socket> queued = new ArrayList<>();
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            // Nobody accepts: once the accept queue is full the kernel drops further SYNs, so connecting hangs.
+            InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), full.getLocalPort());
+            while (queued.size() < 64) {
+                Socket socket = new Socket();
+                try {
+                    socket.connect(address, 200);
+                    queued.add(socket);
+                } catch (SocketTimeoutException hangs) {
+                    socket.close();
+                    break;
+                }
+            }
+            assertTrue(queued.size() < 64, "the accept queue never filled");
+            AtomicInteger built = new AtomicInteger();
+            try (ServiceClient client = new ServiceClient(ServiceEndpoint.of("wiki", URI.create("http://127.0.0.1:"
+                    + full.getLocalPort()), "c", StubService.DEADLINE))) {
+                Reply read = client.read(() -> {
+                    built.incrementAndGet();
+                    return Requests.get("/x");
+                });
+                Reply mutation = client.mutate(Requests.json(HttpMethod.POST, "/x", Map.of()));
+
+                // Not TimedOut: nothing was sent, so a mutation is unavailable, not uncertain.
+                assertEquals(new Reply.Refused(false), read);
+                assertEquals(1, built.get());
+                assertEquals(new Reply.Refused(false), mutation);
+            }
+        } finally {
+            for (Socket socket : queued) {
+                socket.close();
+            }
         }
     }
 
