@@ -47,9 +47,9 @@ compared contains lower(key) if some key in argument_key_names
 
 # The identity keys that apply to the called tool, held by meaning in the data already (lower case, no
 # separator; policy-tests/arguments checks that), so they are not re-derived on every evaluation.
-identity_key(meaning) if every_tool_keys[meaning] == true
+identity_key(meaning) if every_tool_keys[meaning]
 
-identity_key(meaning) if toolkit_keys[meaning] == true
+identity_key(meaning) if toolkit_keys[meaning]
 
 every_tool_keys := data.gatehouse.identity.every_tool
 

@@ -44,6 +44,20 @@ test_arguments_identity_schema_error_not_reported_twice if {
 	testing.codes(d) == ["identity_argument"]
 }
 
+# Only the unknown-key violation of an identity key is left to identity_argument; any other violation naming the
+# same property is still a schema problem.
+test_arguments_other_violation_of_an_identity_key_is_still_reported if {
+	input_ := object.union(testing.call("wiki_read", {"path": "page.md", "agentId": 7}), {"argumentErrors": [{
+		"keyword": "type", "instanceLocation": "/agentId", "property": "agentId",
+		"message": "agentId is not a string",
+	}]})
+	d := authz.decision with input as input_
+	d.reasons == [
+		{"code": "identity_argument", "message": "identity comes from the session, not from arguments: agentId"},
+		{"code": "schema", "message": "agentId is not a string"},
+	]
+}
+
 test_arguments_schema_errors_are_denied_with_messages if {
 	input_ := object.union(testing.call("wiki_read", {"path": "page.md", "recursive": true}), {"argumentErrors": [
 		{"keyword": "additionalProperties", "instanceLocation": "", "property": "recursive", "message": "b"},
@@ -158,6 +172,17 @@ test_arguments_separators_are_single_characters_removed if {
 		count(separator) == 1
 		replacement == ""
 	}
+}
+
+# The separators the domain names (docs/domain.md §6), exactly: spaces and the ASCII ones, every dash and connector
+# punctuation that NFKC keeps, and the path-like ones. Dropping one from the data would let a key through.
+test_arguments_separators_are_the_domain_list if {
+	expected := {
+		"_", "-", ".", " ", "\u058a", "\u05be", "\u1400", "\u1806", "\u2010", "\u2012", "\u2013", "\u2014",
+		"\u2015", "\u203f", "\u2040", "\u2054", "\u2e17", "\u2e1a", "\u2e3a", "\u2e3b", "\u2e40", "\u2e5d",
+		"\u301c", "\u3030", "\u30a0", "\ud803\udead", "\u2212", "\ud803\udd6e", "/", ":", "\\", "|",
+	}
+	{separator | some separator, _ in data.gatehouse.identity.ignored_separators} == expected
 }
 
 # A key is its own meaning only when it holds no separator; with one, every separator goes.

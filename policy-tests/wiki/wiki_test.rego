@@ -359,4 +359,5 @@ test_wiki_escape_walk_drops_only_at_parent_segments if {
 	wiki.escapes("path") with input as testing.call("wiki_read", {"path": "../b.md"})
 	not wiki.escapes("path") with input as testing.call("wiki_read", {"path": "./a/./b/../c.md"})
 	wiki.escapes("path") with input as testing.call("wiki_read", {"path": "./../a.md"})
+	not wiki.escapes("path") with input as testing.call("wiki_read", {"path": "a/../b/../c.md"})
 }
