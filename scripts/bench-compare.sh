@@ -16,9 +16,12 @@ for side in base:"$out/base/policies" work:policies; do
   "$opa" build -b "${side#*:}" -t wasm "${entrypoints[@]}" --capabilities scripts/wasm-capabilities.json \
     --revision "${side%%:*}" -o "$out/${side%%:*}.tar.gz"
 done
+# The bench's bundle reader is configured with the local verification key (unsigned bundles allowed): the key pair
+# of `make bundle`, made here once if this checkout has none yet (in $GATEHOUSE_DATA_DIR when set).
+public_key="$(scripts/bundle-signing-key.sh)/public.pem"
 echo ">> mvn -pl bench -am -DskipTests package (reactor build of this worktree, no install)"
 mvn -B -q -ntp -DskipTests -pl bench -am package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >/dev/null
 echo ">> $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo ">> BundleComparison $base vs working tree"
-java -Xms512m -Xmx512m -cp "bench/target/classes:$(cat bench/target/classpath.txt)" dev.gatehouse.bench.BundleComparison \
+java -Xms512m -Xmx512m "-Dgatehouse.bundle.public-key=$public_key" -cp "bench/target/classes:$(cat bench/target/classpath.txt)" dev.gatehouse.bench.BundleComparison \
   "$out/base.tar.gz" "$out/work.tar.gz"

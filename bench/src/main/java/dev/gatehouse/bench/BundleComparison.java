@@ -1,5 +1,6 @@
 package dev.gatehouse.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.styra.opa.wasm.OpaPolicy;
 import dev.gatehouse.gateway.policy.DecisionInputMapper;
 import dev.gatehouse.gateway.policy.Entrypoint;
@@ -8,6 +9,9 @@ import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.bundle.BundleException;
 import dev.gatehouse.gateway.policy.embedded.BundleReader;
 import dev.gatehouse.gateway.policy.embedded.WasmBundle;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,8 +23,9 @@ import java.util.function.Function;
  * this one's) decide the same rings of distinct inputs ({@link InputRing}) in alternating rounds of one JVM, so both
  * see the same machine state. Each bundle gets one opa-java-wasm instance with its data loaded, evaluated directly
  * (no pool, no memo, no Java parsing of the result: the Wasm evaluation alone). Before timing, every bundle's
- * result text must equal the first bundle's for every input of the ring, so only a change that decides identically
- * is timed.
+ * result text must equal the first bundle's for every input of every ring and for every golden case's input
+ * ({@code policy-tests/golden/<family>/cases.json}: the hostile and edge inputs, the notice family's through its
+ * own entry point), so only a change that decides identically is timed.
  *
  * <p>Arguments: bundle paths (unsigned allowed). Prints, per operation and bundle, the median and the minimum of the
  * per-round means in µs per evaluation. Not part of {@code make bench}; run as shown in bench/notes.md.
@@ -38,7 +43,7 @@ public final class BundleComparison {
     private BundleComparison() {
     }
 
-    public static void main(String[] args) throws BundleException {
+    public static void main(String[] args) throws BundleException, IOException {
         if (args.length < 2) {
             throw new IllegalArgumentException("usage: BundleComparison <baseline bundle> <bundle>...");
         }
@@ -49,6 +54,8 @@ public final class BundleComparison {
             policy.data(bundle.dataJson());
             policies.add(policy);
         }
+        int golden = sameOnGoldenInputs(policies, args);
+        System.out.printf("%d golden inputs: every bundle decides each as %s does%n", golden, args[0]);
         Function<DecisionInput, String> call = input -> PolicyJson.write(DecisionInputMapper.forCall(input));
         List<Operation> operations = List.of(
                 new Operation("launch.allowed", InputRing.launches(), Entrypoint.DECISION, call),
@@ -64,15 +71,10 @@ public final class BundleComparison {
                 policy.entrypoint(operation.entrypoint().path());
             }
             for (String input : inputs) {
-                String expected = policies.get(0).evaluate(input);
-                for (int p = 1; p < policies.size(); p++) {
-                    String got = policies.get(p).evaluate(input);
-                    if (!got.equals(expected)) {
-                        throw new IllegalStateException(operation.name() + ": " + args[p] + " decides " + got
-                                + " where " + args[0] + " decides " + expected + " for " + input);
-                    }
-                }
+                same(policies, args, operation.name(), input);
             }
+            System.out.printf("%s: %d inputs, every bundle decides each as %s does%n", operation.name(),
+                    inputs.length, args[0]);
             double[][] means = new double[policies.size()][ROUNDS - WARMUP_ROUNDS];
             for (int round = 0; round < ROUNDS; round++) {
                 for (int p = 0; p < policies.size(); p++) {
@@ -91,6 +93,42 @@ public final class BundleComparison {
                 Arrays.sort(sorted);
                 System.out.printf("%-20s %-60s median %7.1f us  min %7.1f us%n", operation.name(), args[p],
                         sorted[sorted.length / 2], sorted[0]);
+            }
+        }
+    }
+
+    /** Decides every golden case's input with every bundle; returns how many inputs were compared. */
+    private static int sameOnGoldenInputs(List<OpaPolicy> policies, String[] args) throws IOException {
+        int compared = 0;
+        try (DirectoryStream<Path> families = Files.newDirectoryStream(Path.of("policy-tests", "golden"),
+                Files::isDirectory)) {
+            for (Path family : families) {
+                Path cases = family.resolve("cases.json");
+                if (!Files.isRegularFile(cases)) {
+                    continue;
+                }
+                Entrypoint entrypoint = family.getFileName().toString().equals("delivery")
+                        ? Entrypoint.NOTICE : Entrypoint.DECISION;
+                for (OpaPolicy policy : policies) {
+                    policy.entrypoint(entrypoint.path());
+                }
+                for (JsonNode golden : PolicyJson.MAPPER.readTree(cases.toFile()).path("cases")) {
+                    same(policies, args, family.getFileName() + "/" + golden.path("name").asText(),
+                            PolicyJson.MAPPER.writeValueAsString(golden.path("input")));
+                    compared++;
+                }
+            }
+        }
+        return compared;
+    }
+
+    private static void same(List<OpaPolicy> policies, String[] args, String what, String input) {
+        String expected = policies.get(0).evaluate(input);
+        for (int p = 1; p < policies.size(); p++) {
+            String got = policies.get(p).evaluate(input);
+            if (!got.equals(expected)) {
+                throw new IllegalStateException(what + ": " + args[p] + " decides " + got + " where " + args[0]
+                        + " decides " + expected + " for " + input);
             }
         }
     }

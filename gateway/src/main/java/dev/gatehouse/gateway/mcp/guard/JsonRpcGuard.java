@@ -104,10 +104,31 @@ public final class JsonRpcGuard {
             }
             return message((ObjectNode) tree);
         } catch (StreamConstraintsException e) {
-            return refused(Rejection.INVALID_REQUEST, "request nested too deeply");
+            return refused(Rejection.INVALID_REQUEST, exceeded(e));
         } catch (IOException e) {
             return refused(Rejection.PARSE_ERROR, "parse error");
         }
+    }
+
+    /**
+     * Which of Jackson's read limits the body broke (nesting, and Jackson's defaults for the length of one string,
+     * member name or number), named from its message, which is the only place Jackson says which one it was.
+     */
+    static String exceeded(StreamConstraintsException e) {
+        String what = String.valueOf(e.getOriginalMessage());
+        if (what.contains("nesting depth")) {
+            return "request nested too deeply";
+        }
+        if (what.startsWith("Name length")) {
+            return "a member name in the request is too long";
+        }
+        if (what.startsWith("String value length")) {
+            return "a string in the request is too long";
+        }
+        if (what.startsWith("Number value length")) {
+            return "a number in the request has too many digits";
+        }
+        return "the request exceeds a JSON size limit";
     }
 
     private Result message(ObjectNode tree) {

@@ -3,6 +3,7 @@ package dev.gatehouse.gateway.mcp.guard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,6 +80,36 @@ class JsonRpcGuardTest {
                 + deep + "}}}");
         assertEquals(400, rejection.status());
         assertEquals(Optional.of(Rejection.INVALID_REQUEST), rejection.jsonRpcCode());
+    }
+
+    /** Each of Jackson's read limits is named as the one broken, never reported as nesting (a fresh-user finding). */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"name", "number", "nesting"})
+    void everyReadLimitIsNamedAsTheOneBroken(String limit) {
+        String arguments = switch (limit) {
+            case "name" -> "{\"path\":\"page.md\",\"" + "x".repeat(50_001) + "\":1}";
+            case "number" -> "{\"path\":\"page.md\",\"n\":" + "9".repeat(1_001) + "}";
+            default -> "{\"path\":" + "[".repeat(100) + "]".repeat(100) + "}";
+        };
+        Rejection rejection = refused("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"wiki_read\",\"arguments\":" + arguments + "}}");
+        assertEquals(400, rejection.status());
+        assertEquals(Optional.of(Rejection.INVALID_REQUEST), rejection.jsonRpcCode());
+        assertEquals(switch (limit) {
+            case "name" -> "a member name in the request is too long";
+            case "number" -> "a number in the request has too many digits";
+            default -> "request nested too deeply";
+        }, rejection.message());
+    }
+
+    /** The names of the limits Jackson can report, including one it may add later. */
+    @Test
+    void readLimitMessagesAreMappedByKind() {
+        assertEquals("a string in the request is too long", JsonRpcGuard.exceeded(
+                new StreamConstraintsException(
+                        "String value length (20000001) exceeds the maximum allowed (20000000)")));
+        assertEquals("the request exceeds a JSON size limit", JsonRpcGuard.exceeded(
+                new StreamConstraintsException("Token count (1) exceeds (0)")));
     }
 
     @ParameterizedTest(name = "parse error {0}")
