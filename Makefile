@@ -11,7 +11,7 @@ BUNDLE      := $(BUNDLE_DIR)/bundle.tar.gz
 COVERAGE_MIN := 95
 MVN         := mvn -B -ntp
 
-.PHONY: replicas help opa policy policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-mutation bundle browser build test run demo conformance bench bench-compare clean
+.PHONY: replicas help opa policy policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-cost policy-mutation bundle browser build test run demo conformance bench bench-compare clean
 
 help:
 	@echo "make run    - build and start the gateway on the embedded default backends"
@@ -35,7 +35,7 @@ opa:
 	[[ "$$("$(OPA)" version)" == *"Version: $(OPA_VERSION:v%=%)"* ]] || { echo "built OPA does not report $(OPA_VERSION)"; exit 1; }; \
 	echo ">> OPA $(OPA_VERSION) ready"
 
-policy: policy-families policy-lint policy-reason-codes policy-fmt policy-check policy-test
+policy: policy-families policy-lint policy-reason-codes policy-fmt policy-check policy-test policy-cost
 
 policy-families:
 	@scripts/check-families.sh
@@ -66,6 +66,11 @@ policy-test: opa
 	@"$(OPA)" test --timeout 120s policies policy-tests
 	@"$(OPA)" test --timeout 120s --coverage --format json policies policy-tests > target/policy-coverage.json
 	@python3 scripts/coverage-gate.py target/policy-coverage.json policies/ $(COVERAGE_MIN)
+
+# The policy's work grows linearly with the width of a call: evaluation counts of `opa eval --profile`, not time.
+policy-cost: opa
+	@echo ">> evaluations grow linearly with argument keys and path segments"
+	@python3 scripts/check-eval-counts.py "$(OPA)"
 
 # Mutation testing of the policies: each mutant changes one comparison, negation, condition, constant or data
 # entry under policies/ and `opa test` must fail on it; under 90 % killed fails (survivors with file:line are

@@ -76,7 +76,9 @@ identity_keys_found contains key if {
 	identity_key(meanings[lower(key)])
 }
 
-reported_keys contains entry.key if {
+# The reported keys, as one set built once (a complete rule: looking a key up in a partial set would evaluate its
+# body again for every key in Go OPA, quadratic in the number of keys).
+reported_keys := {entry.key |
 	some entry in input.argumentKeys
 	is_string(entry.folded)
 }

@@ -151,21 +151,19 @@ ascii_name(segment) if {
 	trim(segment, ascii_name_characters) == ""
 }
 
-ascii_names contains segment if {
+# Complete rules, so each set is built once and a lookup is a lookup in every engine (a partial set's body would be
+# evaluated again per lookup in Go OPA).
+ascii_names := {segment |
 	some segment in checked_segments
 	trim(segment, ascii_name_characters) == ""
 }
 
-checked_segments contains segment if {
+checked_segments := (({segment |
 	some field, _ in specs
 	some segment in segments(field)
+} | {segment | some segment in split(input.wiki.root, "/")}) | {id | id := input.caller.logicalAgentId}) | {id |
+	id := input.caller.sharesThreadAgent
 }
-
-checked_segments contains segment if some segment in split(input.wiki.root, "/")
-
-checked_segments contains input.caller.logicalAgentId
-
-checked_segments contains input.caller.sharesThreadAgent
 
 # Letters of any script and decimal digits (Unicode general categories L* and Nd).
 name_categories := {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd"}
