@@ -124,7 +124,7 @@ segment_rules := {
 
 passes("nonempty", segment) if segment != ""
 
-# An ASCII name needs no facts: trimming every allowed ASCII character leaves nothing.
+# An ASCII name (ascii_name below) needs no facts.
 passes("charset", segment) if ascii_name(segment)
 
 # Any other name is checked against the Unicode general categories of its characters, a fact the PEP sends
@@ -158,12 +158,17 @@ ascii_names := {segment |
 	trim(segment, ascii_name_characters) == ""
 }
 
-checked_segments := (({segment |
+checked_segments := (path_segments | given_root_segments) | caller_ids
+
+path_segments := {segment |
 	some field, _ in specs
 	some segment in segments(field)
-} | {segment | some segment in split(input.wiki.root, "/")}) | {id | id := input.caller.logicalAgentId}) | {id |
-	id := input.caller.sharesThreadAgent
 }
+
+given_root_segments := {segment | some segment in split(input.wiki.root, "/")}
+
+# The ids that name a subtree root (own_root, shared_root), each a single segment.
+caller_ids := {id | id := input.caller.logicalAgentId} | {id | id := input.caller.sharesThreadAgent}
 
 # Letters of any script and decimal digits (Unicode general categories L* and Nd).
 name_categories := {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd"}
