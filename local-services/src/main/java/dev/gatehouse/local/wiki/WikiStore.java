@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -289,18 +290,22 @@ public final class WikiStore {
                 throw escape();
             }
         }
-        Path existing = file;
-        while (!Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
-            existing = existing.getParent();
-        }
-        try {
-            if (!existing.toRealPath().startsWith(root)) {
-                throw escape();
+        while (true) {
+            Path existing = file;
+            while (!Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+                existing = existing.getParent();
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            try {
+                if (!existing.toRealPath().startsWith(root)) {
+                    throw escape();
+                }
+                return file;
+            } catch (NoSuchFileException e) {
+                // Moved or deleted by another call between the two looks: look again (the root always exists).
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
-        return file;
     }
 
     private void createFolders(Path dir) throws IOException {
