@@ -57,7 +57,7 @@ def sample_entry(name, run):
             "refused": refused if refused is not None else -1}
 
 
-results, nonascii = [], []
+results, nonascii, sizes = [], [], {}
 for stem, run in runs:
     bench = run["benchmark"].rsplit(".", 2)
     cls, method = bench[-2], bench[-1]
@@ -74,6 +74,12 @@ for stem, run in runs:
     elif cls == "NonAsciiWriteBenchmark":
         script = run["params"]["script"]
         nonascii.append((script, sample_entry("decision.wiki_write.nonascii." + script.lower(), run)))
+    elif cls == "ArgumentSizeBenchmark":
+        shape = run["params"]["shape"]
+        prefix = "decision.arguments." if method == "decision" else "pep.arguments."
+        entry = sample_entry(prefix + shape, run)
+        results.append(entry)
+        sizes.setdefault(shape, {})[method] = entry
     elif cls == "ToolsListBenchmark":
         rows = run["params"]["rows"]
         results.append(sample_entry("decision.tools_list." + (real_rows if rows == "real" else rows), run))
@@ -155,6 +161,27 @@ if worst:
       + (f"; `decision.tools_list.21` repeats it under the name the issue used." if real_rows != "21" else ".")
       + " The 100- and 1,000-row tables copy the real rows under new names into a temporary copy of policies/, "
       "rebuilt with `opa build -t wasm`.\n")
+
+if sizes:
+    w("## What the size of the arguments does\n")
+    w("`ArgumentSizeBenchmark`: for each shape of arguments, a ring of 64 calls whose paths or run ids differ. "
+      "`decision.arguments.<shape>` is the embedded PDP's evaluation of what the PEP sends (the time an engine "
+      "instance is held); `pep.arguments.<shape>` is the PEP's argument step that prepares it (envelope, closed-schema "
+      "check, long strings sent as length + SHA-256), on the caller's thread. The ratio is to the same tool's "
+      "`typical` decision (issue bar: at most 2×). Shapes beyond the envelope are refused as `schema` without being "
+      "validated or sent; `business_64` is project_work_submit's result at the default `max-open-members`.\n")
+    w("| shape | decision p50 µs | ratio to typical | PEP step p50 µs | outcome |")
+    w("|---|---|---|---|---|")
+    for shape in sorted(sizes, key=lambda s: (s.split(".")[0], s.split(".")[1] != "typical", s)):
+        entry = sizes[shape].get("decision")
+        if not entry:
+            continue
+        base = sizes.get(shape.split(".")[0] + ".typical", {}).get("decision")
+        ratio = f"{entry['p50_us'] / base['p50_us']:.2f}×" if base else "?"
+        step = sizes[shape].get("argumentStep", {}).get("p50_us", "?")
+        allowed = shape.endswith((".typical", "content_512k", "business_64"))
+        w(f"| {shape} | {entry['p50_us']:,} | {ratio} | {step:,} | {'allowed' if allowed else 'refused (schema)'} |")
+    w("")
 
 w("## Gate overhead: gated vs direct\n")
 cfg = load["config"]

@@ -74,6 +74,8 @@ errors=(-jvmArgsAppend "-Dgatehouse.bench.errors-dir=$out/decision-errors -Dgate
 run decisions-sample-t1 'DecisionBenchmark' -bm sample -tu us -t 1 "${errors[@]}"
 run nonascii-sample-t1 'NonAsciiWriteBenchmark' -bm sample -tu us -t 1 "${scripts[@]}" "${errors[@]}"
 run tools-list-sample-t1 'ToolsListBenchmark' -bm sample -tu us -t 1 "${errors[@]}"
+# What the size of the arguments does: the decision on what the PEP sends, and the PEP's argument step.
+run arguments-sample-t1 'ArgumentSizeBenchmark' -bm sample -tu us -t 1 "${errors[@]}"
 # The decision memo: its hit path (memo.*), and its hit rate on the load harness's mixed call mix.
 run memo-sample-t1 'MemoBenchmark' -bm sample -tu us -t 1 "${errors[@]}"
 echo ">> memo hit rate: java -cp <bench classpath> dev.gatehouse.bench.MemoHitRate $out/memo-hit-rate.json 10000"

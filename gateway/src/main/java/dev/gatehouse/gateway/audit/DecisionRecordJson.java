@@ -22,7 +22,9 @@ import java.util.Optional;
  * <p>{@code input} is produced by the same {@link DecisionInputMapper} the engines use, so it is the evaluated
  * input, then masked ({@link ArgumentMasker}, pointers in {@code masked}) and stripped of long strings
  * ({@link LargeValueRedactor}, pointers in {@code redacted}). Outside those pointers {@code input} is the evaluated
- * input; a record without {@code redacted} replays to its {@code result}. {@code caller} names the caller, never a
+ * input; a record without {@code redacted} replays to its {@code result}. (Long strings the policy does not read
+ * were already left out of the evaluated input, listed with their length and SHA-256 in {@code omittedArguments}:
+ * they replay as they were evaluated.) {@code caller} names the caller, never a
  * credential: kind, logical agent id, thread id when a thread, the provider kind of a thread caller's session.
  */
 final class DecisionRecordJson {

@@ -1,9 +1,11 @@
 package dev.gatehouse.gateway.gate;
 
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One row of the access table (policies/gatehouse/access_table/data.json, schemas/access-table.json) as the PEP
@@ -29,5 +31,13 @@ public record AccessRow(String toolkit, String accessClass, Optional<String> cap
         threadFields = List.copyOf(threadFields);
         modeFields = Map.copyOf(modeFields);
         pathFields = List.copyOf(pathFields);
+    }
+
+    /** The top-level argument members whose values the policy reads: the thread, mode and path fields. */
+    public Set<String> readFields() {
+        Set<String> fields = new LinkedHashSet<>(threadFields);
+        fields.addAll(modeFields.values());
+        fields.addAll(pathFields);
+        return fields;
     }
 }

@@ -9,7 +9,6 @@ import dev.gatehouse.gateway.context.TrustedContext;
 import dev.gatehouse.gateway.context.TrustedContextResolver;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
-import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
@@ -25,6 +24,7 @@ import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,9 +58,11 @@ public class Gate {
     private final DecisionLog decisionLog;
     private final GateSteps steps;
     private final DecisionMetrics metrics;
+    private final ArgumentLimits limits;
 
     public Gate(ToolRegistry registry, TrustedContextResolver pip, ArgumentCheck argumentCheck,
-            PolicyDecisionPoint pdp, DecisionLog decisionLog, GateSteps steps, DecisionMetrics metrics) {
+            PolicyDecisionPoint pdp, DecisionLog decisionLog, GateSteps steps, DecisionMetrics metrics,
+            ArgumentLimits limits) {
         this.registry = registry;
         this.pip = pip;
         this.argumentCheck = argumentCheck;
@@ -68,6 +70,7 @@ public class Gate {
         this.decisionLog = decisionLog;
         this.steps = steps;
         this.metrics = metrics;
+        this.limits = limits;
     }
 
     /**
@@ -105,7 +108,9 @@ public class Gate {
 
     /**
      * tools/call, as one list of named steps: trusted context → target shells → closed-schema facts → decision →
-     * decision log → enforce → handler.
+     * decision log → enforce → handler. The decision input carries the arguments as {@link DecisionArguments}
+     * sends them, and arguments beyond their schema's {@link ArgumentEnvelope} (or {@link ArgumentLimits}) are not
+     * validated or sent: only the fields the policy reads, with one error.
      *
      * @param caller    the authenticated caller of this request
      * @param tool      the name as received (an unknown name is decided by the policy: {@code unknown_tool})
@@ -133,12 +138,12 @@ public class Gate {
             Object arguments) {
         Map<String, ThreadShell> targets = steps.run("target-shells",
                 () -> pip.threadShells(targetThreadIds(registered, arguments)));
-        List<ArgumentError> argumentErrors = steps.run("argument-check", () -> registered
-                .map(t -> argumentCheck.check(t.schema(), arguments))
-                .orElse(List.of()));
+        DecisionArguments.Prepared prepared = steps.run("argument-check", () -> DecisionArguments.prepare(
+                registered.map(RegisteredTool::schema), registered.map(t -> t.row().readFields()).orElse(Set.of()),
+                arguments, limits, argumentCheck));
         String wikiRoot = resolved.context().wikiRoot();
-        DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(arguments), argumentErrors,
-                resolved.facts(), targets, wikiRoot, SegmentCharacters.of(arguments,
+        DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()),
+                prepared.errors(), resolved.facts(), targets, wikiRoot, SegmentCharacters.of(prepared.arguments(),
                         registered.map(t -> t.row().pathFields()).orElse(List.of()), wikiRoot));
         PolicyOutcome<Decision> outcome = decide(CALL, () -> pdp.decide(input));
         DecisionRecord record = DecisionRecord.forCall(input, resolved.context().provider(), outcome);

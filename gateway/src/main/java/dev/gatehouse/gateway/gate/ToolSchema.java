@@ -18,4 +18,9 @@ public record ToolSchema(String title, String description, Map<String, Object> i
         Objects.requireNonNull(description, "description");
         inputSchema = Map.copyOf(inputSchema);
     }
+
+    /** The largest arguments this schema admits (a walk of the schema, a few dozen nodes). */
+    public ArgumentEnvelope envelope() {
+        return ArgumentEnvelope.of(inputSchema);
+    }
 }

@@ -101,7 +101,7 @@ class GateTest {
         return new Gate(registry, new TrustedContextResolver(host, settings, new GatewayProperties()),
                 new ClosedSchemaArgumentCheck(), engine, new DecisionLog(configuration),
                 new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
-                new DecisionMetrics(new SimpleMeterRegistry()));
+                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits());
     }
 
     /** The decision ids of the tools/call records written so far, in order. */
@@ -190,6 +190,74 @@ class GateTest {
         assertEquals(List.of("schema"), denial(gate.call(Callers.a1(), "wiki_read",
                 Map.of("path", "page.md", "agentName", "x"))), "agentName is not agentId");
         assertEquals(List.of(), handlers.calls.stream().filter(c -> !c.getKey().equals("t3_thread_send")).toList());
+    }
+
+    /** The last record written, as JSON, and its length in chars. */
+    private JsonNode lastRecord(int[] length) throws IOException {
+        List<String> lines = Files.readAllLines(logFile);
+        String line = lines.get(lines.size() - 1);
+        length[0] = line.length();
+        return JSON.readTree(line);
+    }
+
+    /**
+     * A page at the schema's longest is written whole, but the policy and the decision log get its length and
+     * SHA-256 instead: the decision costs what a short page's does.
+     */
+    @Test
+    void aLongPageReachesItsHandlerWholeButOnlyItsDigestReachesThePolicy() throws Exception {
+        String page = "long page ".repeat(52_000);
+        GateResult result = gate.call(Callers.a1(), "wiki_write", Map.of("path", "notes/big.md", "content", page));
+        assertInstanceOf(GateResult.Completed.class, result);
+        assertEquals(page, handlers.calls.get(0).getValue().arguments().get("content"));
+        int[] length = new int[1];
+        JsonNode input = lastRecord(length).get("input");
+        assertTrue(input.at("/arguments/content").isNull(), input.toString());
+        assertEquals(java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(page.getBytes(java.nio.charset.StandardCharsets.UTF_8))),
+                input.get("omittedArguments").get("/content").get("sha256").textValue());
+        assertEquals(page.length(), input.get("omittedArguments").get("/content").get("length").intValue());
+        assertTrue(length[0] < 4_096, "record of " + length[0] + " chars");
+    }
+
+    /**
+     * For every tool: arguments wider than its schema admits, however they are widened, are refused as a schema
+     * problem, reach no handler, and neither the input nor the record grows with them.
+     */
+    @Test
+    void argumentsBeyondTheirEnvelopeAreRefusedForEveryToolWithoutGrowingTheInput() throws Exception {
+        int[] length = new int[1];
+        for (Map.Entry<String, Map<String, Object>> example : MinimalArguments.load().entrySet()) {
+            for (String shape : List.of("members", "items", "name")) {
+                Map<String, Object> arguments = new java.util.LinkedHashMap<>(example.getValue());
+                switch (shape) {
+                    case "members" -> {
+                        for (int i = 0; i < 20_000; i++) {
+                            arguments.put("member" + i, "v");
+                        }
+                    }
+                    case "items" -> arguments.put("list", java.util.Collections.nCopies(100_000, 1));
+                    default -> arguments.put("n".repeat(50_000), 1);
+                }
+                List<String> reasons = denial(gate.call(Callers.a1(), example.getKey(), arguments));
+                assertTrue(reasons.contains("schema"), example.getKey() + " " + shape + ": " + reasons);
+                JsonNode input = lastRecord(length).get("input");
+                assertEquals(ArgumentEnvelope.KEYWORD, input.at("/argumentErrors/0/keyword").textValue());
+                assertTrue(length[0] < 4_096, example.getKey() + " " + shape + ": " + length[0] + " chars");
+            }
+        }
+        assertEquals(List.of(), handlers.calls);
+    }
+
+    /** Beyond the envelope the fields the policy reads are still sent: an escaping path is still named. */
+    @Test
+    void aWideCallStillHasItsPathsChecked() {
+        Map<String, Object> arguments = new java.util.LinkedHashMap<>(Map.of("path", "../a2/page.md", "content", "x"));
+        for (int i = 0; i < 1_000; i++) {
+            arguments.put("member" + i, "v");
+        }
+        List<String> reasons = denial(gate.call(Callers.a1(), "wiki_write", arguments));
+        assertTrue(reasons.contains("schema") && reasons.size() > 1, reasons.toString());
     }
 
     /** docs/domain.md §1, §7: an outside agent whose token says sub "a1" is not the thread agent a1. */
@@ -396,7 +464,7 @@ class GateTest {
                 handlers.all()), new TrustedContextResolver(host, new InMemoryAgentDirectory(down),
                 new GatewayProperties()), new ClosedSchemaArgumentCheck(), pdp, new DecisionLog(configuration),
                 new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
-                new DecisionMetrics(new SimpleMeterRegistry()));
+                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits());
         assertInstanceOf(Listing.Unavailable.class, unreadable.list(Callers.a1()));
         assertThrows(StoreUnavailableException.class,
                 () -> unreadable.call(Callers.a1(), "t3_thread_list", Map.of()));

@@ -6,6 +6,7 @@ import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
 import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.gateway.policy.api.OmittedArgument;
 import dev.gatehouse.gateway.policy.api.ThreadShell;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -111,7 +112,10 @@ final class DecisionInputGenerator {
         } else {
             arguments.put("path", path());
         }
-        arguments.put(pick(List.of("content", "prompt", "query", "message")), "v" + random.nextInt(100));
+        // As the PEP sends them: a long value the policy does not read is null plus its facts (OmittedArgument).
+        arguments.put(pick(List.of("content", "prompt", "query", "message")), random.nextInt(6) == 0
+                ? new OmittedArgument(257 + random.nextInt(600_000), "%064x".formatted(random.nextLong()))
+                : "v" + random.nextInt(100));
         if (random.nextInt(8) == 0) {
             arguments.put(pick(IDENTITY), "x");
         }
@@ -123,6 +127,9 @@ final class DecisionInputGenerator {
             errors.add(random.nextBoolean()
                     ? new ArgumentError("additionalProperties", "", Optional.of(pick(IDENTITY)), "unknown property")
                     : new ArgumentError("type", "/path", Optional.empty(), "must be a string"));
+        }
+        if (random.nextInt(40) == 0) {
+            errors.add(new ArgumentError("gatehouse:envelope", "", Optional.empty(), "arguments: more than 11 members"));
         }
         Optional<Object> args = random.nextInt(50) == 0 ? Optional.of(List.of("not", "an", "object"))
                 : Optional.of(arguments);

@@ -17,9 +17,12 @@ import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
 import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.gateway.policy.api.OmittedArgument;
 import dev.gatehouse.gateway.policy.api.ThreadShell;
 import dev.gatehouse.gateway.policy.api.ThreadShell.Lookup;
 import dev.gatehouse.gateway.support.ThreadStateHost;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -69,6 +72,37 @@ class DecisionInputMapperTest {
         assertEquals(List.of(), Schemas.errors("decision-input.json", json));
         assertTrue(PolicyJson.write(json.get("targets").get("threads")).startsWith("{\"t7\":{\"lookup\":\"unavailable\"},"
                 + "\"t8\""), "targets are written in id order");
+    }
+
+    /** An omitted string is null where it stood and listed by its escaped pointer, at any depth, or as the root. */
+    @Test
+    void omittedArgumentsAreNullAndListedByPointer() throws Exception {
+        OmittedArgument page = new OmittedArgument(600_000, "a".repeat(64));
+        OmittedArgument item = new OmittedArgument(300, "b".repeat(64));
+        Map<String, Object> arguments = new LinkedHashMap<>();
+        arguments.put("path", "notes/p.md");
+        arguments.put("content", page);
+        arguments.put("a/b~", new LinkedHashMap<>(Map.of("list", List.of("short", item, 3))));
+        ObjectNode json = DecisionInputMapper.forCall(new DecisionInput(Optional.of("wiki_write"),
+                Optional.of(arguments), List.of(), THREAD, Map.of(), "agents/a1"));
+        assertEquals(PolicyJson.MAPPER.readTree("""
+                {"path":"notes/p.md","content":null,"a/b~":{"list":["short",null,3]}}"""), json.get("arguments"));
+        List<String> order = new ArrayList<>();
+        json.get("arguments").fieldNames().forEachRemaining(order::add);
+        assertEquals(List.of("path", "content", "a/b~"), order, "members stay in document order");
+        assertEquals("""
+                {"/content":{"length":600000,"sha256":"%s"},"/a~1b~0/list/1":{"length":300,"sha256":"%s"}}"""
+                .formatted("a".repeat(64), "b".repeat(64)), PolicyJson.write(json.get("omittedArguments")));
+        assertEquals(List.of(), Schemas.errors("decision-input.json", json));
+
+        ObjectNode whole = DecisionInputMapper.forCall(new DecisionInput(Optional.of("wiki_write"),
+                Optional.of(page), List.of(), THREAD, Map.of(), "agents/a1"));
+        assertTrue(whole.get("arguments").isNull());
+        assertEquals(600_000, whole.get("omittedArguments").get("").get("length").intValue(), "pointer \"\"");
+        assertEquals(List.of(), Schemas.errors("decision-input.json", whole));
+        assertFalse(DecisionInputMapper.forCall(new DecisionInput(Optional.of("wiki_read"),
+                Optional.of(Map.of("path", "p.md")), List.of(), THREAD, Map.of(), "agents/a1"))
+                .has("omittedArguments"), "absent when nothing was omitted, so other inputs are unchanged");
     }
 
     @Test

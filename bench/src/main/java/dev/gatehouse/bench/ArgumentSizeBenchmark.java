@@ -1,0 +1,146 @@
+package dev.gatehouse.bench;
+
+import dev.gatehouse.gateway.gate.ArgumentLimits;
+import dev.gatehouse.gateway.gate.DecisionArguments;
+import dev.gatehouse.gateway.gate.ToolSchema;
+import dev.gatehouse.gateway.mcp.ClosedSchemaArgumentCheck;
+import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * What the size of a call's arguments does to its decision, on a ring of {@value #RING} calls whose paths or run
+ * ids differ: the embedded PDP's evaluation of the input the PEP prepared ({@code decision}: the time an engine
+ * instance is held, results.json {@code decision.arguments.<shape>}) and the PEP's argument step that prepares it
+ * ({@code argumentStep}: {@link DecisionArguments}, the envelope, the closed-schema check and the omission of long
+ * strings, on the caller's thread, {@code pep.arguments.<shape>}). The {@code typical} shape of each tool is the
+ * base the others are compared with in results.md.
+ */
+@State(Scope.Thread)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class ArgumentSizeBenchmark {
+
+    static final int RING = 64;
+    private static final String CONTENT_512K = "x".repeat(512 * 1024 - 16);
+
+    /** Tool and shape of the arguments, see {@link #arguments}. */
+    @Param({"wiki_write.typical", "wiki_write.content_512k", "wiki_write.unknown_8", "wiki_write.members_20000",
+        "wiki_write.name_50000",
+        "project_work_submit.typical", "project_work_submit.business_64", "project_work_submit.business_20000"})
+    public String shape;
+
+    private EmbeddedPdp pdp;
+    private final ArgumentLimits limits = new ArgumentLimits();
+    private final ClosedSchemaArgumentCheck check = new ClosedSchemaArgumentCheck();
+    private ToolSchema schema;
+    private Set<String> readFields;
+    private String tool;
+    private final List<Map<String, Object>> ring = new ArrayList<>();
+    private final List<DecisionInput> inputs = new ArrayList<>();
+    private int next;
+    private boolean allow;
+    private final DecisionCheck outcomes = new DecisionCheck();
+
+    @Setup
+    public void setUp() {
+        pdp = Fixture.pdp(Runtime.getRuntime().availableProcessors());
+        tool = shape.substring(0, shape.indexOf('.'));
+        schema = ToolRegistryFactory.readSchema(tool).orElseThrow();
+        readFields = ToolRegistryFactory.readTable().stream().filter(row -> row.getKey().equals(tool)).findFirst()
+                .orElseThrow().getValue().readFields();
+        for (int i = 0; i < RING; i++) {
+            ring.add(arguments(shape, i));
+        }
+        // Within the envelope a call is decided as before; beyond it, it is refused: the shapes say which.
+        allow = shape.endsWith(".typical") || shape.endsWith("content_512k") || shape.endsWith("business_64");
+        for (int i = 0; i < RING; i++) {
+            inputs.add(input(ring.get(i)));
+        }
+        for (int i = 0; i < RING; i++) {
+            PolicyOutcome<Decision> outcome = pdp.decide(inputs.get(i));
+            if (!DecisionCheck.expected(outcome, allow, tool.equals("wiki_write") && allow)) {
+                throw new IllegalStateException(shape + ": expected allow=" + allow + ": " + outcome);
+            }
+        }
+    }
+
+    /**
+     * The arguments of call {@code i} of {@code shape} ({@code <tool>.<kind>}); paths and run ids differ from call
+     * to call. {@code content_512k}: a page at the schema's longest; {@code unknown_8}: 8 unknown members, the most
+     * a closed schema's arguments may carry and still be validated and sent; {@code members_20000}: 20,000 of them;
+     * {@code name_50000}: one member named with 50,000 characters (Jackson's longest name); {@code business_64}:
+     * a work result at the gateway's default business-data width; {@code business_20000}: far beyond it.
+     */
+    static Map<String, Object> arguments(String shape, int i) {
+        Map<String, Object> arguments = new LinkedHashMap<>();
+        if (shape.startsWith("wiki_write.")) {
+            arguments.put("path", "notes-" + i + "/page-" + i + ".md");
+            arguments.put("content", shape.endsWith("content_512k") ? CONTENT_512K + i : "hello " + i);
+            arguments.put("baseRevision", "r" + i);
+            if (shape.endsWith("members_20000") || shape.endsWith("unknown_8")) {
+                for (int j = 0; j < (shape.endsWith("unknown_8") ? 8 : 20_000); j++) {
+                    arguments.put("member" + j, "v" + i);
+                }
+            } else if (shape.endsWith("name_50000")) {
+                arguments.put("n".repeat(49_990) + i, "v");
+            }
+            return arguments;
+        }
+        arguments.put("runId", "run-" + i);
+        arguments.put("runRevision", "run:" + (i + 1));
+        arguments.put("assignmentRevision", "position:1");
+        Map<String, Object> result = new LinkedHashMap<>();
+        int members = shape.endsWith("business_64") ? 64 : shape.endsWith("business_20000") ? 20_000 : 2;
+        for (int j = 0; j < members; j++) {
+            result.put("field" + j, "value " + i);
+        }
+        arguments.put("result", result);
+        return arguments;
+    }
+
+    private DecisionInput input(Map<String, Object> arguments) {
+        DecisionArguments.Prepared prepared = argumentStep(arguments);
+        return new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()), prepared.errors(),
+                Fixture.CALLER, Map.of(), Fixture.ROOT);
+    }
+
+    private DecisionArguments.Prepared argumentStep(Map<String, Object> arguments) {
+        return DecisionArguments.prepare(Optional.of(schema), readFields, arguments, limits, check);
+    }
+
+    @TearDown
+    public void tearDown(BenchmarkParams params) {
+        outcomes.write(params);
+    }
+
+    /** The PDP's evaluation of the prepared input: the time an engine instance is held. */
+    @Benchmark
+    public PolicyOutcome<Decision> decision() {
+        PolicyOutcome<Decision> outcome = pdp.decide(inputs.get(next++ % RING));
+        outcomes.judge(outcome, allow, tool.equals("wiki_write") && allow);
+        return outcome;
+    }
+
+    /** The PEP's argument step alone (envelope, closed-schema check, omission), on the caller's thread. */
+    @Benchmark
+    public DecisionArguments.Prepared argumentStep() {
+        return argumentStep(ring.get(next++ % RING));
+    }
+}

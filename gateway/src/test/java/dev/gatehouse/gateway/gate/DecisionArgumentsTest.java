@@ -1,0 +1,92 @@
+package dev.gatehouse.gateway.gate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.gatehouse.gateway.mcp.ClosedSchemaArgumentCheck;
+import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
+import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
+import dev.gatehouse.gateway.policy.api.OmittedArgument;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** What of the arguments reaches the decision input, on the real schemas and the real closed-schema check. */
+class DecisionArgumentsTest {
+
+    private final ArgumentLimits limits = new ArgumentLimits();
+    private final ClosedSchemaArgumentCheck check = new ClosedSchemaArgumentCheck();
+
+    private DecisionArguments.Prepared prepare(String tool, Map<String, Object> arguments) {
+        AccessRow row = ToolRegistryFactory.readTable().stream().filter(e -> e.getKey().equals(tool)).findFirst()
+                .orElseThrow().getValue();
+        return DecisionArguments.prepare(ToolRegistryFactory.readSchema(tool), row.readFields(), arguments, limits,
+                check);
+    }
+
+    private static OmittedArgument omitted(String value) throws Exception {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        return new OmittedArgument(bytes.length,
+                HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
+    }
+
+    /** Strings over 256 UTF-8 bytes the policy does not read are replaced, at any depth; what it reads never is. */
+    @Test
+    void longUnreadStringsAreOmittedAtAnyDepthAndReadFieldsAreSentWhole() throws Exception {
+        String page = "x".repeat(512 * 1024);
+        String longPath = "notes/" + "p".repeat(2_000) + ".md";
+        Map<String, Object> arguments = new LinkedHashMap<>(Map.of("path", longPath, "content", page));
+        DecisionArguments.Prepared prepared = prepare("wiki_write", arguments);
+        assertEquals(Map.of("path", longPath, "content", omitted(page)), prepared.arguments());
+        assertEquals(List.of(), prepared.errors(), "validated as received, before anything was omitted");
+        assertEquals(page, arguments.get("content"), "the handler's arguments are untouched");
+
+        String cjk = "漢".repeat(86); // 258 bytes in 86 chars
+        String ascii = "a".repeat(256);
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("notes", List.of(cjk, ascii, Map.of("deep", cjk)));
+        result.put("kept", "漢".repeat(85));
+        Object sent = prepare("project_work_submit", Map.of("runId", "r1", "runRevision", "run:1",
+                "assignmentRevision", "position:1", "result", result)).arguments();
+        Map<?, ?> sentResult = (Map<?, ?>) ((Map<?, ?>) sent).get("result");
+        assertEquals(List.of(omitted(cjk), ascii, Map.of("deep", omitted(cjk))), sentResult.get("notes"));
+        assertEquals("漢".repeat(85), sentResult.get("kept"), "255 bytes: kept");
+    }
+
+    /** Beyond the envelope: not validated, only the plain values of the fields the policy reads, one error. */
+    @Test
+    void argumentsBeyondTheEnvelopeSendOnlyTheReadFieldsAndOneError() {
+        Map<String, Object> wide = new LinkedHashMap<>(Map.of("path", "../escape.md", "content", "x"));
+        for (int i = 0; i < 20_000; i++) {
+            wide.put("member" + i, "v");
+        }
+        DecisionArguments.Prepared prepared = prepare("wiki_write", wide);
+        assertEquals(Map.of("path", "../escape.md"), prepared.arguments());
+        ArgumentError error = prepared.errors().get(0);
+        assertEquals(List.of(new ArgumentError(ArgumentEnvelope.KEYWORD, "", Optional.empty(),
+                "arguments: more than 11 members and array items at any depth (the schema declares 3, and up to 8 "
+                + "unknown ones are reported)")),
+                prepared.errors());
+        assertSame(ArgumentEnvelope.KEYWORD, error.keyword());
+
+        Map<String, Object> objectPath = new LinkedHashMap<>(wide);
+        objectPath.put("path", Map.of("nested", "x"));
+        assertEquals(Map.of(), prepare("wiki_write", objectPath).arguments(), "a container is not a plain value");
+        assertEquals(Map.of(), DecisionArguments.readOnly("not an object", Set.of("path")));
+    }
+
+    @Test
+    void aNonObjectArgumentIsOmittedWholeWhenLong() throws Exception {
+        String text = "y".repeat(300);
+        assertEquals(omitted(text), assertInstanceOf(OmittedArgument.class,
+                DecisionArguments.of(text, Set.of("path"), 256)));
+        assertEquals("short", DecisionArguments.of("short", Set.of(), 256));
+    }
+}
