@@ -169,7 +169,8 @@ if sizes:
       "instance is held); `pep.arguments.<shape>` is the PEP's argument step that prepares it (envelope, closed-schema "
       "check, long strings sent as length + SHA-256), on the caller's thread. The ratio is to the same tool's "
       "`typical` decision (issue bar: at most 2×). Shapes beyond the envelope are refused as `schema` without being "
-      "validated or sent; `business_64` is project_work_submit's result at the default `max-open-members`.\n")
+      "validated or sent; `business_64` is project_work_submit's result at the default `max-open-members`; "
+      "`path_longest_*` is the longest path the policy admits (32 segments of 251 UTF-8 bytes).\n")
     w("| shape | decision p50 µs | ratio to typical | PEP step p50 µs | outcome |")
     w("|---|---|---|---|---|")
     for shape in sorted(sizes, key=lambda s: (s.split(".")[0], s.split(".")[1] != "typical", s)):
@@ -179,7 +180,7 @@ if sizes:
         base = sizes.get(shape.split(".")[0] + ".typical", {}).get("decision")
         ratio = f"{entry['p50_us'] / base['p50_us']:.2f}×" if base else "?"
         step = sizes[shape].get("argumentStep", {}).get("p50_us", "?")
-        allowed = shape.endswith((".typical", "content_512k", "business_64"))
+        allowed = shape.endswith((".typical", "content_512k", "business_64")) or "path_longest" in shape
         w(f"| {shape} | {entry['p50_us']:,} | {ratio} | {step:,} | {'allowed' if allowed else 'refused (schema)'} |")
     w("")
 

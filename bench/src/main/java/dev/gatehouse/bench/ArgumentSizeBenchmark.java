@@ -1,7 +1,9 @@
 package dev.gatehouse.bench;
 
+import dev.gatehouse.gateway.gate.AccessRow;
 import dev.gatehouse.gateway.gate.ArgumentLimits;
 import dev.gatehouse.gateway.gate.DecisionArguments;
+import dev.gatehouse.gateway.gate.SegmentCharacters;
 import dev.gatehouse.gateway.gate.ToolSchema;
 import dev.gatehouse.gateway.mcp.ClosedSchemaArgumentCheck;
 import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
@@ -41,8 +43,8 @@ public class ArgumentSizeBenchmark {
     private static final String CONTENT_512K = "x".repeat(512 * 1024 - 16);
 
     /** Tool and shape of the arguments, see {@link #arguments}. */
-    @Param({"wiki_write.typical", "wiki_write.content_512k", "wiki_write.unknown_8", "wiki_write.members_20000",
-        "wiki_write.name_50000",
+    @Param({"wiki_write.typical", "wiki_write.content_512k", "wiki_write.path_longest_ascii",
+        "wiki_write.path_longest_arabic", "wiki_write.unknown_8", "wiki_write.members_20000", "wiki_write.name_50000",
         "project_work_submit.typical", "project_work_submit.business_64", "project_work_submit.business_20000"})
     public String shape;
 
@@ -51,6 +53,7 @@ public class ArgumentSizeBenchmark {
     private final ClosedSchemaArgumentCheck check = new ClosedSchemaArgumentCheck();
     private ToolSchema schema;
     private Set<String> readFields;
+    private List<String> pathFields;
     private String tool;
     private final List<Map<String, Object>> ring = new ArrayList<>();
     private final List<DecisionInput> inputs = new ArrayList<>();
@@ -63,13 +66,16 @@ public class ArgumentSizeBenchmark {
         pdp = Fixture.pdp(Runtime.getRuntime().availableProcessors());
         tool = shape.substring(0, shape.indexOf('.'));
         schema = ToolRegistryFactory.readSchema(tool).orElseThrow();
-        readFields = ToolRegistryFactory.readTable().stream().filter(row -> row.getKey().equals(tool)).findFirst()
-                .orElseThrow().getValue().readFields();
+        AccessRow row = ToolRegistryFactory.readTable().stream().filter(r -> r.getKey().equals(tool)).findFirst()
+                .orElseThrow().getValue();
+        readFields = row.readFields();
+        pathFields = row.pathFields();
         for (int i = 0; i < RING; i++) {
             ring.add(arguments(shape, i));
         }
         // Within the envelope a call is decided as before; beyond it, it is refused: the shapes say which.
-        allow = shape.endsWith(".typical") || shape.endsWith("content_512k") || shape.endsWith("business_64");
+        allow = shape.endsWith(".typical") || shape.endsWith("content_512k") || shape.contains("path_longest")
+                || shape.endsWith("business_64");
         for (int i = 0; i < RING; i++) {
             inputs.add(input(ring.get(i)));
         }
@@ -83,7 +89,8 @@ public class ArgumentSizeBenchmark {
 
     /**
      * The arguments of call {@code i} of {@code shape} ({@code <tool>.<kind>}); paths and run ids differ from call
-     * to call. {@code content_512k}: a page at the schema's longest; {@code unknown_8}: 8 unknown members, the most
+     * to call. {@code content_512k}: a page at the schema's longest; {@code path_longest_*}: the longest path the
+     * policy admits (32 segments of 251 UTF-8 bytes), in ASCII or Arabic letters; {@code unknown_8}: 8 unknown members, the most
      * a closed schema's arguments may carry and still be validated and sent; {@code members_20000}: 20,000 of them;
      * {@code name_50000}: one member named with 50,000 characters (Jackson's longest name); {@code business_64}:
      * a work result at the gateway's default business-data width; {@code business_20000}: far beyond it.
@@ -91,7 +98,8 @@ public class ArgumentSizeBenchmark {
     static Map<String, Object> arguments(String shape, int i) {
         Map<String, Object> arguments = new LinkedHashMap<>();
         if (shape.startsWith("wiki_write.")) {
-            arguments.put("path", "notes-" + i + "/page-" + i + ".md");
+            arguments.put("path", shape.contains("path_longest") ? longestPath(shape.endsWith("arabic"), i)
+                    : "notes-" + i + "/page-" + i + ".md");
             arguments.put("content", shape.endsWith("content_512k") ? CONTENT_512K + i : "hello " + i);
             arguments.put("baseRevision", "r" + i);
             if (shape.endsWith("members_20000") || shape.endsWith("unknown_8")) {
@@ -115,10 +123,22 @@ public class ArgumentSizeBenchmark {
         return arguments;
     }
 
+    /** 32 segments of 251 UTF-8 bytes: {@code i} in digits, then ASCII letters or two-byte Arabic letters. */
+    private static String longestPath(boolean arabic, int i) {
+        List<String> segments = new ArrayList<>();
+        for (int s = 0; s < 32; s++) {
+            String start = i + "-" + s;
+            int bytes = 251 - start.length();
+            segments.add(start + (arabic ? "\u0628".repeat(bytes / 2) + "a".repeat(bytes % 2) : "a".repeat(bytes)));
+        }
+        return String.join("/", segments);
+    }
+
     private DecisionInput input(Map<String, Object> arguments) {
         DecisionArguments.Prepared prepared = argumentStep(arguments);
         return new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()), prepared.errors(),
-                Fixture.CALLER, Map.of(), Fixture.ROOT);
+                Fixture.CALLER, Map.of(), Fixture.ROOT, SegmentCharacters.of(prepared.arguments(), pathFields,
+                        Fixture.ROOT));
     }
 
     private DecisionArguments.Prepared argumentStep(Map<String, Object> arguments) {
