@@ -167,7 +167,7 @@ Try it with a real MCP client:
 An outside agent's token (an OAuth client gets it by itself after the 401, from the metadata it points to):
   curl -s -u o2:local-secret -d grant_type=client_credentials -d scope=$SCOPE \\
     --data-urlencode resource=$BASE/mcp $ISSUER/token
-A scripted session: scripts/demo.sh
+A scripted session: make demo
 A policy change without a restart: edit policies/, run \`make bundle\` (signed with $DATA/bundle-signing/); the
   gateway verifies and activates the new revision within a second (log: "activated"; $BASE/health bundleRevision).
 Logs: $DATA/logs/ (decision log: decisions.jsonl)   Ctrl-C stops all three servers.

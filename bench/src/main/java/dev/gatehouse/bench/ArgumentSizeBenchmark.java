@@ -45,7 +45,8 @@ public class ArgumentSizeBenchmark {
     /** Tool and shape of the arguments, see {@link #arguments}. */
     @Param({"wiki_write.typical", "wiki_write.content_512k", "wiki_write.path_longest_ascii",
         "wiki_write.path_longest_arabic", "wiki_write.unknown_8", "wiki_write.members_20000", "wiki_write.name_50000",
-        "project_work_submit.typical", "project_work_submit.business_64", "project_work_submit.business_20000"})
+        "project_work_submit.typical", "project_work_submit.business_64",
+        "project_work_submit.business_64_emoji_names", "project_work_submit.business_20000"})
     public String shape;
 
     private EmbeddedPdp pdp;
@@ -75,7 +76,7 @@ public class ArgumentSizeBenchmark {
         }
         // Within the envelope a call is decided as before; beyond it, it is refused: the shapes say which.
         allow = shape.endsWith(".typical") || shape.endsWith("content_512k") || shape.contains("path_longest")
-                || shape.endsWith("business_64");
+                || shape.contains("business_64");
         for (int i = 0; i < RING; i++) {
             inputs.add(input(ring.get(i)));
         }
@@ -93,7 +94,8 @@ public class ArgumentSizeBenchmark {
      * policy admits (32 segments of 251 UTF-8 bytes), in ASCII or Arabic letters; {@code unknown_8}: 8 unknown members, the most
      * a closed schema's arguments may carry and still be validated and sent; {@code members_20000}: 20,000 of them;
      * {@code name_50000}: one member named with 50,000 characters (Jackson's longest name); {@code business_64}:
-     * a work result at the gateway's default business-data width; {@code business_20000}: far beyond it.
+     * a work result at the gateway's default business-data width ({@code _emoji_names}: with names near the
+     * bytes all names may take); {@code business_20000}: far beyond it.
      */
     static Map<String, Object> arguments(String shape, int i) {
         Map<String, Object> arguments = new LinkedHashMap<>();
@@ -115,9 +117,11 @@ public class ArgumentSizeBenchmark {
         arguments.put("runRevision", "run:" + (i + 1));
         arguments.put("assignmentRevision", "position:1");
         Map<String, Object> result = new LinkedHashMap<>();
-        int members = shape.endsWith("business_64") ? 64 : shape.endsWith("business_20000") ? 20_000 : 2;
+        int members = shape.contains("business_64") ? 64 : shape.endsWith("business_20000") ? 20_000 : 2;
         for (int j = 0; j < members; j++) {
-            result.put("field" + j, "value " + i);
+            // Emoji names: 14 UTF-8 bytes each, 64 of them near the 1,024 bytes all names may take.
+            result.put(shape.endsWith("emoji_names") ? "%02d".formatted(j) + "\uD83D\uDE00".repeat(3)
+                    : "field" + j, "value " + i);
         }
         arguments.put("result", result);
         return arguments;

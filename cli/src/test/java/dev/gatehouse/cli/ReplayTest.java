@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,10 @@ class ReplayTest {
     Path tmp;
 
     private ObjectNode record(String id, String tool, JsonNode arguments) throws Exception {
-        ObjectNode input = Repo.input(tool, arguments);
+        return record(id, tool, Repo.input(tool, arguments));
+    }
+
+    private ObjectNode record(String id, String tool, ObjectNode input) throws Exception {
         JsonNode result;
         try (PolicySource policies = PolicySource.directory(Repo.POLICIES)) {
             result = Repo.opa().eval(policies, GatehouseCli.DECISION, input);
@@ -112,6 +116,35 @@ class ReplayTest {
 
         assertEquals(0, r.rc(), r.out() + r.err());
         assertTrue(r.out().contains("no mismatches"), r.out());
+    }
+
+    /**
+     * An allowed write whose path the log kept only as {length, sha256}: replaying the stand-in would deny it, so
+     * the record is counted as redacted, not reported as a mismatch (found by replaying a real log).
+     */
+    @Test
+    void aRecordWithRedactedValuesIsSkippedNotAMismatch() throws Exception {
+        String path = "notes/" + "segment/".repeat(30) + "page.md";
+        ObjectNode input = Repo.input("wiki_write", Opa.JSON.createObjectNode().put("path", path).put("content", "x"));
+        ArrayNode keys = input.putArray("argumentKeys");
+        for (String key : List.of("path", "content")) {
+            keys.addObject().put("path", "/" + key).put("key", key).put("folded", key);
+        }
+        ObjectNode allowed = record("00000000-0000-4000-8000-000000000001", "wiki_write", input);
+        assertTrue(allowed.get("allow").asBoolean(), allowed.toString());
+        ((ObjectNode) allowed.get("input").get("arguments")).putObject("path").put("length", path.length())
+                .put("sha256", "0".repeat(64));
+        allowed.putArray("redacted").add("/input/arguments/path");
+        ObjectNode honest = record("00000000-0000-4000-8000-000000000002", "wiki_read",
+                Opa.JSON.createObjectNode().put("path", "notes/plan.md"));
+        Path log = tmp.resolve("decisions.jsonl");
+        Files.writeString(log, lines(allowed, honest));
+
+        Repo.Result r = Repo.cli("replay", log.toString());
+
+        assertEquals(0, r.rc(), r.out() + r.err());
+        assertTrue(r.out().contains("replayed 1 records from 1 file(s)"), r.out());
+        assertTrue(r.out().contains("skipped 1 redacted record(s)"), r.out());
     }
 
     @Test

@@ -13,14 +13,13 @@ public class ArgumentLimits {
 
     private int maxOpenMembers = 64;
     private int maxUnknownMembers = 8;
-    private int maxNameLength = 128;
+    private int maxNamesBytes = 1024;
     private int omitBytes = 256;
 
     /**
-     * {@code max-open-members}: members and array items, at any depth, that a tool's arguments may hold beyond the
-     * members its closed schema declares, when the schema has an open part (business data such as
-     * {@code project_work_submit}'s {@code result}) or the tool is unknown (a wholly closed schema allows
-     * {@link #getMaxUnknownMembers()} more). Default 64: each member costs the policy about 9 µs in the embedded engine
+     * {@code max-open-members}: members and array items of business data, at any depth: below an object the schema
+     * leaves open (such as {@code project_work_submit}'s {@code result}), or anywhere in the arguments of a name no
+     * tool is registered under. Default 64: each member costs the policy about 9 µs in the embedded engine
      * (bench/results.md, {@code decision.arguments.*}), and a large payload belongs in a string, which is not sent
      * ({@link #getOmitBytes()}).
      */
@@ -33,10 +32,10 @@ public class ArgumentLimits {
     }
 
     /**
-     * {@code max-unknown-members}: members and array items, at any depth, that arguments of a tool whose schema is
-     * wholly closed may hold beyond those it declares and still be validated and sent, so that a call with a few
-     * wrong members (an identity key, a misspelt name) is told which ones ({@code identity_argument},
-     * {@code schema}). Default 8, which keeps such a decision within twice a valid one's cost.
+     * {@code max-unknown-members}: members and array items the schema does not declare (under a closed object, at
+     * any depth, and everything below them) that a call may hold and still be validated and sent, so that a call
+     * with a few wrong members (an identity key, a misspelt name) is told which ones ({@code identity_argument},
+     * {@code schema}). Default 8, which keeps such a decision within about twice a valid one's cost.
      */
     public int getMaxUnknownMembers() {
         return maxUnknownMembers;
@@ -46,13 +45,17 @@ public class ArgumentLimits {
         this.maxUnknownMembers = positive("max-unknown-members", maxUnknownMembers);
     }
 
-    /** {@code max-name-length}: the longest member name accepted, in Unicode code points. Default 128. */
-    public int getMaxNameLength() {
-        return maxNameLength;
+    /**
+     * {@code max-names-bytes}: the member names of a call's arguments, at any depth, in UTF-8 bytes in all. Every
+     * name is sent to the policy three times (as received, folded, and its path) and examined character by
+     * character. Default 1024.
+     */
+    public int getMaxNamesBytes() {
+        return maxNamesBytes;
     }
 
-    public void setMaxNameLength(int maxNameLength) {
-        this.maxNameLength = positive("max-name-length", maxNameLength);
+    public void setMaxNamesBytes(int maxNamesBytes) {
+        this.maxNamesBytes = positive("max-names-bytes", maxNamesBytes);
     }
 
     /**

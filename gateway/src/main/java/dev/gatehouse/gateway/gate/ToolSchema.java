@@ -19,7 +19,7 @@ public record ToolSchema(String title, String description, Map<String, Object> i
         inputSchema = Map.copyOf(inputSchema);
     }
 
-    /** The largest arguments this schema admits (a walk of the schema, a few dozen nodes). */
+    /** The largest arguments the PEP validates and sends for this schema. */
     public ArgumentEnvelope envelope() {
         return ArgumentEnvelope.of(inputSchema);
     }

@@ -85,6 +85,9 @@ public final class DecisionInputMapper {
     /** One value's node; a container is returned empty, its children queued to fill it in document order. */
     private static JsonNode node(Object value, String pointer, int depth, ObjectNode omitted,
             Deque<Object[]> pending) {
+        if (value == null) {
+            return NullNode.getInstance();
+        }
         if (value instanceof OmittedArgument leaf) {
             omitted.putObject(pointer).put("length", leaf.length()).put("sha256", leaf.sha256());
             return NullNode.getInstance();

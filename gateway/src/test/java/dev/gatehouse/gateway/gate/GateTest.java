@@ -228,7 +228,7 @@ class GateTest {
     void argumentsBeyondTheirEnvelopeAreRefusedForEveryToolWithoutGrowingTheInput() throws Exception {
         int[] length = new int[1];
         for (Map.Entry<String, Map<String, Object>> example : MinimalArguments.load().entrySet()) {
-            for (String shape : List.of("members", "items", "name")) {
+            for (String shape : List.of("members", "items", "nested", "name")) {
                 Map<String, Object> arguments = new java.util.LinkedHashMap<>(example.getValue());
                 switch (shape) {
                     case "members" -> {
@@ -237,6 +237,7 @@ class GateTest {
                         }
                     }
                     case "items" -> arguments.put("list", java.util.Collections.nCopies(100_000, 1));
+                    case "nested" -> arguments.put("nested", java.util.Collections.nCopies(9, Map.of()));
                     default -> arguments.put("n".repeat(50_000), 1);
                 }
                 List<String> reasons = denial(gate.call(Callers.a1(), example.getKey(), arguments));
@@ -247,6 +248,18 @@ class GateTest {
             }
         }
         assertEquals(List.of(), handlers.calls);
+    }
+
+    /** A JSON null is a value like any other, wherever it stands, for every tool: decided, never a fault. */
+    @Test
+    void nullArgumentsAreDecidedForEveryTool() {
+        MinimalArguments.load().forEach((tool, example) -> {
+            for (String where : List.of("top", "nested", "items", "declared")) {
+                GateResult result = gate.call(Callers.a1(), tool, ArgumentEnvelopeTest.withNull(example, where));
+                assertTrue(result instanceof GateResult.Denied || result instanceof GateResult.Completed,
+                        tool + " " + where + ": " + result);
+            }
+        });
     }
 
     /** Beyond the envelope the fields the policy reads are still sent: an escaping path is still named. */

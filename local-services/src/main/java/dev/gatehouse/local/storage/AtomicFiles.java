@@ -20,6 +20,8 @@ public final class AtomicFiles {
 
     /** Marks files that are not content: temporaries and revision records. */
     public static final String MARK = "~";
+    /** The length of a temporary file's name, in bytes: {@link #MARK}, a UUID and {@code .tmp}. */
+    public static final int TEMP_NAME_BYTES = MARK.length() + 36 + ".tmp".length();
 
     private AtomicFiles() {
     }

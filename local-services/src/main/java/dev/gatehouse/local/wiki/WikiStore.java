@@ -38,9 +38,10 @@ public final class WikiStore {
 
     /** The suffix of a page's revision record, in bytes: a page's name plus this must fit {@link #MAX_NAME_BYTES}. */
     static final int REVISION_SUFFIX_BYTES = REVISION_SUFFIX.getBytes(StandardCharsets.UTF_8).length;
-    /** The longest file name common Linux file systems store, in bytes. */
     /** What the file systems this store runs on hold in one name (ext4, XFS, APFS, NTFS: 255 bytes or more). */
     static final int MAX_NAME_BYTES = 255;
+    /** The file system's longest file name with its terminating NUL (Linux PATH_MAX), in bytes. */
+    static final int MAX_PATH_BYTES = 4096;
     private static final int MAX_HITS = 100;
     private static final int MAX_SNIPPET = 200;
 
@@ -337,18 +338,28 @@ public final class WikiStore {
 
     /**
      * Pages are files here, so their names must fit the file system's 255-byte name limit together with the
-     * revision record's suffix. {@link WikiPath} already refuses longer segments with the same limit, as the policy
-     * does; this is the last check before the file system.
+     * revision record's suffix, and the whole file name (data directory, path and suffix) its 4,096-byte path
+     * limit (Linux PATH_MAX, with its terminating NUL; the temporary file a write goes through is measured too). {@link WikiPath} already refuses longer segments with the
+     * same limit, as the policy does; the whole path is this storage's own limit (32 segments the policy admits can
+     * be twice as long). Checked before anything is created, so a refused write leaves no folder behind.
      *
-     * @throws ApiException 422 {@code name_too_long} for a segment this storage cannot hold
+     * @throws ApiException 422 {@code name_too_long} for a segment this storage cannot hold, 422
+     *                      {@code path_too_long} for a whole path
      */
-    private static void storable(WikiPath path) {
+    private void storable(WikiPath path) {
         for (String segment : path.segments()) {
             if (segment.getBytes(StandardCharsets.UTF_8).length + REVISION_SUFFIX.length() > MAX_NAME_BYTES) {
                 throw ApiException.unprocessable("name_too_long",
                         "a path segment is longer than this wiki storage can hold (" + MAX_NAME_BYTES
                                 + " bytes with its revision record)");
             }
+        }
+        Path record = revisionFile(root.resolve(String.join("/", path.segments())));
+        int folderBytes = record.getParent().toString().getBytes(StandardCharsets.UTF_8).length;
+        if (Math.max(record.toString().getBytes(StandardCharsets.UTF_8).length,
+                folderBytes + 1 + AtomicFiles.TEMP_NAME_BYTES) >= MAX_PATH_BYTES) {
+            throw ApiException.unprocessable("path_too_long", "the path is longer than this wiki storage can hold ("
+                    + (MAX_PATH_BYTES - 1) + " bytes with its data directory and revision record)");
         }
     }
 

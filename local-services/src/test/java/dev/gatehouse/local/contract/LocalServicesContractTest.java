@@ -99,6 +99,52 @@ class LocalServicesContractTest {
         assertValid("host", "Error", "/host/v1/threads/none");
     }
 
+    /** A page of emoji filling the gateway's 1 MiB request bound is stored whole (found refused with HTTP 413). */
+    @Test
+    void aFullRequestOfEmojiIsStoredWhole() {
+        String content = "\uD83D\uDE00".repeat(262_000);
+        FacadeResult<WikiRevision> written = wiki.write(A1, "agents/a1/emoji.md", content, Optional.empty());
+        assertInstanceOf(FacadeResult.Ok.class, written, String.valueOf(written));
+        FacadeResult<WikiPage> read = wiki.read(A1, "agents/a1/emoji.md");
+        assertEquals(content, ((FacadeResult.Ok<WikiPage>) assertInstanceOf(FacadeResult.Ok.class, read)).value()
+                .content());
+    }
+
+    /**
+     * Paths are sent in the query, percent-encoded: 12 segments of 251 bytes of Arabic letters (about 9 KB on the
+     * wire) are stored and read back. The longest path the policy admits (32 such segments) is longer than a file
+     * system path may be: refused as {@code path_too_long}, a plain rejection, not a storage failure a mutation
+     * would have to report as uncertain, and nothing is created on the way (found as HTTP 413, then 500).
+     */
+    @Test
+    void longPathsAreStoredUpToWhatTheFileSystemHoldsAndRefusedCleanlyBeyond() {
+        String stored = "agents/a1/" + arabicSegments("s", 12);
+        FacadeResult<WikiRevision> written = wiki.write(A1, stored, "x", Optional.empty());
+        assertInstanceOf(FacadeResult.Ok.class, written, String.valueOf(written));
+        assertEquals("x", ((FacadeResult.Ok<WikiPage>) assertInstanceOf(FacadeResult.Ok.class,
+                wiki.read(A1, stored))).value().content());
+
+        String longest = "agents/a1/" + arabicSegments("t", 32);
+        FacadeResult<WikiRevision> refused = wiki.write(A1, longest, "x", Optional.empty());
+        assertEquals("path_too_long", ((ServiceError.Rejected) ((FacadeResult.Failed<WikiRevision>)
+                assertInstanceOf(FacadeResult.Failed.class, refused, String.valueOf(refused))).error()).serviceCode());
+        FacadeResult<List<dev.gatehouse.facade.wiki.WikiEntry>> listing = wiki.list(A1, "agents/a1");
+        assertTrue(String.valueOf(listing).contains("path=s000") && !String.valueOf(listing).contains("path=t000"),
+                String.valueOf(listing));
+    }
+
+    /** {@code count} segments of 251 UTF-8 bytes: a prefix, a number, Arabic letters; the last ends in .md. */
+    private static String arabicSegments(String prefix, int count) {
+        List<String> segments = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String start = prefix + String.format("%03d", i);
+            String end = i == count - 1 ? ".md" : "";
+            int bytes = 251 - start.length() - end.length();
+            segments.add(start + "\u0628".repeat(bytes / 2) + "a".repeat(bytes % 2) + end);
+        }
+        return String.join("/", segments);
+    }
+
     @Test
     void theWikiServiceKeepsEachAgentInItsOwnSubtree() {
         RawHttp.Answer foreign = raw.get("/wiki/v1/pages?path=agents/a2/secret.md", "a1");
