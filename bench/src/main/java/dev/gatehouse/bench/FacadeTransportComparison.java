@@ -21,13 +21,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The facades' transport ({@link ServiceClient}, on the Micronaut HTTP client) against the JDK's
- * {@link HttpClient} as a replacement would use it (HTTP/1.1, {@code send} on the calling thread, the client's
- * selector thread running its tasks, no redirects): the same read
- * ({@code GET /project/v1/projects/ps-demo/agents/a1/work}, credential and agent header) sent to a running, seeded
- * local-services. The JDK variant does less than the facade (no request conversion, no observer), so it is its lower
- * bound. The two alternate in rounds within one process; round 0 is warm-up. Prints p50/p90 in µs and exchanges/s
- * per round (docs/design.md, "Dependency pins").
+ * The facades' transport ({@link ServiceClient}, on Apache HttpClient 5's classic API: blocking I/O on the calling
+ * thread) against the clients it could run on instead: the Micronaut HTTP client as the facades used it before
+ * ({@code toBlocking().exchange}, its event loop doing the I/O), the JDK's {@link HttpClient} ({@code send}, its
+ * selector thread doing the I/O) and the JDK's {@code HttpURLConnection} (blocking, on the calling thread). The same
+ * read ({@code GET /project/v1/projects/ps-demo/agents/a1/work}, credential and agent header) is sent to a running,
+ * seeded local-services. The three alternatives do less than the facade (no request conversion, no observer), so
+ * each is a lower bound of its library. They alternate in rounds within one process; round 0 is warm-up. Prints
+ * p50/p90 in µs and exchanges/s per round (docs/design.md, "Dependency pins").
  *
  * <p>Usage: {@code java -cp <bench classpath> dev.gatehouse.bench.FacadeTransportComparison <local-services url>
  * <credential> [requests per round, 3000] [concurrency, 1] [rounds, 4]}
@@ -52,18 +53,30 @@ public final class FacadeTransportComparison {
         HttpRequest read = HttpRequest.newBuilder(URI.create(url + PATH)).timeout(DEADLINE)
                 .header("Authorization", "Bearer " + credential).header(Requests.AGENT_HEADER, "a1")
                 .header("Accept", "application/json").GET().build();
-        try (ServiceClient facade = new ServiceClient(ServiceEndpoint.of("project", url, credential, DEADLINE))) {
+        io.micronaut.http.client.DefaultHttpClientConfiguration config =
+                new io.micronaut.http.client.DefaultHttpClientConfiguration();
+        config.setReadTimeout(DEADLINE);
+        config.setExceptionOnErrorStatus(false);
+        config.setFollowRedirects(false);
+        try (ServiceClient facade = new ServiceClient(ServiceEndpoint.of("project", url, credential, DEADLINE));
+                io.micronaut.http.client.HttpClient micronaut = io.micronaut.http.client.HttpClient.create(
+                        url.toURL(), config)) {
             Map<String, Callable<Integer>> variants = new LinkedHashMap<>();
-            variants.put("facade ServiceClient (Micronaut client)", () -> status(facade.read(() ->
+            variants.put("facade ServiceClient (HttpClient 5)", () -> status(facade.read(() ->
                     Requests.get(PATH).header(Requests.AGENT_HEADER, "a1"))));
+            variants.put("Micronaut client, toBlocking().exchange", () -> micronaut.toBlocking().exchange(
+                    io.micronaut.http.HttpRequest.GET(PATH).bearerAuth(credential).header(Requests.AGENT_HEADER, "a1")
+                            .accept("application/json"), byte[].class).code());
             variants.put("JDK HttpClient, send", () -> jdk.send(read, HttpResponse.BodyHandlers.ofByteArray())
                     .statusCode());
+            // Blocking I/O on the calling thread (JDK keep-alive cache): no hand-off to a selector thread.
+            variants.put("JDK HttpURLConnection (caller's thread)", () -> urlConnection(url, credential));
             for (int round = 0; round < rounds; round++) {
                 for (Map.Entry<String, Callable<Integer>> variant : variants.entrySet()) {
                     long[] nanos = new long[requests];
                     long wall = run(callers, concurrency, variant.getValue(), nanos);
                     Arrays.sort(nanos);
-                    System.out.printf("round %d%s c%d %-38s p50 %7.1f µs  p90 %7.1f µs  %7.0f/s%n", round,
+                    System.out.printf("round %d%s c%d %-42s p50 %7.1f µs  p90 %7.1f µs  %7.0f/s%n", round,
                             round == 0 ? " (warm-up)" : "", concurrency, variant.getKey(),
                             nanos[requests / 2] / 1e3, nanos[requests * 9 / 10] / 1e3, requests * 1e9 / wall);
                 }
@@ -96,6 +109,22 @@ public final class FacadeTransportComparison {
             worker.get();
         }
         return System.nanoTime() - start;
+    }
+
+    private static int urlConnection(URI url, String credential) throws java.io.IOException {
+        java.net.HttpURLConnection connection = (java.net.HttpURLConnection) URI.create(url + PATH).toURL()
+                .openConnection();
+        connection.setConnectTimeout((int) DEADLINE.toMillis());
+        connection.setReadTimeout((int) DEADLINE.toMillis());
+        connection.setInstanceFollowRedirects(false);
+        connection.setRequestProperty("Authorization", "Bearer " + credential);
+        connection.setRequestProperty(Requests.AGENT_HEADER, "a1");
+        connection.setRequestProperty("Accept", "application/json");
+        int status = connection.getResponseCode();
+        try (var body = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
+            body.readAllBytes();
+        }
+        return status;
     }
 
     private static int status(Reply reply) {

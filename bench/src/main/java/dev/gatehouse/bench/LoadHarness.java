@@ -40,13 +40,21 @@ import java.util.function.IntFunction;
  * reads {@code GET /admin/pipeline-timings} twice and reports that series' share of the gateway's own timers: the
  * transport steps, the PEP's steps ({@code context}, {@code target-shells}, {@code argument-check}, {@code decision},
  * {@code decision-log}, {@code handler}) and the session and settings lookups (count, share answered from the
- * replica's cache, mean, p50/p99 as bucket bounds).
+ * replica's cache, mean, p50/p99 as bucket bounds). Each gated result also has {@code gateway_cpu_us_per_call}: the
+ * gateway process's CPU time (all threads, user and system) over the series divided by its calls, which waiting for
+ * a core on a shared machine does not inflate.
  *
  * <p>Arguments (key=value): {@code local-jar}, {@code gateway-jar}, {@code bundle}, {@code work}, {@code out},
  * {@code requests} (per name, default 5000), {@code mixed} (default 10000), {@code warmup} (per operation and target,
  * default 2000), {@code series-seconds} (time bound of one operation × concurrency series, default 180),
- * {@code gateway-options} (extra gateway JVM options, space-separated; default none: the gateway's defaults) and
- * {@code only=mixed} (the mixed series alone, for diagnosing it).
+ * {@code gateway-options} (extra gateway JVM options, space-separated; default none: the gateway's defaults),
+ * {@code operations} (default {@code project_work_list,wiki_read}), {@code concurrency} (default {@code 1,16,64})
+ * and {@code only=mixed} (the mixed series alone, for diagnosing it).
+ *
+ * <p>Before/after in one run: {@code gateway-b-jar=<another gateway jar>} (and {@code gateway-b-options}) starts a
+ * second gateway in front of the same local-services; each round then sends the batch to all three targets in
+ * rotating order, reported as {@code load.gated.*}, {@code load.direct.*} and {@code load.gated-b.*}, each gateway's
+ * own timers read from it. {@code mixed=0} skips the mixed series.
  *
  * <p>{@code only=swap swap-bundle=<a second signed bundle>}: hot swap under load. The gateway watches a copy of
  * {@code bundle} (every 100 ms, rollback allowed so the two revisions can alternate); gated wiki_read runs at
@@ -125,13 +133,20 @@ public final class LoadHarness {
 
     private final Stack stack;
     private final String token;
+    /** The second gateway's session token in an A/B run ({@code gateway-b-jar}), else null. */
+    private final String tokenB;
+    private final List<String> operationNames;
+    private final int[] concurrency;
     private final HttpClient gatewayClient;
     private final HttpClient directClient;
     private final AtomicInteger ids = new AtomicInteger();
 
-    private LoadHarness(Stack stack, String token) {
+    private LoadHarness(Stack stack, String token, String tokenB, List<String> operationNames, int[] concurrency) {
         this.stack = stack;
         this.token = token;
+        this.tokenB = tokenB;
+        this.operationNames = operationNames;
+        this.concurrency = concurrency;
         this.gatewayClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
         this.directClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -165,16 +180,23 @@ public final class LoadHarness {
             gatewayOptions.addAll(List.of("-Dgatehouse.policy.allow-rollback=true",
                     "-Dgatehouse.policy.bundle-watch-interval=100ms"));
         }
+        List<String> gatewayOptionsB = args.getOrDefault("gateway-b-options", "").isBlank() ? List.of()
+                : List.of(args.get("gateway-b-options").trim().split("\\s+"));
+        List<String> operationNames = List.of(args.getOrDefault("operations", "project_work_list,wiki_read")
+                .split(","));
+        int[] concurrency = args.containsKey("concurrency")
+                ? Arrays.stream(args.get("concurrency").split(",")).mapToInt(Integer::parseInt).toArray()
+                : CONCURRENCY;
         Map<String, Object> report = new LinkedHashMap<>();
         try (Stack stack = Stack.start(Path.of(args.get("work")), Path.of(args.get("local-jar")),
                 Path.of(args.get("gateway-jar")), bundle, gatewayOptions)) {
-            JsonNode session = JSON.readTree(stack.admin("POST", "/admin/sessions", JSON.writeValueAsString(Map.of(
-                    "environmentId", "local", "threadId", "t1", "providerSessionId", "ps-t1",
-                    "providerInstanceId", "pi-1", "logicalAgentId", "a1", "t3ProjectId", "demo",
-                    "provider", "codex")), 201));
-            stack.admin("PUT", "/admin/agents/a1", "{\"browserAccess\":true,\"project\":{\"enabled\":true,"
-                    + "\"projectServiceProjectId\":\"ps-demo\"},\"wiki\":{\"read\":true,\"write\":true}}", 200);
-            LoadHarness harness = new LoadHarness(stack, session.path("token").asText());
+            String token = session(stack, stack.baseUrl());
+            String tokenB = null;
+            if (args.containsKey("gateway-b-jar")) {
+                stack.startB(Path.of(args.get("gateway-b-jar")), bundle, gatewayOptionsB);
+                tokenB = session(stack, stack.baseUrlB());
+            }
+            LoadHarness harness = new LoadHarness(stack, token, tokenB, operationNames, concurrency);
             report = swapOnly
                     ? harness.swap(bundle, revisions, requests, warmup, seriesNanos,
                             Long.parseLong(args.getOrDefault("swap-every-ms", "1500")))
@@ -182,71 +204,128 @@ public final class LoadHarness {
             report.put("memory", Map.of("gateway", Stack.memory(stack.gateway),
                     "local_services", Stack.memory(stack.services)));
             report.put("pdp_faults", pdpFaults(stack.workDir.resolve("decisions.jsonl")));
-            report.put("config", Map.of("requests", requests, "mixed", mixed, "warmup", warmup, "rounds", ROUNDS,
+            Map<String, Object> config = new LinkedHashMap<>(Map.of("requests", requests, "mixed", mixed,
+                    "warmup", warmup, "rounds", ROUNDS,
                     "series_seconds", TimeUnit.NANOSECONDS.toSeconds(seriesNanos), "gateway_heap", "-Xmx512m",
                     "gateway_options", String.join(" ", gatewayOptions),
                     "local_services_heap", "-Xmx256m", "client", "java.net.http.HttpClient, HTTP/1.1, one thread "
                             + "per concurrent caller, same machine"));
+            if (tokenB != null) {
+                config.put("gateway_b_jar", args.get("gateway-b-jar"));
+                config.put("gateway_b_options", String.join(" ", gatewayOptionsB));
+                report.put("memory_b", Stack.memory(stack.gatewayB));
+                report.put("pdp_faults_b", pdpFaults(stack.workDir.resolve("decisions-b.jsonl")));
+            }
+            report.put("config", config);
         }
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, JSON.writeValueAsString(report));
         System.out.println(">> load results: " + out);
     }
 
+    /** The load's thread session (a1/t1) and agent settings on the gateway at {@code base}; its token. */
+    private static String session(Stack stack, String base) throws IOException, InterruptedException {
+        JsonNode session = JSON.readTree(stack.admin(base, "POST", "/admin/sessions", JSON.writeValueAsString(Map.of(
+                "environmentId", "local", "threadId", "t1", "providerSessionId", "ps-t1",
+                "providerInstanceId", "pi-1", "logicalAgentId", "a1", "t3ProjectId", "demo",
+                "provider", "codex")), 201));
+        stack.admin(base, "PUT", "/admin/agents/a1", "{\"browserAccess\":true,\"project\":{\"enabled\":true,"
+                + "\"projectServiceProjectId\":\"ps-demo\"},\"wiki\":{\"read\":true,\"write\":true}}", 200);
+        return session.path("token").asText();
+    }
+
     private Map<String, Object> run(int requests, int mixedCount, int warmup, long seriesNanos) throws Exception {
+        // Per operation, its targets: through the gateway, straight to the backend, and (A/B) through gateway B.
         Map<String, Call[]> operations = new LinkedHashMap<>();
-        operations.put("project_work_list", new Call[] {
+        Map<String, Call[]> all = new LinkedHashMap<>();
+        all.put("project_work_list", new Call[] {
             gated("project_work_list", Map.of(), true),
-            direct("project_work_list", "/project/v1/projects/ps-demo/agents/a1/work")});
-        operations.put("wiki_read", new Call[] {
+            direct("project_work_list", "/project/v1/projects/ps-demo/agents/a1/work"),
+            tokenB == null ? null : gatedB("project_work_list", Map.of())});
+        all.put("wiki_read", new Call[] {
             gated("wiki_read", Map.of("path", "page.md"), true),
             direct("wiki_read", "/wiki/v1/pages?path=" + URLEncoder.encode("agents/a1/page.md",
-                    StandardCharsets.UTF_8))});
+                    StandardCharsets.UTF_8)),
+            tokenB == null ? null : gatedB("wiki_read", Map.of("path", "page.md"))});
+        for (String name : operationNames) {
+            Call[] targets = all.get(name);
+            if (targets == null) {
+                throw new IllegalArgumentException("unknown operation " + name + "; known: " + all.keySet());
+            }
+            operations.put(name, Arrays.stream(targets).filter(java.util.Objects::nonNull).toArray(Call[]::new));
+        }
         List<Map<String, Object>> results = new ArrayList<>();
         Map<String, Object> steps = new LinkedHashMap<>();
         Map<String, Object> gateSteps = new LinkedHashMap<>();
         Map<String, Object> lookups = new LinkedHashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(64);
         try {
-            // Warm-up, not counted: both targets, every operation, at concurrency 16.
-            for (Call[] pair : warmup == 0 ? List.<Call[]>of() : operations.values()) {
-                for (Call call : pair) {
+            // Warm-up, not counted: every target, every operation, at concurrency 16.
+            for (Call[] targets : warmup == 0 ? List.<Call[]>of() : operations.values()) {
+                for (Call call : targets) {
                     Samples ignored = new Samples("warmup");
                     batch(pool, 16, i -> call, warmup, ignored, System.nanoTime() + seriesNanos);
                     if (ignored.ok < warmup * 9 / 10) {
-                        throw new IllegalStateException("warm-up of " + call.kind() + (call.gated() ? " (gated)"
-                                : " (direct)") + " failed: " + ignored.result());
+                        throw new IllegalStateException("warm-up of " + call.kind() + " (" + target(call)
+                                + ") failed: " + ignored.result());
                     }
                 }
             }
-            for (int concurrency : requests == 0 ? new int[0] : CONCURRENCY) {
+            for (int concurrency : requests == 0 ? new int[0] : this.concurrency) {
                 for (Map.Entry<String, Call[]> operation : operations.entrySet()) {
-                    Samples gated = new Samples("load.gated." + operation.getKey() + ".c" + concurrency);
-                    Samples direct = new Samples("load.direct." + operation.getKey() + ".c" + concurrency);
-                    JsonNode before = timings();
+                    Call[] targets = operation.getValue();
+                    Samples[] samples = new Samples[targets.length];
+                    for (int t = 0; t < targets.length; t++) {
+                        samples[t] = new Samples("load." + target(targets[t]) + "." + operation.getKey() + ".c"
+                                + concurrency);
+                    }
+                    JsonNode before = timings(stack.baseUrl());
+                    JsonNode beforeB = tokenB == null ? null : timings(stack.baseUrlB());
+                    long cpu = cpuNanos(stack.gateway);
+                    long cpuB = tokenB == null ? 0 : cpuNanos(stack.gatewayB);
                     long deadline = System.nanoTime() + seriesNanos;
                     int per = requests / ROUNDS;
                     for (int round = 0; round < ROUNDS; round++) {
                         int n = round == ROUNDS - 1 ? requests - per * (ROUNDS - 1) : per;
-                        // Alternate which target goes first, so neither always runs on a warmer machine.
-                        boolean gatedFirst = round % 2 == 0;
-                        Call first = operation.getValue()[gatedFirst ? 0 : 1];
-                        Call second = operation.getValue()[gatedFirst ? 1 : 0];
-                        batch(pool, concurrency, i -> first, n, gatedFirst ? gated : direct, deadline);
-                        batch(pool, concurrency, i -> second, n, gatedFirst ? direct : gated, deadline);
+                        // Rotate which target goes first, so none always runs on a warmer machine.
+                        for (int k = 0; k < targets.length; k++) {
+                            int t = (round + k) % targets.length;
+                            Call call = targets[t];
+                            batch(pool, concurrency, i -> call, n, samples[t], deadline);
+                        }
                     }
-                    JsonNode after = timings();
-                    steps.put(gated.name, stepDelta(before, after, "transport"));
-                    gateSteps.put(gated.name, stepDelta(before, after, "gate"));
-                    lookups.put(gated.name, lookupDelta(before, after));
-                    results.add(gated.result());
-                    results.add(direct.result());
-                    System.out.println(">> " + summary(gated) + "\n>> " + summary(direct));
+                    JsonNode after = timings(stack.baseUrl());
+                    steps.put(samples[0].name, stepDelta(before, after, "transport"));
+                    gateSteps.put(samples[0].name, stepDelta(before, after, "gate"));
+                    lookups.put(samples[0].name, lookupDelta(before, after));
+                    if (tokenB != null) {
+                        JsonNode afterB = timings(stack.baseUrlB());
+                        steps.put(samples[2].name, stepDelta(beforeB, afterB, "transport"));
+                        gateSteps.put(samples[2].name, stepDelta(beforeB, afterB, "gate"));
+                        lookups.put(samples[2].name, lookupDelta(beforeB, afterB));
+                    }
+                    long[] cpuDelta = {cpuNanos(stack.gateway) - cpu, tokenB == null ? 0 : cpuNanos(stack.gatewayB) - cpuB};
+                    for (int t = 0; t < samples.length; t++) {
+                        Map<String, Object> result = samples[t].result();
+                        if (targets[t].gated()) {
+                            // The gateway serves only its own series meanwhile, so its CPU time is theirs (and
+                            // its background work's): unlike wall time, not inflated by waiting for a core.
+                            long cpuOfTarget = cpuDelta[t == 0 ? 0 : 1];
+                            result.put("gateway_cpu_us_per_call", round(cpuOfTarget / 1000.0
+                                    / Math.max(1, samples[t].nanos.length)));
+                        }
+                        results.add(result);
+                        System.out.println(">> " + summary(samples[t]) + (result.containsKey("gateway_cpu_us_per_call")
+                                ? ", gateway CPU " + result.get("gateway_cpu_us_per_call") + " µs/call" : ""));
+                    }
                 }
+            }
+            if (mixedCount == 0) {
+                return report(results, steps, gateSteps, lookups);
             }
             Call[] mixed = mixedCalls(mixedCount);
             Samples mixedSamples = new Samples("load.gated.mixed.c64");
-            JsonNode before = timings();
+            JsonNode before = timings(stack.baseUrl());
             long deadline = System.nanoTime() + seriesNanos;
             int per = mixedCount / ROUNDS;
             for (int round = 0; round < ROUNDS; round++) {
@@ -254,7 +333,7 @@ public final class LoadHarness {
                 int n = round == ROUNDS - 1 ? mixedCount - offset : per;
                 batch(pool, 64, i -> mixed[offset + i], n, mixedSamples, deadline);
             }
-            JsonNode after = timings();
+            JsonNode after = timings(stack.baseUrl());
             steps.put(mixedSamples.name, stepDelta(before, after, "transport"));
             gateSteps.put(mixedSamples.name, stepDelta(before, after, "gate"));
             lookups.put(mixedSamples.name, lookupDelta(before, after));
@@ -264,12 +343,30 @@ public final class LoadHarness {
             pool.shutdownNow();
             pool.awaitTermination(30, TimeUnit.SECONDS);
         }
+        return report(results, steps, gateSteps, lookups);
+    }
+
+    private static Map<String, Object> report(List<Map<String, Object>> results, Map<String, Object> steps,
+            Map<String, Object> gateSteps, Map<String, Object> lookups) {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("results", results);
         report.put("transport_steps", steps);
         report.put("gate_steps", gateSteps);
         report.put("store_lookups", lookups);
         return report;
+    }
+
+    /** A process's CPU time so far (user and system, all threads), in ns; 0 when the OS does not say. */
+    private static long cpuNanos(Process process) {
+        return process.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+    }
+
+    /** {@code gated}, {@code direct} or {@code gated-b}: which server a call goes to, as its result names say. */
+    private String target(Call call) {
+        if (!call.gated()) {
+            return "direct";
+        }
+        return call.request().uri().getPort() == stack.gatewayPortB ? "gated-b" : "gated";
     }
 
     /** The swap scenario (class comment): steady, then swapping, same call and concurrency. */
@@ -417,14 +514,24 @@ public final class LoadHarness {
         return gated(tool, tool, arguments, allowed);
     }
 
+    /** The same allowed call through gateway B of an A/B run. */
+    private Call gatedB(String tool, Map<String, Object> arguments) {
+        return gated(stack.baseUrlB(), tokenB, tool, tool, arguments, true);
+    }
+
     private Call gated(String kind, String tool, Map<String, Object> arguments, boolean allowed) {
+        return gated(stack.baseUrl(), token, kind, tool, arguments, allowed);
+    }
+
+    private Call gated(String base, String token, String kind, String tool, Map<String, Object> arguments,
+            boolean allowed) {
         Map<String, Object> meta = Map.of("io.modelcontextprotocol/protocolVersion", VERSION,
                 "io.modelcontextprotocol/clientInfo", Map.of("name", "gatehouse-bench", "version", "1"),
                 "io.modelcontextprotocol/clientCapabilities", Map.of());
         Map<String, Object> body = Map.of("jsonrpc", "2.0", "id", ids.incrementAndGet(), "method", "tools/call",
                 "params", Map.of("name", tool, "arguments", arguments, "_meta", meta));
         try {
-            return new Call(kind, HttpRequest.newBuilder(URI.create(stack.baseUrl() + "/mcp"))
+            return new Call(kind, HttpRequest.newBuilder(URI.create(base + "/mcp"))
                     .timeout(Duration.ofSeconds(30))
                     .header("Authorization", "Bearer " + token)
                     .header("Content-Type", "application/json")
@@ -501,8 +608,8 @@ public final class LoadHarness {
         return calls;
     }
 
-    private JsonNode timings() throws IOException, InterruptedException {
-        return JSON.readTree(stack.admin("GET", "/admin/pipeline-timings", null, 200));
+    private JsonNode timings(String base) throws IOException, InterruptedException {
+        return JSON.readTree(stack.admin(base, "GET", "/admin/pipeline-timings", null, 200));
     }
 
     /**

@@ -31,12 +31,15 @@ final class Stack implements AutoCloseable {
 
     final Path workDir;
     final int gatewayPort = freePort();
+    final int gatewayPortB = freePort();
     final int localPort = freePort();
     final String adminCredential = secret();
     final String serviceCredential = secret();
     private final List<Process> processes = new ArrayList<>();
     private final Thread hook = new Thread(this::stopAll, "stack-stop");
     Process gateway;
+    /** The second gateway of an A/B run ({@link #startB}), on {@link #gatewayPortB}; null without one. */
+    Process gatewayB;
     Process services;
 
     private Stack(Path workDir) {
@@ -64,30 +67,54 @@ final class Stack implements AutoCloseable {
                 "GATEHOUSE_LOCAL_CREDENTIAL", serviceCredential, "GATEHOUSE_LOCAL_PORT", String.valueOf(localPort),
                 "GATEHOUSE_LOCAL_DATA_DIR", workDir.resolve("services").toString()));
         awaitHttp(URI.create(local + "/"), services, "local-services");
+        gateway = gateway("gateway", gatewayPort, gatewayJar, bundle, gatewayOptions);
+    }
+
+    /**
+     * Starts a second gateway ({@code gateway-b}: its own port, data directory, PostgreSQL and decision log
+     * {@code decisions-b.jsonl}) in front of the same local-services, for before/after runs interleaved in one run.
+     */
+    void startB(Path gatewayJar, Path bundle, List<String> gatewayOptions) throws Exception {
+        gatewayB = gateway("gateway-b", gatewayPortB, gatewayJar, bundle, gatewayOptions);
+    }
+
+    private Process gateway(String name, int port, Path gatewayJar, Path bundle, List<String> gatewayOptions)
+            throws Exception {
+        String local = localUrl();
+        String suffix = name.equals("gateway") ? "" : name.substring("gateway".length());
         List<String> command = new ArrayList<>(List.of("java", "-Xmx512m",
                 "-Dgatehouse.policy.bundle-path=" + bundle.toAbsolutePath(),
                 "-Dgatehouse.policy.verification-key=" + Path.of(System.getProperty("gatehouse.bundle.public-key",
                         ".gatehouse-data/bundle-signing/public.pem")).toAbsolutePath(),
-                "-Dgatehouse.audit.path=" + workDir.resolve("decisions.jsonl")));
+                "-Dgatehouse.audit.path=" + workDir.resolve("decisions" + suffix + ".jsonl")));
         command.addAll(gatewayOptions);
         for (String service : List.of("host", "project", "wiki")) {
             command.add("-Dgatehouse.services." + service + ".url=" + local);
         }
         command.addAll(List.of("-jar", gatewayJar.toAbsolutePath().toString()));
         Map<String, String> env = new LinkedHashMap<>();
-        env.put("GATEHOUSE_PORT", String.valueOf(gatewayPort));
-        env.put("GATEHOUSE_PUBLIC_URL", baseUrl());
+        env.put("GATEHOUSE_PORT", String.valueOf(port));
+        env.put("GATEHOUSE_PUBLIC_URL", url(port));
         env.put("GATEHOUSE_ADMIN_CREDENTIAL", adminCredential);
-        env.put("GATEHOUSE_DATA_DIR", workDir.resolve("gateway-data").toString());
+        env.put("GATEHOUSE_DATA_DIR", workDir.resolve(name + "-data").toString());
         for (String service : List.of("HOST", "PROJECT", "WIKI")) {
             env.put("GATEHOUSE_SERVICES_" + service + "_CREDENTIAL", serviceCredential);
         }
-        gateway = spawn("gateway", command, env);
-        awaitHttp(URI.create(baseUrl() + "/health"), gateway, "gateway");
+        Process process = spawn(name, command, env);
+        awaitHttp(URI.create(url(port) + "/health"), process, name);
+        return process;
     }
 
     String baseUrl() {
-        return "http://127.0.0.1:" + gatewayPort;
+        return url(gatewayPort);
+    }
+
+    String baseUrlB() {
+        return url(gatewayPortB);
+    }
+
+    private static String url(int port) {
+        return "http://127.0.0.1:" + port;
     }
 
     String localUrl() {
@@ -96,7 +123,13 @@ final class Stack implements AutoCloseable {
 
     /** An admin API call with the admin credential; fails unless the status is {@code expected}. */
     String admin(String method, String path, String json, int expected) throws IOException, InterruptedException {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + path))
+        return admin(baseUrl(), method, path, json, expected);
+    }
+
+    /** The same against the gateway at {@code base}. */
+    String admin(String base, String method, String path, String json, int expected)
+            throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(base + path))
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(json))
                 .header("Authorization", "Bearer " + adminCredential).timeout(Duration.ofSeconds(20))

@@ -1,23 +1,50 @@
 package dev.gatehouse.facade.http;
 
-import io.micronaut.core.type.Argument;
-import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MutableHttpRequest;
-import io.micronaut.http.client.DefaultHttpClientConfiguration;
-import io.micronaut.http.client.HttpClient;
-import io.micronaut.http.client.exceptions.ReadTimeoutException;
-import io.netty.channel.ConnectTimeoutException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
-import java.net.MalformedURLException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpHeaders;
+import org.apache.hc.core5.http.config.Http1Config;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
 
 /**
  * One service's HTTP transport: adds the Bearer credential, enforces the endpoint's deadline on the whole
  * exchange, and reports the outcome as a {@link Reply} without interpreting it. Never throws: any failure of
  * the client after the connection was made is {@link Reply.Broken}. Reads are sent again once when the connection
  * was refused (nothing was sent); mutations never are.
+ *
+ * <p>The exchange runs on the calling thread with blocking I/O (Apache HttpClient 5, classic API) over pooled
+ * HTTP/1.1 keep-alive connections ({@value #MAX_CONNECTIONS} at most per service, TCP_NODELAY): the caller writes
+ * the request and the kernel wakes it when the answer arrives, with no hand-off to an event-loop thread and back
+ * (docs/design.md, "Dependency pins", for the measurement). Nothing is retried by the library.
  */
 public final class ServiceClient implements AutoCloseable {
 
@@ -27,9 +54,22 @@ public final class ServiceClient implements AutoCloseable {
     public static final String OPERATION_ID_HEADER = "Operation-Id";
     /** The largest answer body accepted, in bytes (10 MiB); a longer one is {@link Reply.Broken}. */
     static final int MAX_BODY_BYTES = 10 * 1024 * 1024;
+    /** Pooled connections per service: above the server's worker threads, so a call never waits for a lease. */
+    static final int MAX_CONNECTIONS = 256;
+    /** The longest status or header line accepted, in bytes; a longer one is {@link Reply.Broken}. */
+    static final int MAX_LINE_BYTES = 8 * 1024;
+    /** The most header lines accepted in one answer; more are {@link Reply.Broken}. */
+    static final int MAX_HEADERS = 100;
+
+    /**
+     * Ends exchanges at their deadline (one daemon thread for all clients): blocking reads only know a per-read
+     * timeout, and a body trickling in must still end at the deadline.
+     */
+    private static final ScheduledThreadPoolExecutor DEADLINES = deadlines();
 
     private final ServiceEndpoint endpoint;
-    private final HttpClient http;
+    private final String base;
+    private final CloseableHttpClient http;
     private final ExchangeObserver observer;
 
     /**
@@ -48,24 +88,52 @@ public final class ServiceClient implements AutoCloseable {
     public ServiceClient(ServiceEndpoint endpoint, ExchangeObserver observer) {
         this.endpoint = endpoint;
         this.observer = observer;
-        DefaultHttpClientConfiguration config = new DefaultHttpClientConfiguration();
-        // Connecting gets nine tenths of the deadline, so that a connection still not made ends as a connect
-        // timeout (nothing sent: Refused) and not as the request timeout firing at the same instant (TimedOut, which
-        // a mutation must report as uncertain).
-        config.setConnectTimeout(endpoint.getDeadline().multipliedBy(9).dividedBy(10));
-        config.setReadTimeout(endpoint.getDeadline());
-        config.setRequestTimeout(endpoint.getDeadline());
-        // A status is an answer to interpret, not an exception; redirects are not part of any contract.
-        config.setExceptionOnErrorStatus(false);
-        config.setFollowRedirects(false);
-        config.setMaxContentLength(MAX_BODY_BYTES);
-        try {
-            this.http = HttpClient.create(endpoint.getUrl()
-                    .orElseThrow(() -> new IllegalArgumentException(endpoint.getName() + " has no url"))
-                    .toURL(), config);
-        } catch (MalformedURLException e) {
-            throw new IllegalArgumentException(endpoint.getName() + " has an unusable url", e);
+        URI url = endpoint.getUrl().orElseThrow(() -> new IllegalArgumentException(endpoint.getName()
+                + " has no url"));
+        if (url.getScheme() == null || url.getHost() == null
+                || !(url.getScheme().equals("http") || url.getScheme().equals("https"))) {
+            throw new IllegalArgumentException(endpoint.getName() + " has an unusable url");
         }
+        String text = url.toString();
+        this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+        Duration deadline = endpoint.getDeadline();
+        // Connecting, and waiting for a pooled connection, get nine tenths of the deadline, so that a connection
+        // still not had ends as such (nothing sent: Refused) and not as the deadline firing at the same instant
+        // (TimedOut, which a mutation must report as uncertain).
+        Timeout beforeSending = Timeout.of(deadline.multipliedBy(9).dividedBy(10));
+        PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
+                .setConnectionFactory(ManagedHttpClientConnectionFactory.builder()
+                        .http1Config(Http1Config.custom()
+                                .setMaxLineLength(MAX_LINE_BYTES)
+                                .setMaxHeaderCount(MAX_HEADERS)
+                                .build())
+                        .build())
+                .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.LAX)
+                .setMaxConnTotal(MAX_CONNECTIONS)
+                .setMaxConnPerRoute(MAX_CONNECTIONS)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(beforeSending)
+                        .setSocketTimeout(Timeout.of(deadline))
+                        // A connection idle for a second is checked before reuse, so one the service closed
+                        // meanwhile is not used for a request that would then break.
+                        .setValidateAfterInactivity(TimeValue.ofSeconds(1))
+                        .build())
+                .build();
+        this.http = HttpClients.custom()
+                .setConnectionManager(pool)
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setResponseTimeout(Timeout.of(deadline))
+                        .setConnectionRequestTimeout(beforeSending)
+                        .build())
+                // A status is an answer to interpret; redirects are not part of any contract; the retry rule is
+                // this class's (reads once more when refused, mutations never).
+                .disableRedirectHandling()
+                .disableAutomaticRetries()
+                .disableCookieManagement()
+                .disableAuthCaching()
+                .disableContentCompression()
+                .disableConnectionState()
+                .build();
     }
 
     /** The service name, e.g. {@code wiki}, for messages. */
@@ -98,37 +166,92 @@ public final class ServiceClient implements AutoCloseable {
     }
 
     private Reply exchange(MutableHttpRequest<?> request) {
+        HttpUriRequestBase outgoing;
         try {
-            HttpResponse<byte[]> response = http.toBlocking()
-                    .exchange(request, Argument.of(byte[].class), Argument.of(byte[].class));
-            return new Reply.Answered(response.code(),
-                    response.getContentType().map(Object::toString),
+            outgoing = outgoing(request);
+        } catch (RuntimeException unusable) { // e.g. a path that is not a URI; nothing was sent
+            return new Reply.Broken();
+        }
+        ScheduledFuture<?> deadline = DEADLINES.schedule(outgoing::cancel, endpoint.getDeadline().toNanos(),
+                TimeUnit.NANOSECONDS);
+        try (ClassicHttpResponse response = http.executeOpen(null, outgoing, null)) {
+            HttpEntity entity = response.getEntity();
+            if (entity != null && entity.getContentLength() < 0 && !entity.isChunked()) {
+                // Ended only by the connection closing: a cut answer (even a head cut short, which the parser takes
+                // as ended at the close) would look whole, so it is not taken as one.
+                return new Reply.Broken();
+            }
+            byte[] body = body(entity);
+            if (body.length > MAX_BODY_BYTES) {
+                return new Reply.Broken(); // closing the unread rest discards the connection
+            }
+            return new Reply.Answered(response.getCode(),
+                    Optional.ofNullable(response.getFirstHeader(HttpHeaders.CONTENT_TYPE)).map(Header::getValue),
                     // Several version headers are as unknown a generation as a wrong one.
-                    Optional.of(String.join(",", response.getHeaders().getAll(API_VERSION_HEADER)))
-                            .filter(v -> !v.isEmpty()),
-                    Optional.ofNullable(response.getHeaders().get(OPERATION_ID_HEADER)),
-                    response.getBody().orElse(new byte[0]));
-        } catch (ReadTimeoutException e) {
-            return new Reply.TimedOut();
-        } catch (RuntimeException e) {
-            return classify(e);
+                    Optional.of(Arrays.stream(response.getHeaders(API_VERSION_HEADER)).map(Header::getValue)
+                            .collect(Collectors.joining(","))).filter(v -> !v.isEmpty()),
+                    Optional.ofNullable(response.getFirstHeader(OPERATION_ID_HEADER)).map(Header::getValue),
+                    body);
+        } catch (IOException | RuntimeException e) {
+            return outgoing.isCancelled() ? new Reply.TimedOut() : classify(e);
+        } finally {
+            deadline.cancel(false);
         }
     }
 
-    private static Reply classify(RuntimeException e) {
+    /** The Micronaut request the facade built, as the same request to this service (method, target, headers, body). */
+    private HttpUriRequestBase outgoing(MutableHttpRequest<?> request) {
+        HttpUriRequestBase outgoing = new HttpUriRequestBase(request.getMethodName(),
+                URI.create(base + request.getUri()));
+        request.getHeaders().forEach((name, values) -> {
+            // The client writes the framing headers itself, from the entity.
+            if (!name.equalsIgnoreCase(HttpHeaders.CONTENT_LENGTH) && !name.equalsIgnoreCase(HttpHeaders.HOST)
+                    && !name.equalsIgnoreCase(HttpHeaders.TRANSFER_ENCODING)) {
+                values.forEach(value -> outgoing.addHeader(name, value));
+            }
+        });
+        request.getBody(byte[].class).ifPresent(bytes -> outgoing.setEntity(new ByteArrayEntity(bytes, null)));
+        return outgoing;
+    }
+
+    /** Reads at most one byte past the limit, so an over-long body is seen without reading all of it. */
+    private static byte[] body(HttpEntity entity) throws IOException {
+        if (entity == null) {
+            return new byte[0];
+        }
+        try (InputStream in = entity.getContent()) {
+            return in.readNBytes(MAX_BODY_BYTES + 1);
+        }
+    }
+
+    private static Reply classify(Exception e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ConnectTimeoutException) {
+            // Not connected in time, or no pooled connection free in time: nothing was sent.
+            if (t instanceof ConnectTimeoutException || t instanceof ConnectionRequestTimeoutException) {
                 return new Reply.Refused(false);
             }
             if (t instanceof ConnectException) {
                 return new Reply.Refused(true);
             }
+            if (t instanceof SocketTimeoutException) {
+                return new Reply.TimedOut();
+            }
         }
         return new Reply.Broken();
     }
 
+    private static ScheduledThreadPoolExecutor deadlines() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "gatehouse-facade-deadlines");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
+    }
+
     @Override
     public void close() {
-        http.close();
+        http.close(CloseMode.IMMEDIATE);
     }
 }

@@ -165,7 +165,9 @@ class ServiceClientTransportTest {
         // a status line that is not HTTP
         "HTPP/1.1 two hundred\r\n\r\n",
         // the head cut off before its end
-        "HTTP/1.1 200 OK\r\nContent-Type: appl"})
+        "HTTP/1.1 200 OK\r\nContent-Type: appl",
+        // a body ended only by the connection closing: had it been cut, it would look the same
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nApi-Version: 1\r\n\r\n{\"runs\":[]}"})
     void aTruncatedOrGarbledAnswerIsBrokenAndSentOnce(String raw) {
         try (ScriptedPeer peer = new ScriptedPeer(raw);
                 ServiceClient client = new ServiceClient(ServiceEndpoint.of("wiki", peer.url(),
@@ -187,6 +189,59 @@ class ServiceClientTransportTest {
                     client.read(() -> Requests.get("/limit"))).body().length);
             assertEquals(new Reply.Broken(), client.read(() -> Requests.get("/over")));
         }
+    }
+
+    @Test
+    void aHeadLineOverTheLimitOrTooManyHeadersAreBroken() {
+        String longLine = "HTTP/1.1 200 OK\r\nX-Long: " + "a".repeat(ServiceClient.MAX_LINE_BYTES)
+                + "\r\nContent-Length: 0\r\n\r\n";
+        String manyHeaders = "HTTP/1.1 200 OK\r\n" + "X-Many: 1\r\n".repeat(ServiceClient.MAX_HEADERS + 1)
+                + "Content-Length: 0\r\n\r\n";
+        for (String raw : List.of(longLine, manyHeaders)) {
+            try (ScriptedPeer peer = new ScriptedPeer(raw);
+                    ServiceClient client = new ServiceClient(ServiceEndpoint.of("wiki", peer.url(),
+                            StubService.CREDENTIAL, StubService.DEADLINE))) {
+                assertEquals(new Reply.Broken(), client.read(() -> Requests.get("/x")));
+            }
+        }
+        // Long lines and many headers within the limits are an answer.
+        String within = "HTTP/1.1 200 OK\r\nX-Long: " + "a".repeat(ServiceClient.MAX_LINE_BYTES / 2) + "\r\n"
+                + "X-Many: 1\r\n".repeat(ServiceClient.MAX_HEADERS / 2) + "Content-Length: 0\r\n\r\n";
+        try (ScriptedPeer peer = new ScriptedPeer(within);
+                ServiceClient client = new ServiceClient(ServiceEndpoint.of("wiki", peer.url(),
+                        StubService.CREDENTIAL, StubService.DEADLINE))) {
+            assertEquals(200, assertInstanceOf(Reply.Answered.class, client.read(() -> Requests.get("/x"))).status());
+        }
+    }
+
+    @Test
+    void consecutiveExchangesReuseOneKeptAliveConnection() throws IOException {
+        // The JDK's server keeps connections alive; each exchange reports the client port it came from.
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        java.util.Set<Integer> clientPorts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        server.createContext("/x", exchange -> {
+            clientPorts.add(exchange.getRemoteAddress().getPort());
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try (ServiceClient client = new ServiceClient(ServiceEndpoint.of("wiki", URI.create("http://127.0.0.1:"
+                + server.getAddress().getPort()), StubService.CREDENTIAL, StubService.DEADLINE))) {
+            for (int i = 0; i < 10; i++) {
+                assertEquals(200, assertInstanceOf(Reply.Answered.class, client.read(() -> Requests.get("/x")))
+                        .status());
+                assertEquals(200, assertInstanceOf(Reply.Answered.class, client.mutate(
+                        Requests.json(HttpMethod.POST, "/x", Map.of("i", 1)))).status());
+            }
+        } finally {
+            server.stop(0);
+        }
+        assertEquals(1, clientPorts.size(), "20 exchanges, one after another, came over " + clientPorts.size()
+                + " connections");
     }
 
     private void assertTimedOutWithinTheDeadline(java.util.function.Function<ServiceClient, Reply> call) {

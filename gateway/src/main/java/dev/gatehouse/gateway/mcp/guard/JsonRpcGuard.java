@@ -59,6 +59,12 @@ public final class JsonRpcGuard {
     private static final Normalizer2 NFD = Normalizer2.getNFDInstance();
     /** UTS #39 confusable skeletons (ICU's confusables data); immutable once built, so shared by all threads. */
     private static final SpoofChecker CONFUSABLES = new SpoofChecker.Builder().build();
+    /**
+     * {@link #readings} of each ASCII code point, worked out once: almost every member name is ASCII, and reading
+     * each of its characters through ICU's skeletons again per request was most of the guard's time.
+     */
+    private static final List<List<String>> ASCII_READINGS = IntStream.range(0, 0x80)
+            .mapToObj(JsonRpcGuard::computedReadings).toList();
     /** The fold of each protocol member name, to the name. */
     private static final Map<String, String> PROTOCOL_FOLDS = protocolFolds();
 
@@ -290,6 +296,9 @@ public final class JsonRpcGuard {
 
     /** NFKC, default-ignorable code points removed, canonically decomposed; case kept. */
     private static IntStream codePoints(String name) {
+        if (isAsciiOnly(name)) {
+            return name.chars(); // ASCII is unchanged by NFKC and NFD and holds no default-ignorable code point
+        }
         String kept = NFKC.normalize(name).codePoints()
                 .filter(cp -> !UCharacter.hasBinaryProperty(cp, UProperty.DEFAULT_IGNORABLE_CODE_POINT))
                 .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
@@ -302,6 +311,11 @@ public final class JsonRpcGuard {
      * case. Empty for a separator, space, mark or the like.
      */
     private static List<String> readings(int codePoint) {
+        return codePoint < ASCII_READINGS.size() ? ASCII_READINGS.get(codePoint) : computedReadings(codePoint);
+    }
+
+    /** {@link #readings} worked out through ICU; for ASCII done once, at class initialisation. */
+    static List<String> computedReadings(int codePoint) {
         String character = UTF16.valueOf(codePoint);
         String upper = UCharacter.toUpperCase(ULocale.ROOT, character);
         String folded = lettersAndDigits(UCharacter.foldCase(character, true));
@@ -324,6 +338,15 @@ public final class JsonRpcGuard {
         StringBuilder kept = new StringBuilder();
         NFD.normalize(skeleton).codePoints().filter(UCharacter::isLetterOrDigit).forEach(kept::appendCodePoint);
         return kept.toString();
+    }
+
+    private static boolean isAsciiOnly(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isAscii(String s) {

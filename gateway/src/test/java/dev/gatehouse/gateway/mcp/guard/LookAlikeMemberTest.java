@@ -299,4 +299,25 @@ class LookAlikeMemberTest {
         assertEquals(JsonRpcGuard.PROTOCOL_MEMBERS.size(),
                 JsonRpcGuard.PROTOCOL_MEMBERS.stream().map(JsonRpcGuard::fold).distinct().count());
     }
+
+    /**
+     * ASCII names take a short cut (their characters' readings worked out once, no normalisation): every ASCII
+     * character, alone and inside each protocol name, folds and matches as it does on the general path, which a
+     * zero-width space (default-ignorable, so removed there) forces.
+     */
+    @Test
+    void asciiNamesFoldAsOnTheGeneralPath() {
+        for (int c = 0; c < 0x80; c++) {
+            assertEquals(JsonRpcGuard.computedReadings(c).get(0), JsonRpcGuard.fold(String.valueOf((char) c)),
+                    "U+" + Integer.toHexString(c));
+            for (String protocol : JsonRpcGuard.PROTOCOL_MEMBERS) {
+                for (String name : List.of((char) c + protocol, protocol + (char) c,
+                        protocol.substring(0, 1) + (char) c + protocol.substring(1))) {
+                    String general = name + "\u200b";
+                    assertEquals(JsonRpcGuard.fold(general), JsonRpcGuard.fold(name), name);
+                    assertEquals(JsonRpcGuard.isLookAlike(general), JsonRpcGuard.isLookAlike(name), name);
+                }
+            }
+        }
+    }
 }
