@@ -4,11 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.PolicyJson;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import dev.gatehouse.gateway.policy.api.OmittedArgument;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -89,24 +86,11 @@ final class LargeValueRedactor {
 
     /** The replacement for a string over the limit, or {@code null} when it is kept. */
     private static ObjectNode replacement(String value, int maxBytes) {
-        if ((long) value.length() * 3 <= maxBytes) { // no string of n chars has more than 3n UTF-8 bytes
-            return null;
-        }
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        if (bytes.length <= maxBytes) {
-            return null;
-        }
-        ObjectNode replacement = PolicyJson.MAPPER.createObjectNode();
-        replacement.put("length", bytes.length);
-        replacement.put("sha256", HexFormat.of().formatHex(sha256().digest(bytes)));
-        return replacement;
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
+        return OmittedArgument.ifLonger(value, maxBytes).map(omitted -> {
+            ObjectNode replacement = PolicyJson.MAPPER.createObjectNode();
+            replacement.put("length", omitted.length());
+            replacement.put("sha256", omitted.sha256());
+            return replacement;
+        }).orElse(null);
     }
 }

@@ -2,11 +2,7 @@ package dev.gatehouse.gateway.gate;
 
 import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
 import dev.gatehouse.gateway.policy.api.OmittedArgument;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,20 +103,9 @@ public final class DecisionArguments {
             list.forEach(item -> copy.add(below(item, omitBytes)));
             return copy;
         }
-        if (value instanceof String text && (long) text.length() * 3 > omitBytes) { // ≤ 3 UTF-8 bytes per char
-            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-            if (bytes.length > omitBytes) {
-                return new OmittedArgument(bytes.length, HexFormat.of().formatHex(sha256().digest(bytes)));
-            }
+        if (value instanceof String text) {
+            return OmittedArgument.ifLonger(text, omitBytes).<Object>map(omitted -> omitted).orElse(text);
         }
         return value;
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
     }
 }

@@ -1,6 +1,11 @@
 package dev.gatehouse.gateway.policy.api;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Stands, in the arguments of a {@link DecisionInput}, for a string the PEP does not send to the PDP because the
@@ -16,5 +21,25 @@ public record OmittedArgument(long length, String sha256) {
 
     public OmittedArgument {
         Objects.requireNonNull(sha256, "sha256");
+    }
+
+    /**
+     * The facts of {@code value} when it is longer than {@code maxBytes} in UTF-8; empty when it is not (no string
+     * of n chars has more than 3n UTF-8 bytes, so a short one is not encoded to find out).
+     */
+    public static Optional<OmittedArgument> ifLonger(String value, int maxBytes) {
+        if ((long) value.length() * 3 <= maxBytes) {
+            return Optional.empty();
+        }
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length <= maxBytes) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new OmittedArgument(bytes.length,
+                    HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes))));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
     }
 }
