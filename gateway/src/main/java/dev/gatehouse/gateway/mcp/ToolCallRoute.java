@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.mcp;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatehouse.gateway.gate.Gate;
@@ -21,7 +22,9 @@ import java.util.Optional;
  */
 final class ToolCallRoute {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Keeps the guard's exact numbers: a fraction stays a BigDecimal in the arguments the gate and handler get. */
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     private final Gate gate;
     private final McpJsonMapper json;
@@ -29,6 +32,15 @@ final class ToolCallRoute {
     ToolCallRoute(Gate gate, McpJsonMapper json) {
         this.gate = gate;
         this.json = json;
+    }
+
+    /**
+     * The arguments as plain Java values ({@code Map}, {@code List}, {@code String}, {@code Boolean}, {@code null},
+     * integers as {@code Integer}/{@code Long}/{@code BigInteger}, fractions as {@code BigDecimal}, exactly as
+     * written); a missing or {@code null} member is an empty map.
+     */
+    static Object arguments(JsonNode arguments) {
+        return arguments == null || arguments.isNull() ? Map.of() : JSON.convertValue(arguments, Object.class);
     }
 
     /** True for a {@code tools/call} request (with an id), which {@link #answer} must handle. */
@@ -45,10 +57,7 @@ final class ToolCallRoute {
                     "params.name must be a string").withId(message.id()));
             return;
         }
-        JsonNode arguments = params.get("arguments");
-        Object received = arguments == null || arguments.isNull() ? Map.of()
-                : JSON.convertValue(arguments, Object.class);
-        GateResult result = gate.call(exchange.caller, name.textValue(), received);
+        GateResult result = gate.call(exchange.caller, name.textValue(), arguments(params.get("arguments")));
         if (result instanceof GateResult.Unavailable unavailable) {
             JsonRpcReplies.reject(exchange.response, new Rejection(503, Optional.of(Rejection.INTERNAL_ERROR),
                     "policy decision point unavailable, nothing was decided; retry (decision "

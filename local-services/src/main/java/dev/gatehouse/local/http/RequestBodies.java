@@ -3,14 +3,18 @@ package dev.gatehouse.local.http;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import java.io.IOException;
 import java.util.Optional;
 
 /** Strict reading of JSON request bodies: one object, typed members; anything else is 400 {@code bad_request}. */
 public final class RequestBodies {
 
+    /** Fractions are read as written (BigDecimal): business data is stored as it was sent, 1e400 included. */
     private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
 
     private RequestBodies() {
     }

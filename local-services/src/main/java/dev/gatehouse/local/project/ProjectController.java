@@ -1,6 +1,7 @@
 package dev.gatehouse.local.project;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatehouse.local.http.ApiException;
@@ -28,7 +29,9 @@ import java.util.Optional;
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class ProjectController {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Keeps the body's exact numbers when the result becomes a map (see RequestBodies). */
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
     };
 

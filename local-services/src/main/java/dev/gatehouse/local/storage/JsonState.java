@@ -1,5 +1,6 @@
 package dev.gatehouse.local.storage;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
@@ -16,7 +17,9 @@ import java.util.Optional;
  */
 public final class JsonState<S> {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** Fractions are read back as written (BigDecimal), so a restart does not round stored business data. */
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     private final Path file;
     private final Class<S> type;
