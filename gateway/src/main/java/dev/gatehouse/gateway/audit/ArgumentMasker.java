@@ -3,6 +3,7 @@ package dev.gatehouse.gateway.audit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.gatehouse.gateway.policy.api.ArgumentKeys;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -48,7 +49,7 @@ final class ArgumentMasker {
         if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> member = it.next();
-                String path = pointer + "/" + member.getKey().replace("~", "~0").replace("/", "~1");
+                String path = pointer + "/" + ArgumentKeys.pointerToken(member.getKey());
                 if (CREDENTIAL_LIKE.matcher(member.getKey()).find()) {
                     member.setValue(MASK);
                     masked.add(path);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.gateway.policy.api.ArgumentKeys;
 import dev.gatehouse.gateway.policy.api.OmittedArgument;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -55,7 +56,7 @@ final class LargeValueRedactor {
         if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> member = it.next();
-                String path = pointer + "/" + member.getKey().replace("~", "~0").replace("/", "~1");
+                String path = pointer + "/" + ArgumentKeys.pointerToken(member.getKey());
                 JsonNode value = member.getValue();
                 if (value.isTextual()) {
                     ObjectNode replacement = replacement(value.textValue(), maxBytes);

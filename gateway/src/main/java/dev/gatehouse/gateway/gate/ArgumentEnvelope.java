@@ -57,19 +57,15 @@ public final class ArgumentEnvelope {
      * @return a message naming the bound that was exceeded, without argument values; empty when within it
      */
     public Optional<String> exceeded(Object arguments, ArgumentLimits limits) {
-        long unknown = 0;
-        long business = 0;
+        long[] counted = new long[Part.values().length];
         long nameBytes = 0;
-        Deque<Object[]> pending = new ArrayDeque<>(); // {value, its schema or null, part}; ArrayDeque takes no null
-        pending.push(new Object[] {arguments, schema, schema == null ? Part.BUSINESS : Part.DECLARED});
+        Deque<Pending> pending = new ArrayDeque<>();
+        pending.push(new Pending(arguments, schema, schema == null ? Part.BUSINESS : Part.DECLARED));
         while (!pending.isEmpty()) {
-            Object[] next = pending.pop();
-            Part part = (Part) next[2];
-            if (next[0] instanceof Map<?, ?> map) {
-                Map<?, ?> properties = part == Part.DECLARED && next[1] instanceof Map<?, ?> s
+            Pending next = pending.pop();
+            if (next.value() instanceof Map<?, ?> map) {
+                Map<?, ?> properties = next.part() == Part.DECLARED && next.schema() instanceof Map<?, ?> s
                         && s.get("properties") instanceof Map<?, ?> p ? p : Map.of();
-                Part undeclared = part == Part.DECLARED && !closed(next[1]) ? Part.BUSINESS
-                        : part == Part.DECLARED ? Part.UNKNOWN : part;
                 for (Map.Entry<?, ?> member : map.entrySet()) {
                     String name = String.valueOf(member.getKey());
                     nameBytes += name.getBytes(StandardCharsets.UTF_8).length;
@@ -77,31 +73,44 @@ public final class ArgumentEnvelope {
                         return Optional.of("arguments: member names longer than " + limits.getMaxNamesBytes()
                                 + " bytes of UTF-8 in all");
                     }
-                    Object declared = part == Part.DECLARED ? properties.get(name) : null;
-                    Part child = declared != null ? Part.DECLARED : undeclared;
-                    unknown += child == Part.UNKNOWN ? 1 : 0;
-                    business += child == Part.BUSINESS ? 1 : 0;
-                    Optional<String> over = over(unknown, business, limits);
+                    Object declared = properties.get(name);
+                    Part child = declared != null ? Part.DECLARED : undeclaredMember(next);
+                    counted[child.ordinal()]++;
+                    Optional<String> over = over(counted, limits);
                     if (over.isPresent()) {
                         return over;
                     }
-                    pending.push(new Object[] {member.getValue(), declared, child});
+                    pending.push(new Pending(member.getValue(), declared, child));
                 }
-            } else if (next[0] instanceof List<?> list) {
+            } else if (next.value() instanceof List<?> list) {
                 // No tool schema declares an array; its items are the array member's kind of data.
-                Part items = part == Part.DECLARED ? Part.UNKNOWN : part;
+                Part items = next.part() == Part.DECLARED ? Part.UNKNOWN : next.part();
                 for (Object item : list) {
-                    unknown += items == Part.UNKNOWN ? 1 : 0;
-                    business += items == Part.BUSINESS ? 1 : 0;
-                    Optional<String> over = over(unknown, business, limits);
+                    counted[items.ordinal()]++;
+                    Optional<String> over = over(counted, limits);
                     if (over.isPresent()) {
                         return over;
                     }
-                    pending.push(new Object[] {item, null, items});
+                    pending.push(new Pending(item, null, items));
                 }
             }
         }
         return Optional.empty();
+    }
+
+    /** A value still to measure: its schema ({@code null} when none applies) and the part it belongs to. */
+    private record Pending(Object value, Object schema, Part part) {
+    }
+
+    /**
+     * The part of a member the schema does not declare: business data under an open object, unknown under a closed
+     * one, and below either, the part of its parent.
+     */
+    private static Part undeclaredMember(Pending parent) {
+        if (parent.part() != Part.DECLARED) {
+            return parent.part();
+        }
+        return closed(parent.schema()) ? Part.UNKNOWN : Part.BUSINESS;
     }
 
     /** Whether an object schema admits only its declared members. */
@@ -109,12 +118,12 @@ public final class ArgumentEnvelope {
         return schema instanceof Map<?, ?> s && Boolean.FALSE.equals(s.get("additionalProperties"));
     }
 
-    private static Optional<String> over(long unknown, long business, ArgumentLimits limits) {
-        if (unknown > limits.getMaxUnknownMembers()) {
+    private static Optional<String> over(long[] counted, ArgumentLimits limits) {
+        if (counted[Part.UNKNOWN.ordinal()] > limits.getMaxUnknownMembers()) {
             return Optional.of("arguments: more than " + limits.getMaxUnknownMembers()
                     + " members and array items the schema does not declare, at any depth");
         }
-        if (business > limits.getMaxOpenMembers()) {
+        if (counted[Part.BUSINESS.ordinal()] > limits.getMaxOpenMembers()) {
             return Optional.of("arguments: more than " + limits.getMaxOpenMembers()
                     + " members and array items of business data, at any depth");
         }

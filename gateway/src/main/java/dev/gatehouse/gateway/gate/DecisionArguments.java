@@ -65,8 +65,7 @@ public final class DecisionArguments {
         if (arguments instanceof Map<?, ?> map) {
             Map<Object, Object> sent = new LinkedHashMap<>();
             map.forEach((name, value) -> sent.put(name,
-                    readFields.contains(name) && !(value instanceof Map || value instanceof List) ? value
-                            : below(value, omitBytes)));
+                    readFields.contains(name) && plain(value) ? value : below(value, omitBytes)));
             return sent;
         }
         return below(arguments, omitBytes);
@@ -82,12 +81,17 @@ public final class DecisionArguments {
             // By the fields, not the members: arguments beyond the envelope may hold any number of them.
             for (String field : readFields) {
                 Object value = map.get(field);
-                if (value != null && !(value instanceof Map || value instanceof List)) {
+                if (plain(value)) {
                     sent.put(field, value);
                 }
             }
         }
         return sent;
+    }
+
+    /** A value that is neither absent, {@code null}, an object nor an array. */
+    private static boolean plain(Object value) {
+        return value != null && !(value instanceof Map || value instanceof List);
     }
 
     /** {@code value} with every string in it longer than {@code omitBytes} replaced, at any depth. */

@@ -11,9 +11,6 @@ import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
 import dev.gatehouse.gateway.policy.api.Modes;
 import dev.gatehouse.gateway.policy.api.OmittedArgument;
 import dev.gatehouse.gateway.policy.api.ThreadShell;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -40,7 +37,7 @@ public final class DecisionInputMapper {
         input.tool().ifPresent(tool -> json.put("tool", tool));
         input.arguments().ifPresent(arguments -> {
             ObjectNode omitted = PolicyJson.MAPPER.createObjectNode();
-            json.set("arguments", arguments(arguments, "", omitted));
+            json.set("arguments", arguments(arguments, "", 0, omitted));
             if (!omitted.isEmpty()) {
                 json.set("omittedArguments", omitted);
             }
@@ -54,37 +51,17 @@ public final class DecisionInputMapper {
     }
 
     /**
-     * The arguments as JSON, with {@code null} for each {@link OmittedArgument}, whose facts go into
+     * {@code value} as JSON, with {@code null} for each {@link OmittedArgument}, whose facts go into
      * {@code omitted} under its JSON Pointer (RFC 6901, relative to the arguments; {@code ""} for the whole).
-     * Iterative, so no depth of arguments can overflow the Java stack.
+     * Recursive, bounded by {@link ArgumentKeys#MAX_DEPTH} levels, which the Java stack holds.
      *
      * @throws IllegalArgumentException when the arguments nest deeper than {@link ArgumentKeys#MAX_DEPTH} (the
      *                                  transport refuses far less deep; the engines report it as their fault)
      */
-    private static JsonNode arguments(Object arguments, String at, ObjectNode omitted) {
-        Deque<Object[]> pending = new ArrayDeque<>(); // {value, pointer, parent, member name or item index, depth}
-        JsonNode[] root = new JsonNode[1];
-        pending.push(new Object[] {arguments, at, null, null, 0});
-        while (!pending.isEmpty()) {
-            Object[] next = pending.pop();
-            if ((Integer) next[4] > ArgumentKeys.MAX_DEPTH) {
-                throw new IllegalArgumentException("arguments nest deeper than " + ArgumentKeys.MAX_DEPTH);
-            }
-            JsonNode node = node(next[0], (String) next[1], (Integer) next[4], omitted, pending);
-            if (next[2] instanceof ObjectNode parent) {
-                parent.set((String) next[3], node);
-            } else if (next[2] instanceof ArrayNode parent) {
-                parent.set((Integer) next[3], node);
-            } else {
-                root[0] = node;
-            }
+    private static JsonNode arguments(Object value, String pointer, int depth, ObjectNode omitted) {
+        if (depth > ArgumentKeys.MAX_DEPTH) {
+            throw new IllegalArgumentException("arguments nest deeper than " + ArgumentKeys.MAX_DEPTH);
         }
-        return root[0];
-    }
-
-    /** One value's node; a container is returned empty, its children queued to fill it in document order. */
-    private static JsonNode node(Object value, String pointer, int depth, ObjectNode omitted,
-            Deque<Object[]> pending) {
         if (value == null) {
             return NullNode.getInstance();
         }
@@ -94,36 +71,21 @@ public final class DecisionInputMapper {
         }
         if (value instanceof Map<?, ?> map) {
             ObjectNode object = PolicyJson.MAPPER.createObjectNode();
-            List<Object[]> children = new ArrayList<>();
-            for (Map.Entry<?, ?> member : map.entrySet()) {
-                String key = String.valueOf(member.getKey());
-                object.putNull(key); // keeps document order; replaced when the child is built
-                children.add(new Object[] {member.getValue(), pointer + "/" + escape(key), object, key, depth + 1});
-            }
-            pushInOrder(children, pending);
+            map.forEach((name, member) -> {
+                String key = String.valueOf(name);
+                object.set(key, arguments(member, pointer + "/" + ArgumentKeys.pointerToken(key), depth + 1,
+                        omitted));
+            });
             return object;
         }
         if (value instanceof List<?> list) {
             ArrayNode array = PolicyJson.MAPPER.createArrayNode();
-            List<Object[]> children = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) {
-                array.addNull();
-                children.add(new Object[] {list.get(i), pointer + "/" + i, array, i, depth + 1});
+                array.add(arguments(list.get(i), pointer + "/" + i, depth + 1, omitted));
             }
-            pushInOrder(children, pending);
             return array;
         }
         return PolicyJson.MAPPER.valueToTree(value);
-    }
-
-    private static void pushInOrder(List<Object[]> children, Deque<Object[]> pending) {
-        for (int i = children.size() - 1; i >= 0; i--) {
-            pending.push(children.get(i));
-        }
-    }
-
-    private static String escape(String key) {
-        return key.replace("~", "~0").replace("/", "~1");
     }
 
     /** Input for {@code gatehouse/authz/visible_tools}: caller, targets and wiki only. */

@@ -301,7 +301,7 @@ public final class JsonRpcGuard {
 
     /** NFKC, default-ignorable code points removed, canonically decomposed; case kept. */
     private static IntStream codePoints(String name) {
-        if (isAsciiOnly(name)) {
+        if (isAscii(name)) {
             return name.chars(); // ASCII is unchanged by NFKC and NFD and holds no default-ignorable code point
         }
         String kept = NFKC.normalize(name).codePoints()
@@ -343,15 +343,6 @@ public final class JsonRpcGuard {
         StringBuilder kept = new StringBuilder();
         NFD.normalize(skeleton).codePoints().filter(UCharacter::isLetterOrDigit).forEach(kept::appendCodePoint);
         return kept.toString();
-    }
-
-    private static boolean isAsciiOnly(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) >= 0x80) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static boolean isAscii(String s) {

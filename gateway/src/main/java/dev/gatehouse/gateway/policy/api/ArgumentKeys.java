@@ -87,7 +87,7 @@ public final class ArgumentKeys {
         if (value instanceof Map<?, ?> map) {
             for (Map.Entry<?, ?> member : map.entrySet()) {
                 String key = String.valueOf(member.getKey());
-                String path = at + "/" + key.replace("~", "~0").replace("/", "~1");
+                String path = at + "/" + pointerToken(key);
                 out.add(new AbstractMap.SimpleImmutableEntry<>("key", new ArgumentKey(path, key, fold(key))));
                 out.add(new AbstractMap.SimpleImmutableEntry<>(null, new Object[] {path, member.getValue()}));
             }
@@ -97,6 +97,11 @@ public final class ArgumentKeys {
             }
         }
         return out.iterator();
+    }
+
+    /** {@code key} as one reference token of a JSON Pointer (RFC 6901: {@code ~} as {@code ~0}, {@code /} as {@code ~1}). */
+    public static String pointerToken(String key) {
+        return key.replace("~", "~0").replace("/", "~1");
     }
 
     /** The folded form of one member name. */
