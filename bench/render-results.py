@@ -206,6 +206,23 @@ for op in ("project_work_list", "wiki_read"):
           f"{g['p99_us']:,} | {d['p99_us']:,} | {ratio(g['p99_us'], d['p99_us'])} | {g['ops_s']:,} | "
           f"{d['ops_s']:,} | {ratio(g['ops_s'], d['ops_s'])} | {g['errors']}/{d['errors']} | {g['refused']} |")
 w("")
+w("Where the machine's CPU goes per call (µs of CPU time per call, user + system, all threads, taken around each "
+  "batch; not inflated by waiting for a core). The load client, local-services and the gateway share the "
+  f"{sh('nproc')} cores, so a gated call's ceiling is what the other processes leave: "
+  "`ceiling_ops_s` = cores ÷ (CPU per gated call of everything but the gateway's JVM), the calls/s of a gateway "
+  "that cost nothing.\n")
+w("| operation | c | gateway | its PostgreSQL | local-services gated / direct | client gated / direct | "
+  "ceiling ops/s |")
+w("|---|---|---|---|---|---|---|")
+for op in ("project_work_list", "wiki_read"):
+    for c in (1, 16, 64):
+        g, d = by_name.get(f"load.gated.{op}.c{c}"), by_name.get(f"load.direct.{op}.c{c}")
+        if not g or not d or "ceiling_ops_s" not in g:
+            continue
+        w(f"| {op} | {c} | {g['gateway_cpu_us_per_call']:,} | {g['database_cpu_us_per_call']:,} | "
+          f"{g['backend_cpu_us_per_call']:,} / {d['backend_cpu_us_per_call']:,} | "
+          f"{g['client_cpu_us_per_call']:,} / {d['client_cpu_us_per_call']:,} | {g['ceiling_ops_s']:,} |")
+w("")
 mixed = by_name.get("load.gated.mixed.c64")
 if mixed:
     w(f"`load.gated.mixed.c64`: {mixed['requests']:,} calls at concurrency 64, p50 {mixed['p50_us']:,} µs, p99 "

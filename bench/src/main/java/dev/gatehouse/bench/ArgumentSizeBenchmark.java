@@ -54,7 +54,6 @@ public class ArgumentSizeBenchmark {
     private final ClosedSchemaArgumentCheck check = new ClosedSchemaArgumentCheck();
     private ToolSchema schema;
     private Set<String> readFields;
-    private List<String> pathFields;
     private String tool;
     private final List<Map<String, Object>> ring = new ArrayList<>();
     private final List<DecisionInput> inputs = new ArrayList<>();
@@ -65,27 +64,56 @@ public class ArgumentSizeBenchmark {
     @Setup
     public void setUp() {
         pdp = Fixture.pdp(Runtime.getRuntime().availableProcessors());
-        tool = shape.substring(0, shape.indexOf('.'));
+        tool = tool(shape);
         schema = ToolRegistryFactory.readSchema(tool).orElseThrow();
-        AccessRow row = ToolRegistryFactory.readTable().stream().filter(r -> r.getKey().equals(tool)).findFirst()
-                .orElseThrow().getValue();
-        readFields = row.readFields();
-        pathFields = row.pathFields();
+        readFields = row(tool).readFields();
         for (int i = 0; i < RING; i++) {
             ring.add(arguments(shape, i));
         }
-        // Within the envelope a call is decided as before; beyond it, it is refused: the shapes say which.
-        allow = shape.endsWith(".typical") || shape.endsWith("content_512k") || shape.contains("path_longest")
-                || shape.contains("business_64");
-        for (int i = 0; i < RING; i++) {
-            inputs.add(input(ring.get(i)));
-        }
+        allow = allowed(shape);
+        inputs.addAll(inputs(shape));
         for (int i = 0; i < RING; i++) {
             PolicyOutcome<Decision> outcome = pdp.decide(inputs.get(i));
             if (!DecisionCheck.expected(outcome, allow, tool.equals("wiki_write") && allow)) {
                 throw new IllegalStateException(shape + ": expected allow=" + allow + ": " + outcome);
             }
         }
+    }
+
+    /** Within the envelope a call is decided as before; beyond it, it is refused: the shapes say which. */
+    static boolean allowed(String shape) {
+        return shape.endsWith(".typical") || shape.endsWith("content_512k") || shape.contains("path_longest")
+                || shape.contains("business_64");
+    }
+
+    /**
+     * The decision inputs of {@code shape}'s ring of {@value #RING} calls, as the PEP's argument step prepares them
+     * with the default limits (also decided by {@link BundleComparison}).
+     */
+    static List<DecisionInput> inputs(String shape) {
+        String tool = tool(shape);
+        ToolSchema schema = ToolRegistryFactory.readSchema(tool).orElseThrow();
+        AccessRow row = row(tool);
+        ArgumentLimits limits = new ArgumentLimits();
+        ClosedSchemaArgumentCheck check = new ClosedSchemaArgumentCheck();
+        List<DecisionInput> inputs = new ArrayList<>();
+        for (int i = 0; i < RING; i++) {
+            DecisionArguments.Prepared prepared = DecisionArguments.prepare(Optional.of(schema), row.readFields(),
+                    arguments(shape, i), limits, check);
+            inputs.add(new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()), prepared.errors(),
+                    Fixture.CALLER, Map.of(), Fixture.ROOT, SegmentCharacters.of(prepared.arguments(),
+                            row.pathFields(), Fixture.ROOT)));
+        }
+        return inputs;
+    }
+
+    private static String tool(String shape) {
+        return shape.substring(0, shape.indexOf('.'));
+    }
+
+    private static AccessRow row(String tool) {
+        return ToolRegistryFactory.readTable().stream().filter(r -> r.getKey().equals(tool)).findFirst()
+                .orElseThrow().getValue();
     }
 
     /**
@@ -136,13 +164,6 @@ public class ArgumentSizeBenchmark {
             segments.add(start + (arabic ? "\u0628".repeat(bytes / 2) + "a".repeat(bytes % 2) : "a".repeat(bytes)));
         }
         return String.join("/", segments);
-    }
-
-    private DecisionInput input(Map<String, Object> arguments) {
-        DecisionArguments.Prepared prepared = argumentStep(arguments);
-        return new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()), prepared.errors(),
-                Fixture.CALLER, Map.of(), Fixture.ROOT, SegmentCharacters.of(prepared.arguments(), pathFields,
-                        Fixture.ROOT));
     }
 
     private DecisionArguments.Prepared argumentStep(Map<String, Object> arguments) {

@@ -27,8 +27,9 @@ import java.util.function.Function;
  * ({@code policy-tests/golden/<family>/cases.json}: the hostile and edge inputs, the notice family's through its
  * own entry point), so only a change that decides identically is timed.
  *
- * <p>Arguments: bundle paths (unsigned allowed). Prints, per operation and bundle, the median and the minimum of the
- * per-round means in µs per evaluation. Not part of {@code make bench}; run as shown in bench/notes.md.
+ * <p>Arguments: bundle paths (unsigned allowed); {@code -Dgatehouse.compare.only=<prefix>} times only the operations
+ * whose name starts with it (every operation's inputs are still compared). Prints, per operation and bundle, the
+ * median and the minimum of the per-round means in µs per evaluation. Not part of {@code make bench}; run as shown in bench/notes.md.
  */
 public final class BundleComparison {
 
@@ -64,7 +65,10 @@ public final class BundleComparison {
                         Entrypoint.DECISION, call),
                 new Operation("denied", InputRing.denials(), Entrypoint.DECISION, call),
                 new Operation("tools_list", InputRing.listings(), Entrypoint.VISIBLE_TOOLS,
-                        input -> PolicyJson.write(DecisionInputMapper.forListing(input))));
+                        input -> PolicyJson.write(DecisionInputMapper.forListing(input))),
+                sized("project_work_submit.typical", call), sized("project_work_submit.business_64", call),
+                sized("wiki_write.path_longest_ascii", call));
+        String only = System.getProperty("gatehouse.compare.only", "");
         for (Operation operation : operations) {
             String[] inputs = Arrays.stream(operation.ring().all()).map(operation.marshal()).toArray(String[]::new);
             for (OpaPolicy policy : policies) {
@@ -75,6 +79,9 @@ public final class BundleComparison {
             }
             System.out.printf("%s: %d inputs, every bundle decides each as %s does%n", operation.name(),
                     inputs.length, args[0]);
+            if (!operation.name().startsWith(only)) {
+                continue;
+            }
             double[][] means = new double[policies.size()][ROUNDS - WARMUP_ROUNDS];
             for (int round = 0; round < ROUNDS; round++) {
                 for (int p = 0; p < policies.size(); p++) {
@@ -95,6 +102,12 @@ public final class BundleComparison {
                         sorted[sorted.length / 2], sorted[0]);
             }
         }
+    }
+
+    /** The {@link ArgumentSizeBenchmark} ring of {@code shape}, repeated to fill an {@link InputRing}. */
+    private static Operation sized(String shape, Function<DecisionInput, String> call) {
+        List<DecisionInput> ring = ArgumentSizeBenchmark.inputs(shape);
+        return new Operation(shape, InputRing.of(i -> ring.get(i % ring.size())), Entrypoint.DECISION, call);
     }
 
     /** Decides every golden case's input with every bundle; returns how many inputs were compared. */

@@ -40,9 +40,11 @@ import java.util.function.IntFunction;
  * reads {@code GET /admin/pipeline-timings} twice and reports that series' share of the gateway's own timers: the
  * transport steps, the PEP's steps ({@code context}, {@code target-shells}, {@code argument-check}, {@code decision},
  * {@code decision-log}, {@code handler}) and the session and settings lookups (count, share answered from the
- * replica's cache, mean, p50/p99 as bucket bounds). Each gated result also has {@code gateway_cpu_us_per_call}: the
- * gateway process's CPU time (all threads, user and system) over the series divided by its calls, which waiting for
- * a core on a shared machine does not inflate.
+ * replica's cache, mean, p50/p99 as bucket bounds). Each result also has the CPU time per call of every process
+ * on the machine ({@link CpuTime}, taken around each batch, so the targets of one round are told apart): the
+ * gateway's JVM and its PostgreSQL for a gated series, local-services and this client for all, and the
+ * {@code ceiling_ops_s} those leave a gateway that cost nothing. CPU time is not inflated by waiting for a core on a
+ * shared machine.
  *
  * <p>Arguments (key=value): {@code local-jar}, {@code gateway-jar}, {@code bundle}, {@code work}, {@code out},
  * {@code requests} (per name, default 5000), {@code mixed} (default 10000), {@code warmup} (per operation and target,
@@ -281,17 +283,19 @@ public final class LoadHarness {
                     }
                     JsonNode before = timings(stack.baseUrl());
                     JsonNode beforeB = tokenB == null ? null : timings(stack.baseUrlB());
-                    long cpu = cpuNanos(stack.gateway);
-                    long cpuB = tokenB == null ? 0 : cpuNanos(stack.gatewayB);
                     long deadline = System.nanoTime() + seriesNanos;
                     int per = requests / ROUNDS;
+                    CpuTime[] cpu = new CpuTime[targets.length];
+                    Arrays.fill(cpu, CpuTime.NONE);
                     for (int round = 0; round < ROUNDS; round++) {
                         int n = round == ROUNDS - 1 ? requests - per * (ROUNDS - 1) : per;
                         // Rotate which target goes first, so none always runs on a warmer machine.
                         for (int k = 0; k < targets.length; k++) {
                             int t = (round + k) % targets.length;
                             Call call = targets[t];
+                            CpuTime start = CpuTime.of(stack);
                             batch(pool, concurrency, i -> call, n, samples[t], deadline);
+                            cpu[t] = cpu[t].plus(CpuTime.of(stack).minus(start));
                         }
                     }
                     JsonNode after = timings(stack.baseUrl());
@@ -304,19 +308,12 @@ public final class LoadHarness {
                         gateSteps.put(samples[2].name, stepDelta(beforeB, afterB, "gate"));
                         lookups.put(samples[2].name, lookupDelta(beforeB, afterB));
                     }
-                    long[] cpuDelta = {cpuNanos(stack.gateway) - cpu, tokenB == null ? 0 : cpuNanos(stack.gatewayB) - cpuB};
                     for (int t = 0; t < samples.length; t++) {
                         Map<String, Object> result = samples[t].result();
-                        if (targets[t].gated()) {
-                            // The gateway serves only its own series meanwhile, so its CPU time is theirs (and
-                            // its background work's): unlike wall time, not inflated by waiting for a core.
-                            long cpuOfTarget = cpuDelta[t == 0 ? 0 : 1];
-                            result.put("gateway_cpu_us_per_call", round(cpuOfTarget / 1000.0
-                                    / Math.max(1, samples[t].nanos.length)));
-                        }
+                        result.putAll(cpu[t].perCall(samples[t].nanos.length, gatewayOf(targets[t])));
                         results.add(result);
-                        System.out.println(">> " + summary(samples[t]) + (result.containsKey("gateway_cpu_us_per_call")
-                                ? ", gateway CPU " + result.get("gateway_cpu_us_per_call") + " µs/call" : ""));
+                        System.out.println(">> " + summary(samples[t]) + ", CPU µs/call " + cpu[t].perCall(
+                                samples[t].nanos.length, gatewayOf(targets[t])));
                     }
                 }
             }
@@ -356,9 +353,9 @@ public final class LoadHarness {
         return report;
     }
 
-    /** A process's CPU time so far (user and system, all threads), in ns; 0 when the OS does not say. */
-    private static long cpuNanos(Process process) {
-        return process.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+    /** Which gateway serves {@code call}: 0, 1 (gateway-b) or -1 (none: a direct call). */
+    private int gatewayOf(Call call) {
+        return !call.gated() ? -1 : target(call).equals("gated-b") ? 1 : 0;
     }
 
     /** {@code gated}, {@code direct} or {@code gated-b}: which server a call goes to, as its result names say. */

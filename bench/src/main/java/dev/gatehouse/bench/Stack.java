@@ -16,6 +16,8 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,6 +43,7 @@ final class Stack implements AutoCloseable {
     /** The second gateway of an A/B run ({@link #startB}), on {@link #gatewayPortB}; null without one. */
     Process gatewayB;
     Process services;
+    private final Map<String, Optional<ProcessHandle>> databases = new ConcurrentHashMap<>();
 
     private Stack(Path workDir) {
         this.workDir = workDir;
@@ -103,6 +106,19 @@ final class Stack implements AutoCloseable {
         Process process = spawn(name, command, env);
         awaitHttp(URI.create(url(port) + "/health"), process, name);
         return process;
+    }
+
+    /**
+     * The PostgreSQL server (postmaster) a gateway started, found by its data directory ({@code <name>-data}) in the
+     * server's command line, or empty while there is none; its backends are its descendants.
+     */
+    Optional<ProcessHandle> database(String name) {
+        String dataDir = workDir.resolve(name + "-data").toString();
+        return databases.computeIfAbsent(name, key -> ProcessHandle.allProcesses()
+                .filter(process -> process.info().command().map(command -> command.endsWith("postgres")).orElse(false)
+                        && process.info().arguments().map(arguments -> String.join(" ", arguments)
+                                .contains(dataDir)).orElse(false))
+                .findFirst()).filter(ProcessHandle::isAlive);
     }
 
     String baseUrl() {
