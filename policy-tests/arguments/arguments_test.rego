@@ -195,6 +195,26 @@ test_arguments_meaning_with_and_without_separators if {
 	arguments.meaning("") == ""
 }
 
+# The one-trim shortcut: a key of lower-case ASCII letters and digits is its own meaning; anything else goes the
+# character-by-character way.
+test_arguments_plain_keys_are_their_own_meaning if {
+	arguments.plain("field12")
+	arguments.plain("")
+	not arguments.plain("field_12")
+	not arguments.plain("Field12")
+	not arguments.plain("f\u00e9ld")
+	arguments.meaning("field12") == "field12"
+	arguments.meaning("agent_id") == "agentid"
+}
+
+# The shortcut holds only while no separator is a plain character.
+test_arguments_no_separator_is_a_plain_character if {
+	count(arguments.plain_characters) == 36
+	every separator, _ in data.gatehouse.identity.ignored_separators {
+		not contains(arguments.plain_characters, separator)
+	}
+}
+
 test_arguments_look_alike_business_keys_still_pass if {
 	every key in ["agentName", "agent", "path_id", "identity"] {
 		not key in arguments.identity_keys_found with input as with_key(key, lower(key))

@@ -37,8 +37,13 @@ public final class BundleComparison {
     private static final int WARMUP_ROUNDS = 4;
     private static final int PER_ROUND = 8_000;
 
+    /** {@code perRound}: evaluations per bundle and round, fewer for the slowest inputs. */
     private record Operation(String name, InputRing ring, Entrypoint entrypoint,
-            Function<DecisionInput, String> marshal) {
+            Function<DecisionInput, String> marshal, int perRound) {
+
+        Operation(String name, InputRing ring, Entrypoint entrypoint, Function<DecisionInput, String> marshal) {
+            this(name, ring, entrypoint, marshal, PER_ROUND);
+        }
     }
 
     private BundleComparison() {
@@ -66,8 +71,9 @@ public final class BundleComparison {
                 new Operation("denied", InputRing.denials(), Entrypoint.DECISION, call),
                 new Operation("tools_list", InputRing.listings(), Entrypoint.VISIBLE_TOOLS,
                         input -> PolicyJson.write(DecisionInputMapper.forListing(input))),
-                sized("project_work_submit.typical", call), sized("project_work_submit.business_64", call),
-                sized("wiki_write.path_longest_ascii", call));
+                sized("project_work_submit.typical", call, PER_ROUND),
+                sized("project_work_submit.business_64", call, PER_ROUND / 4),
+                sized("wiki_write.path_longest_ascii", call, PER_ROUND / 32));
         String only = System.getProperty("gatehouse.compare.only", "");
         for (Operation operation : operations) {
             String[] inputs = Arrays.stream(operation.ring().all()).map(operation.marshal()).toArray(String[]::new);
@@ -87,11 +93,12 @@ public final class BundleComparison {
                 for (int p = 0; p < policies.size(); p++) {
                     OpaPolicy policy = policies.get(p);
                     long start = System.nanoTime();
-                    for (int i = 0; i < PER_ROUND; i++) {
+                    for (int i = 0; i < operation.perRound(); i++) {
                         policy.evaluate(inputs[i & (InputRing.SIZE - 1)]);
                     }
                     if (round >= WARMUP_ROUNDS) {
-                        means[p][round - WARMUP_ROUNDS] = (System.nanoTime() - start) / 1_000.0 / PER_ROUND;
+                        means[p][round - WARMUP_ROUNDS] = (System.nanoTime() - start) / 1_000.0
+                                / operation.perRound();
                     }
                 }
             }
@@ -105,9 +112,10 @@ public final class BundleComparison {
     }
 
     /** The {@link ArgumentSizeBenchmark} ring of {@code shape}, repeated to fill an {@link InputRing}. */
-    private static Operation sized(String shape, Function<DecisionInput, String> call) {
+    private static Operation sized(String shape, Function<DecisionInput, String> call, int perRound) {
         List<DecisionInput> ring = ArgumentSizeBenchmark.inputs(shape);
-        return new Operation(shape, InputRing.of(i -> ring.get(i % ring.size())), Entrypoint.DECISION, call);
+        return new Operation(shape, InputRing.of(i -> ring.get(i % ring.size())), Entrypoint.DECISION, call,
+                perRound);
     }
 
     /** Decides every golden case's input with every bundle; returns how many inputs were compared. */
