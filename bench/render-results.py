@@ -195,16 +195,26 @@ w(f"The same operation through the gateway (`tools/call`, 2026-07-28, thread ses
 w("| operation | c | gated p50 µs | direct p50 µs | overhead p50 µs | p50 ratio | gated p99 µs | direct p99 µs | "
   "p99 ratio | gated ops/s | direct ops/s | ops/s ratio | errors g/d | refused |")
 w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-for op in ("project_work_list", "wiki_read"):
-    for c in (1, 16, 64):
-        g, d = by_name.get(f"load.gated.{op}.c{c}"), by_name.get(f"load.direct.{op}.c{c}")
-        if not g or not d:
-            continue
-        ratio = lambda a, b: f"{a / b:.1f}" if b else "–"
-        w(f"| {op} | {c} | {g['p50_us']:,} | {d['p50_us']:,} | {g['p50_us'] - d['p50_us']:,.1f} | "
-          f"{ratio(g['p50_us'], d['p50_us'])} | "
-          f"{g['p99_us']:,} | {d['p99_us']:,} | {ratio(g['p99_us'], d['p99_us'])} | {g['ops_s']:,} | "
-          f"{d['ops_s']:,} | {ratio(g['ops_s'], d['ops_s'])} | {g['errors']}/{d['errors']} | {g['refused']} |")
+
+
+def gated_and_direct():
+    """(operation, concurrency, gated result, direct result) for every pair the load run measured."""
+    for op in ("project_work_list", "wiki_read"):
+        for c in (1, 16, 64):
+            g, d = by_name.get(f"load.gated.{op}.c{c}"), by_name.get(f"load.direct.{op}.c{c}")
+            if g and d:
+                yield op, c, g, d
+
+
+def ratio(a, b):
+    return f"{a / b:.1f}" if b else "–"
+
+
+for op, c, g, d in gated_and_direct():
+    w(f"| {op} | {c} | {g['p50_us']:,} | {d['p50_us']:,} | {g['p50_us'] - d['p50_us']:,.1f} | "
+      f"{ratio(g['p50_us'], d['p50_us'])} | "
+      f"{g['p99_us']:,} | {d['p99_us']:,} | {ratio(g['p99_us'], d['p99_us'])} | {g['ops_s']:,} | "
+      f"{d['ops_s']:,} | {ratio(g['ops_s'], d['ops_s'])} | {g['errors']}/{d['errors']} | {g['refused']} |")
 w("")
 w("Where the machine's CPU goes per call (µs of CPU time per call, user + system, all threads, taken around each "
   "batch; not inflated by waiting for a core). The load client, local-services and the gateway share the "
@@ -214,11 +224,8 @@ w("Where the machine's CPU goes per call (µs of CPU time per call, user + syste
 w("| operation | c | gateway | its PostgreSQL | local-services gated / direct | client gated / direct | "
   "ceiling ops/s |")
 w("|---|---|---|---|---|---|---|")
-for op in ("project_work_list", "wiki_read"):
-    for c in (1, 16, 64):
-        g, d = by_name.get(f"load.gated.{op}.c{c}"), by_name.get(f"load.direct.{op}.c{c}")
-        if not g or not d or "ceiling_ops_s" not in g:
-            continue
+for op, c, g, d in gated_and_direct():
+    if "ceiling_ops_s" in g:
         w(f"| {op} | {c} | {g['gateway_cpu_us_per_call']:,} | {g['database_cpu_us_per_call']:,} | "
           f"{g['backend_cpu_us_per_call']:,} / {d['backend_cpu_us_per_call']:,} | "
           f"{g['client_cpu_us_per_call']:,} / {d['client_cpu_us_per_call']:,} | {g['ceiling_ops_s']:,} |")
