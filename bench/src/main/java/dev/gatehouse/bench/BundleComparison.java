@@ -29,7 +29,8 @@ import java.util.function.Function;
  *
  * <p>Arguments: bundle paths (unsigned allowed); {@code -Dgatehouse.compare.only=<prefix>} times only the operations
  * whose name starts with it (every operation's inputs are still compared). Prints, per operation and bundle, the
- * median and the minimum of the per-round means in µs per evaluation. Not part of {@code make bench}; run as shown in bench/notes.md.
+ * median and the minimum of the per-round means in µs per evaluation. Not part of {@code make bench}; run as shown
+ * in bench/notes.md.
  */
 public final class BundleComparison {
 

@@ -19,7 +19,8 @@ record CpuTime(long gateway, long gatewayB, long database, long databaseB, long 
     static CpuTime of(Stack stack) {
         return new CpuTime(nanos(Optional.of(stack.gateway).map(Process::toHandle)),
                 nanos(Optional.ofNullable(stack.gatewayB).map(Process::toHandle)),
-                tree(stack.database("gateway")), tree(stack.database("gateway-b")),
+                tree(stack.database("gateway")),
+                stack.gatewayB == null ? 0 : tree(stack.database("gateway-b")),
                 nanos(Optional.of(stack.services.toHandle())), nanos(Optional.of(ProcessHandle.current())));
     }
 
@@ -42,22 +43,20 @@ record CpuTime(long gateway, long gatewayB, long database, long databaseB, long 
      */
     Map<String, Object> perCall(int calls, int gateway) {
         double n = Math.max(1, calls) * 1_000.0;
+        long ownJvm = gateway == 0 ? this.gateway : gatewayB;
+        long ownDatabase = gateway == 0 ? database : databaseB;
         Map<String, Object> perCall = new LinkedHashMap<>();
         if (gateway >= 0) {
-            perCall.put("gateway_cpu_us_per_call", round((gateway == 0 ? this.gateway : gatewayB) / n));
-            perCall.put("database_cpu_us_per_call", round((gateway == 0 ? database : databaseB) / n));
+            perCall.put("gateway_cpu_us_per_call", LoadHarness.round(ownJvm / n));
+            perCall.put("database_cpu_us_per_call", LoadHarness.round(ownDatabase / n));
         }
-        perCall.put("backend_cpu_us_per_call", round(backend / n));
-        perCall.put("client_cpu_us_per_call", round(client / n));
+        perCall.put("backend_cpu_us_per_call", LoadHarness.round(backend / n));
+        perCall.put("client_cpu_us_per_call", LoadHarness.round(client / n));
         if (gateway >= 0) {
-            double others = ((gateway == 0 ? database : databaseB) + backend + client) / n;
-            perCall.put("ceiling_ops_s", Math.round(Runtime.getRuntime().availableProcessors() * 1e6 / others));
+            perCall.put("ceiling_ops_s", Math.round(Runtime.getRuntime().availableProcessors() * 1e6
+                    / ((ownDatabase + backend + client) / n)));
         }
         return perCall;
-    }
-
-    private static double round(double value) {
-        return Math.round(value * 10) / 10.0;
     }
 
     private static long tree(Optional<ProcessHandle> root) {

@@ -310,10 +310,11 @@ public final class LoadHarness {
                     }
                     for (int t = 0; t < samples.length; t++) {
                         Map<String, Object> result = samples[t].result();
-                        result.putAll(cpu[t].perCall(samples[t].nanos.length, gatewayOf(targets[t])));
+                        Map<String, Object> cpuPerCall = cpu[t].perCall(samples[t].nanos.length,
+                                gatewayOf(targets[t]));
+                        result.putAll(cpuPerCall);
                         results.add(result);
-                        System.out.println(">> " + summary(samples[t]) + ", CPU µs/call " + cpu[t].perCall(
-                                samples[t].nanos.length, gatewayOf(targets[t])));
+                        System.out.println(">> " + summary(samples[t]) + ", CPU µs/call " + cpuPerCall);
                     }
                 }
             }
@@ -704,7 +705,7 @@ public final class LoadHarness {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
     }
 
-    private static double round(double value) {
+    static double round(double value) {
         return Math.round(value * 10) / 10.0;
     }
 

@@ -43,7 +43,7 @@ final class Stack implements AutoCloseable {
     /** The second gateway of an A/B run ({@link #startB}), on {@link #gatewayPortB}; null without one. */
     Process gatewayB;
     Process services;
-    private final Map<String, Optional<ProcessHandle>> databases = new ConcurrentHashMap<>();
+    private final Map<String, ProcessHandle> databases = new ConcurrentHashMap<>();
 
     private Stack(Path workDir) {
         this.workDir = workDir;
@@ -110,15 +110,16 @@ final class Stack implements AutoCloseable {
 
     /**
      * The PostgreSQL server (postmaster) a gateway started, found by its data directory ({@code <name>-data}) in the
-     * server's command line, or empty while there is none; its backends are its descendants.
+     * server's command line and remembered once found; empty while there is none. Its backends are its descendants.
      */
     Optional<ProcessHandle> database(String name) {
         String dataDir = workDir.resolve(name + "-data").toString();
-        return databases.computeIfAbsent(name, key -> ProcessHandle.allProcesses()
+        // A function that returns null records nothing, so a server not started yet is looked for again next time.
+        return Optional.ofNullable(databases.computeIfAbsent(name, key -> ProcessHandle.allProcesses()
                 .filter(process -> process.info().command().map(command -> command.endsWith("postgres")).orElse(false)
                         && process.info().arguments().map(arguments -> String.join(" ", arguments)
                                 .contains(dataDir)).orElse(false))
-                .findFirst()).filter(ProcessHandle::isAlive);
+                .findFirst().orElse(null))).filter(ProcessHandle::isAlive);
     }
 
     String baseUrl() {
