@@ -80,26 +80,21 @@ policy-mutation: opa
 
 # The Wasm bundle the embedded PDP loads, and a Rego bundle for a remote OPA, both signed (OPA bundle signing,
 # RS256) with the local key pair of scripts/bundle-signing-key.sh, or with BUNDLE_SIGNING_KEY (a PEM private key)
-# when set. The signature carries `iat`, which orders revisions (an older one is refused as a rollback). Each is
-# written beside its target and moved into place, so a watching gateway never reads half a file.
+# when set. Both are built from one staged source (scripts/bundle-source.py): policies/, every tool input schema
+# and the reason catalogue, so one signed revision holds everything the gateway enforces. Entry points are the
+# rules annotated `entrypoint: true`. The signature carries `iat`, which orders revisions (an older one is refused
+# as a rollback). Each is written beside its target and moved into place, so a watching gateway never reads half a
+# file.
 BUNDLE_SIGNING_KEY ?= $(shell scripts/bundle-signing-key.sh)/private.pem
 bundle: opa
-	@echo ">> opa build -t wasm --signing-key $(BUNDLE_SIGNING_KEY) -> $(BUNDLE)"
 	@mkdir -p $(BUNDLE_DIR)
 	@echo "{\"iat\": $$(date +%s)}" > $(BUNDLE_DIR)/claims.json
-	@"$(OPA)" build -b policies -t wasm \
-	  -e gatehouse/authz/decision -e gatehouse/authz/visible_tools \
-	  -e gatehouse/authz/access_table -e gatehouse/authz/held_capabilities -e gatehouse/authz/notice \
-	  --capabilities scripts/wasm-capabilities.json \
-	  --revision "$$(scripts/source-revision.sh)" \
-	  --signing-key "$(BUNDLE_SIGNING_KEY)" --claims-file $(BUNDLE_DIR)/claims.json \
-	  -o $(BUNDLE).tmp
-	@mv -f $(BUNDLE).tmp $(BUNDLE)
+	@echo ">> opa build -t wasm --signing-key $(BUNDLE_SIGNING_KEY) -> $(BUNDLE)"
+	@OPA="$(OPA)" scripts/build-bundle.sh --wasm -o $(BUNDLE) -- \
+	  --signing-key "$(abspath $(BUNDLE_SIGNING_KEY))" --claims-file $(CURDIR)/$(BUNDLE_DIR)/claims.json
 	@echo ">> opa build (Rego, signed) -> $(BUNDLE_DIR)/rego-bundle.tar.gz, for a remote OPA sidecar (gatehouse.policy.engine=remote)"
-	@"$(OPA)" build -b policies --revision "$$(scripts/source-revision.sh)" \
-	  --signing-key "$(BUNDLE_SIGNING_KEY)" --claims-file $(BUNDLE_DIR)/claims.json \
-	  -o $(BUNDLE_DIR)/rego-bundle.tar.gz.tmp
-	@mv -f $(BUNDLE_DIR)/rego-bundle.tar.gz.tmp $(BUNDLE_DIR)/rego-bundle.tar.gz
+	@OPA="$(OPA)" scripts/build-bundle.sh -o $(BUNDLE_DIR)/rego-bundle.tar.gz -- \
+	  --signing-key "$(abspath $(BUNDLE_SIGNING_KEY))" --claims-file $(CURDIR)/$(BUNDLE_DIR)/claims.json
 
 # Headless Chromium (Debian package) for the matrix page's browser test in cli/; installed only when missing.
 browser:

@@ -113,6 +113,7 @@ unknown contains concat("", ["the thread in ", field]) if {
 # description: A fact the call needs could not be looked up because a service failed; retry later.
 # custom:
 #   code: unavailable
+#   retryable: true
 denials["unavailable"] := concat("", ["a service did not answer, so this is unknown: ", concat(", ", sort(unknown))]) if {
 	count(unknown) > 0
 }

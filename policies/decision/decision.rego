@@ -52,10 +52,17 @@ visible_capabilities contains capability if {
 }
 
 # METADATA
-# title: access_table
-# description: The access table as this bundle serves it, for the admin read API (GET /admin/access-table).
+# title: enforcement
+# description: |
+#   What the PEP reads from this revision to enforce it, read once when the revision is activated (docs/design.md,
+#   "One served revision"): the access table, every tool's input schema and the reason catalogue generated from the
+#   rules' METADATA (the last two are staged into the bundle by scripts/bundle-source.py).
 # entrypoint: true
-access_table := data.gatehouse.access_table
+enforcement := {
+	"accessTable": data.gatehouse.access_table,
+	"toolSchemas": data.gatehouse.tool_schemas,
+	"reasons": data.gatehouse.reasons,
+}
 
 # METADATA
 # title: held_capabilities

@@ -89,8 +89,11 @@ test_visible_tools_follow_class_and_capability_only if {
 		with data.gatehouse.access_table as object.remove(table, ["c"])
 }
 
-test_access_table_document_is_the_data if {
-	authz.access_table == data.gatehouse.access_table
+test_enforcement_document_is_the_data_the_pep_reads if {
+	schemas := {"wiki_read": {"type": "object"}}
+	reasons := {"schema": {"family": "arguments", "retryable": false}}
+	authz.enforcement == {"accessTable": data.gatehouse.access_table, "toolSchemas": schemas, "reasons": reasons} with data.gatehouse.tool_schemas as schemas
+		with data.gatehouse.reasons as reasons
 }
 
 test_held_capabilities_document_is_sorted_and_derived if {
