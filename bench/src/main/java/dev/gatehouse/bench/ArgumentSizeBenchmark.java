@@ -1,12 +1,10 @@
 package dev.gatehouse.bench;
 
-import dev.gatehouse.gateway.gate.AccessRow;
 import dev.gatehouse.gateway.gate.ArgumentLimits;
 import dev.gatehouse.gateway.gate.DecisionArguments;
 import dev.gatehouse.gateway.gate.SegmentCharacters;
 import dev.gatehouse.gateway.gate.ToolSchema;
-import dev.gatehouse.gateway.mcp.ClosedSchemaArgumentCheck;
-import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
+import dev.gatehouse.gateway.policy.api.AccessRow;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
@@ -51,7 +49,6 @@ public class ArgumentSizeBenchmark {
 
     private EmbeddedPdp pdp;
     private final ArgumentLimits limits = new ArgumentLimits();
-    private final ClosedSchemaArgumentCheck check = new ClosedSchemaArgumentCheck();
     private ToolSchema schema;
     private Set<String> readFields;
     private String tool;
@@ -65,8 +62,8 @@ public class ArgumentSizeBenchmark {
     public void setUp() {
         pdp = Fixture.pdp(Runtime.getRuntime().availableProcessors());
         tool = tool(shape);
-        schema = ToolRegistryFactory.readSchema(tool).orElseThrow();
-        readFields = row(tool).readFields();
+        schema = Fixture.schema(tool);
+        readFields = Fixture.row(tool).readFields();
         for (int i = 0; i < RING; i++) {
             ring.add(arguments(shape, i));
         }
@@ -92,14 +89,13 @@ public class ArgumentSizeBenchmark {
      */
     static List<DecisionInput> inputs(String shape) {
         String tool = tool(shape);
-        ToolSchema schema = ToolRegistryFactory.readSchema(tool).orElseThrow();
-        AccessRow row = row(tool);
+        ToolSchema schema = Fixture.schema(tool);
+        AccessRow row = Fixture.row(tool);
         ArgumentLimits limits = new ArgumentLimits();
-        ClosedSchemaArgumentCheck check = new ClosedSchemaArgumentCheck();
         List<DecisionInput> inputs = new ArrayList<>();
         for (int i = 0; i < RING; i++) {
             DecisionArguments.Prepared prepared = DecisionArguments.prepare(Optional.of(schema), row.readFields(),
-                    arguments(shape, i), limits, check);
+                    arguments(shape, i), limits);
             inputs.add(new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()), prepared.errors(),
                     Fixture.CALLER, Map.of(), Fixture.ROOT, SegmentCharacters.of(prepared.arguments(),
                             row.pathFields(), Fixture.ROOT)));
@@ -109,11 +105,6 @@ public class ArgumentSizeBenchmark {
 
     private static String tool(String shape) {
         return shape.substring(0, shape.indexOf('.'));
-    }
-
-    private static AccessRow row(String tool) {
-        return ToolRegistryFactory.readTable().stream().filter(r -> r.getKey().equals(tool)).findFirst()
-                .orElseThrow().getValue();
     }
 
     /**
@@ -167,7 +158,7 @@ public class ArgumentSizeBenchmark {
     }
 
     private DecisionArguments.Prepared argumentStep(Map<String, Object> arguments) {
-        return DecisionArguments.prepare(Optional.of(schema), readFields, arguments, limits, check);
+        return DecisionArguments.prepare(Optional.of(schema), readFields, arguments, limits);
     }
 
     @TearDown

@@ -3,6 +3,10 @@ package dev.gatehouse.bench;
 import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.ThreadShell;
+import dev.gatehouse.gateway.gate.ToolSchema;
+import dev.gatehouse.gateway.mcp.ClosedSchemaArgumentCheck;
+import dev.gatehouse.gateway.policy.api.AccessRow;
+import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import dev.gatehouse.gateway.policy.bundle.BundleVerification;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
@@ -37,6 +41,8 @@ final class Fixture {
 
     /** tools/list for the same caller. */
     static final DecisionInput LISTING = DecisionInput.forListing(CALLER, ROOT);
+
+    private static PolicyContents contents;
 
     private Fixture() {
     }
@@ -77,6 +83,26 @@ final class Fixture {
     /** An embedded PDP on {@link #bundle()} with {@code poolMax} instances, checked healthy. */
     static EmbeddedPdp pdp(int poolMax) {
         return pdp(bundle(), poolMax);
+    }
+
+    /**
+     * A tool as the revision in {@link #bundle()} serves it: its row and its schema compiled by the gateway's own
+     * closed-schema check (the bench enforces nothing, so no handler).
+     */
+    static ToolSchema schema(String tool) {
+        return ToolSchema.compile(tool, contents().schemas().get(tool), new ClosedSchemaArgumentCheck());
+    }
+
+    /** The access-table row of {@code tool} in the revision in {@link #bundle()}. */
+    static AccessRow row(String tool) {
+        return contents().row(tool).orElseThrow();
+    }
+
+    private static synchronized PolicyContents contents() {
+        if (contents == null) {
+            contents = pdp(1).serving().orElseThrow().contents();
+        }
+        return contents;
     }
 
     /** An embedded PDP on {@code bundle} with {@code poolMax} instances, checked healthy. */

@@ -35,7 +35,7 @@ public class MemoBenchmark {
 
     @Setup
     public void setUp(BenchmarkParams params) {
-        memo = new MemoizingPdp(Fixture.pdp(Runtime.getRuntime().availableProcessors()), new MemoConfiguration(),
+        memo = MemoizingPdp.over(Fixture.pdp(Runtime.getRuntime().availableProcessors()), new MemoConfiguration(),
                 meters);
         String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
         ring = switch (method) {

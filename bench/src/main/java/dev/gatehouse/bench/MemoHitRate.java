@@ -31,7 +31,7 @@ public final class MemoHitRate {
     public static void main(String[] args) throws IOException {
         int count = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        MemoizingPdp memo = new MemoizingPdp(Fixture.pdp(1), new MemoConfiguration(), meters);
+        MemoizingPdp memo = MemoizingPdp.over(Fixture.pdp(1), new MemoConfiguration(), meters);
         for (DecisionInput input : trace(count)) {
             memo.decide(input);
         }

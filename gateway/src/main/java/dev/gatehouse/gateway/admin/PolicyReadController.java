@@ -6,12 +6,11 @@ import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.OutsideAgentIds;
 import dev.gatehouse.gateway.context.TrustedContext;
 import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.policy.Entrypoint;
-import dev.gatehouse.gateway.policy.EvaluatingPdp;
-import dev.gatehouse.gateway.policy.PolicyDocument;
 import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.ServedPolicy;
 import dev.gatehouse.gateway.policy.api.ThreadShell;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
@@ -20,15 +19,17 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.QueryValue;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The admin read API over the policy itself, for reviewers and operators (admin credential, like the rest of
- * {@code /admin}). Both answers are computed by the PDP that decides calls, from the bundle it serves, so they show
- * what is enforced rather than what a file says:
+ * {@code /admin}). Both answers come from the revision the PDP serves, so they show what is enforced rather than
+ * what a file says:
  * <ul>
- * <li>{@code GET /admin/access-table} → 200 {@code {revision, accessTable}}: the access table as served;</li>
+ * <li>{@code GET /admin/access-table} → 200 {@code {revision, accessTable}}: the access table the serving revision
+ * holds, which is the one the gate enforces;</li>
  * <li>{@code GET /admin/agents/{agentId}/capabilities[?ceiling=]} → 200 {@code {agentId, kind, capabilities,
  * revision}}: the scopes the agent holds now, derived by the policy from its stored settings (docs/domain.md §4). A
  * thread agent holds them as a thread caller; an outside agent ({@code oa-…}) as an outside agent approved at
@@ -39,24 +40,26 @@ import java.util.Optional;
 @Controller("/admin")
 public class PolicyReadController {
 
-    private final EvaluatingPdp pdp;
+    private final PolicyDecisionPoint pdp;
     private final AgentDirectory directory;
 
-    public PolicyReadController(EvaluatingPdp pdp, AgentDirectory directory) {
+    public PolicyReadController(PolicyDecisionPoint pdp, AgentDirectory directory) {
         this.pdp = pdp;
         this.directory = directory;
     }
 
     @Get("/access-table")
     public HttpResponse<?> accessTable() {
-        CallerFacts nobody = new CallerFacts("thread", "admin", Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), new CallerFacts.Settings(false, false, false, false), Optional.empty());
-        return answer(pdp.document(Entrypoint.ACCESS_TABLE, DecisionInput.forListing(nobody, "agents/admin")),
-                (body, document) -> body.put("accessTable", document.value()));
+        return pdp.serving().<HttpResponse<?>>map(served -> ok(served, Map.of("accessTable",
+                served.contents().accessTable()))).orElseGet(PolicyReadController::unavailable);
     }
 
     @Get("/agents/{agentId}/capabilities")
     public HttpResponse<?> capabilities(String agentId, @Nullable @QueryValue String ceiling) {
+        Optional<ServedPolicy> served = pdp.serving();
+        if (served.isEmpty()) {
+            return unavailable();
+        }
         boolean outside = OutsideAgentIds.inNamespace(agentId);
         CallerKind kind = outside ? CallerKind.OUTSIDE_AGENT : CallerKind.THREAD;
         AgentSettings settings = directory.settings(new AgentKey(kind, agentId));
@@ -65,22 +68,26 @@ public class PolicyReadController {
                 outside ? Optional.of(ceiling == null ? "read-only" : ceiling) : Optional.empty(),
                 new CallerFacts.Settings(settings.browserAccess(), settings.project().enabled(), settings.wiki().read(),
                         settings.wiki().write()), Optional.empty());
-        return answer(pdp.document(Entrypoint.HELD_CAPABILITIES,
-                DecisionInput.forListing(facts, TrustedContext.ownWikiRoot(kind, agentId))), (body, document) -> {
-                    body.put("agentId", agentId);
-                    body.put("kind", kind.wire());
-                    body.put("capabilities", document.value());
-                });
+        PolicyOutcome<List<String>> held = served.get().heldCapabilities(
+                DecisionInput.forListing(facts, TrustedContext.ownWikiRoot(kind, agentId)));
+        if (held instanceof PolicyOutcome.Decided<List<String>> decided) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("agentId", agentId);
+            body.put("kind", kind.wire());
+            body.put("capabilities", decided.value());
+            return ok(served.get(), body);
+        }
+        return unavailable();
     }
 
-    private static HttpResponse<?> answer(PolicyOutcome<PolicyDocument> outcome,
-            java.util.function.BiConsumer<Map<String, Object>, PolicyDocument> fill) {
-        if (outcome instanceof PolicyOutcome.Decided<PolicyDocument> decided) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("revision", decided.value().revision());
-            fill.accept(body, decided.value());
-            return HttpResponse.ok(body);
-        }
+    private static HttpResponse<?> ok(ServedPolicy served, Map<String, Object> members) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("revision", served.revision());
+        body.putAll(members);
+        return HttpResponse.ok(body);
+    }
+
+    private static HttpResponse<?> unavailable() {
         return HttpResponse.status(HttpStatus.SERVICE_UNAVAILABLE).body(Map.of("error", "policy_unavailable"));
     }
 }

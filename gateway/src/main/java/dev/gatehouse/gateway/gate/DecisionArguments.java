@@ -39,12 +39,12 @@ public final class DecisionArguments {
      * they hold, so they are not validated, and only the fields the policy reads are sent, with one error saying
      * why; any others are validated and sent as {@link #of} makes them.
      *
-     * @param schema     the tool's schema; empty for a name no tool is registered under (nothing is validated)
+     * @param schema     the tool's compiled schema; empty for a name no tool is served under (nothing is validated)
      * @param readFields the top-level members whose values the policy reads (the row's thread, mode, path fields)
      * @param arguments  the arguments as received
      */
     public static Prepared prepare(Optional<ToolSchema> schema, Set<String> readFields, Object arguments,
-            ArgumentLimits limits, ArgumentCheck check) {
+            ArgumentLimits limits) {
         Optional<String> beyond = schema.map(ToolSchema::envelope).orElse(ArgumentEnvelope.UNDECLARED)
                 .exceeded(arguments, limits);
         if (beyond.isPresent()) {
@@ -52,7 +52,7 @@ public final class DecisionArguments {
                     List.of(new ArgumentError(ArgumentEnvelope.KEYWORD, "", Optional.empty(), beyond.get())));
         }
         return new Prepared(of(arguments, readFields, limits.getOmitBytes()),
-                schema.map(s -> check.check(s, arguments)).orElse(List.of()));
+                schema.map(s -> s.validator().check(arguments)).orElse(List.of()));
     }
 
     /**

@@ -7,11 +7,13 @@ import dev.gatehouse.gateway.context.AuthenticatedCaller;
 import dev.gatehouse.gateway.context.ResolvedCaller;
 import dev.gatehouse.gateway.context.TrustedContext;
 import dev.gatehouse.gateway.context.TrustedContextResolver;
+import dev.gatehouse.gateway.policy.api.AccessRow;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.ServedPolicy;
 import dev.gatehouse.gateway.policy.api.ThreadShell;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
@@ -51,21 +53,18 @@ public class Gate {
     private static final String UNKNOWN_TOOL = "unknown";
     private static final String NO_TOOL = "-";
 
-    private final ToolRegistry registry;
+    private final ToolTables tables;
     private final TrustedContextResolver pip;
-    private final ArgumentCheck argumentCheck;
     private final PolicyDecisionPoint pdp;
     private final DecisionLog decisionLog;
     private final GateSteps steps;
     private final DecisionMetrics metrics;
     private final ArgumentLimits limits;
 
-    public Gate(ToolRegistry registry, TrustedContextResolver pip, ArgumentCheck argumentCheck,
-            PolicyDecisionPoint pdp, DecisionLog decisionLog, GateSteps steps, DecisionMetrics metrics,
-            ArgumentLimits limits) {
-        this.registry = registry;
+    public Gate(ToolTables tables, TrustedContextResolver pip, PolicyDecisionPoint pdp, DecisionLog decisionLog,
+            GateSteps steps, DecisionMetrics metrics, ArgumentLimits limits) {
+        this.tables = tables;
         this.pip = pip;
-        this.argumentCheck = argumentCheck;
         this.pdp = pdp;
         this.decisionLog = decisionLog;
         this.steps = steps;
@@ -74,9 +73,10 @@ public class Gate {
     }
 
     /**
-     * tools/list: one {@code visible_tools} evaluation for this caller, logged like a call; the list is exactly
-     * those tools. A store that does not answer, a PDP fault or a failed log write decides nothing: the answer is
-     * {@link Listing.Unavailable}, never an empty list a client could cache.
+     * tools/list: one {@code visible_tools} evaluation for this caller on the serving revision, logged like a call;
+     * the list is exactly those tools, as that revision serves them. A store that does not answer, no serving
+     * revision, a PDP fault or a failed log write decides nothing: the answer is {@link Listing.Unavailable}, never
+     * an empty list a client could cache.
      *
      * @return the visible tools sorted by name, or unavailable
      */
@@ -89,8 +89,10 @@ public class Gate {
             metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of());
             return new Listing.Unavailable("store unavailable");
         }
+        Optional<ServedPolicy> served = pdp.serving();
         DecisionInput input = DecisionInput.forListing(resolved.facts(), resolved.context().wikiRoot());
-        PolicyOutcome<VisibleTools> outcome = decide(LIST, () -> pdp.visibleTools(input));
+        PolicyOutcome<VisibleTools> outcome = decide(LIST, () -> served.map(policy -> policy.visibleTools(input))
+                .orElseGet(pdp::noRevision));
         if (!(steps.run("decision-log", () -> decisionLog.record(DecisionRecord.forListing(input,
                 resolved.context().provider(), outcome))) instanceof LogResult.Written)) {
             metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of(GateReasons.policyUnavailable()));
@@ -98,8 +100,9 @@ public class Gate {
         }
         if (outcome instanceof PolicyOutcome.Decided<VisibleTools> decided && decided.value() != null) {
             metrics.decided(LIST, NO_TOOL, Outcome.ALLOW, List.of());
-            return new Listing.Listed(
-                    decided.value().names().stream().map(registry::find).flatMap(Optional::stream).toList());
+            ToolTable table = tables.of(served.get().contents());
+            return new Listing.Listed(decided.value().names().stream().map(table::find).flatMap(Optional::stream)
+                    .toList(), served.get().revision(), table);
         }
         LOG.warn("tools/list for {} not decided: {}", resolved.context().logicalAgentId(), outcome);
         metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of(GateReasons.policyUnavailable()));
@@ -120,8 +123,9 @@ public class Gate {
      *                                   and the transport answers {@code unavailable}
      */
     public GateResult call(AuthenticatedCaller caller, String tool, Object arguments) {
-        Optional<RegisteredTool> registered = registry.find(tool);
-        String toolTag = registered.map(RegisteredTool::name).orElse(UNKNOWN_TOOL);
+        Optional<ServedPolicy> served = pdp.serving(); // taken once: every step of this call uses this revision
+        Optional<ServedTool> registered = served.flatMap(policy -> tables.of(policy.contents()).find(tool));
+        String toolTag = registered.map(ServedTool::name).orElse(UNKNOWN_TOOL);
         ResolvedCaller resolved;
         try {
             resolved = steps.run("context", () -> pip.resolve(caller));
@@ -129,23 +133,24 @@ public class Gate {
             metrics.decided(CALL, toolTag, Outcome.UNAVAILABLE, List.of());
             throw e;
         }
-        GateResult result = call(registered, resolved, tool, arguments);
+        GateResult result = call(served, registered, resolved, tool, arguments);
         metrics.decided(CALL, toolTag, outcome(result), reasons(result));
         return result;
     }
 
-    private GateResult call(Optional<RegisteredTool> registered, ResolvedCaller resolved, String tool,
-            Object arguments) {
+    private GateResult call(Optional<ServedPolicy> served, Optional<ServedTool> registered, ResolvedCaller resolved,
+            String tool, Object arguments) {
         Map<String, ThreadShell> targets = steps.run("target-shells",
                 () -> pip.threadShells(targetThreadIds(registered, arguments)));
         DecisionArguments.Prepared prepared = steps.run("argument-check", () -> DecisionArguments.prepare(
-                registered.map(RegisteredTool::schema), registered.map(t -> t.row().readFields()).orElse(Set.of()),
-                arguments, limits, argumentCheck));
+                registered.map(ServedTool::schema), registered.map(t -> t.row().readFields()).orElse(Set.of()),
+                arguments, limits));
         String wikiRoot = resolved.context().wikiRoot();
         DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()),
                 prepared.errors(), resolved.facts(), targets, wikiRoot, SegmentCharacters.of(prepared.arguments(),
                         registered.map(t -> t.row().pathFields()).orElse(List.of()), wikiRoot));
-        PolicyOutcome<Decision> outcome = decide(CALL, () -> pdp.decide(input));
+        PolicyOutcome<Decision> outcome = decide(CALL, () -> served.map(policy -> policy.decide(input))
+                .orElseGet(pdp::noRevision));
         DecisionRecord record = DecisionRecord.forCall(input, resolved.context().provider(), outcome);
         String decisionId = record.decisionId().toString();
         if (!(steps.run("decision-log", () -> decisionLog.record(record)) instanceof LogResult.Written)
@@ -154,7 +159,10 @@ public class Gate {
         }
         Optional<Decision> allowed = enforceable(outcome, registered, arguments);
         if (allowed.isEmpty()) {
-            return new GateResult.Denied(decisionId, reasons(outcome));
+            List<Decision.Reason> reasons = reasons(outcome);
+            return new GateResult.Denied(decisionId, reasons, reasons.stream().allMatch(reason ->
+                    GateReasons.POLICY_UNAVAILABLE.equals(reason.code())
+                            || served.get().contents().retryable(reason.code())));
         }
         return steps.run("handler",
                 () -> runHandler(decisionId, registered.get(), arguments, allowed.get(), resolved.context()));
@@ -185,7 +193,7 @@ public class Gate {
     }
 
     /** Thread ids named by the row's threadFields, from the arguments; non-strings are left to the schema check. */
-    private static List<String> targetThreadIds(Optional<RegisteredTool> tool, Object arguments) {
+    private static List<String> targetThreadIds(Optional<ServedTool> tool, Object arguments) {
         if (tool.isEmpty() || !(arguments instanceof Map<?, ?> args)) {
             return List.of();
         }
@@ -201,7 +209,7 @@ public class Gate {
      * object of arguments and every obligation its row implies (a resolved mode for each mode field, a resolved wiki
      * path for each path field). Anything else is a denial. The check knows fields, not tools.
      */
-    private static Optional<Decision> enforceable(PolicyOutcome<Decision> outcome, Optional<RegisteredTool> tool,
+    private static Optional<Decision> enforceable(PolicyOutcome<Decision> outcome, Optional<ServedTool> tool,
             Object arguments) {
         if (!(outcome instanceof PolicyOutcome.Decided<Decision> decided) || decided.value() == null
                 || !decided.value().allow()) {
@@ -210,7 +218,7 @@ public class Gate {
         Decision decision = decided.value();
         if (tool.isEmpty() || !(arguments instanceof Map<?, ?>)
                 || !carriesObligations(tool.get().row(), decision.obligations())) {
-            LOG.error("policy allowed {} without the obligations its row needs; denying", tool.map(RegisteredTool::name));
+            LOG.error("policy allowed {} without the obligations its row needs; denying", tool.map(ServedTool::name));
             return Optional.empty();
         }
         return Optional.of(decision);
@@ -231,7 +239,7 @@ public class Gate {
     }
 
     @SuppressWarnings("unchecked")
-    private static GateResult runHandler(String decisionId, RegisteredTool tool, Object arguments, Decision decision,
+    private static GateResult runHandler(String decisionId, ServedTool tool, Object arguments, Decision decision,
             TrustedContext context) {
         try {
             ToolOutcome result = tool.handler().handle(

@@ -1,7 +1,6 @@
 package dev.gatehouse.gateway.gate;
 
 import dev.gatehouse.gateway.policy.api.Decision.Reason;
-import java.util.Set;
 
 /**
  * The one reason the PEP itself produces. Every other reason code comes from the policy; this one says the policy
@@ -11,12 +10,6 @@ public final class GateReasons {
 
     /** docs/domain.md §3 reason code for a PDP fault, an unenforceable decision, or a failed decision-log write. */
     public static final String POLICY_UNAVAILABLE = "policy_unavailable";
-
-    /**
-     * Reason codes that report a fault rather than a denial (docs/domain.md §8): the policy's {@code unavailable} (a
-     * service a fact depends on failed) and {@link #POLICY_UNAVAILABLE}. A denial made only of these is retryable.
-     */
-    public static final Set<String> FAULTS = Set.of("unavailable", POLICY_UNAVAILABLE);
 
     private GateReasons() {
     }

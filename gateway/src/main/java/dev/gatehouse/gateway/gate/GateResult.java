@@ -17,9 +17,11 @@ public sealed interface GateResult {
     /**
      * The policy denied the call, or could not decide ({@code policy_unavailable}). No handler ran.
      *
-     * @param reasons one per reason code, in policy order; never empty
+     * @param reasons   one per reason code, in policy order; never empty
+     * @param retryable every reason reports a fault the caller may retry (the reason catalogue of the revision that
+     *                  decided, docs/domain.md §8), not a decision against the call
      */
-    record Denied(String decisionId, List<Reason> reasons) implements GateResult {
+    record Denied(String decisionId, List<Reason> reasons, boolean retryable) implements GateResult {
         public Denied {
             Objects.requireNonNull(decisionId, "decisionId");
             reasons = List.copyOf(reasons);

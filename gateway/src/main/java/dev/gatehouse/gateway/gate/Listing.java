@@ -11,13 +11,17 @@ import java.util.Objects;
 public sealed interface Listing {
 
     /**
-     * The policy's answer: exactly these tools are visible.
+     * The policy's answer: exactly these tools are visible, as the revision that decided serves them.
      *
-     * @param tools the visible tools, sorted by name; empty when the policy shows this caller nothing
+     * @param tools    the visible tools, sorted by name; empty when the policy shows this caller nothing
+     * @param revision the revision that decided
+     * @param table    every tool that revision serves (the handshake SDK publishes them all and shows {@code tools})
      */
-    record Listed(List<RegisteredTool> tools) implements Listing {
+    record Listed(List<ServedTool> tools, String revision, ToolTable table) implements Listing {
         public Listed {
             tools = List.copyOf(tools);
+            Objects.requireNonNull(revision, "revision");
+            Objects.requireNonNull(table, "table");
         }
     }
 

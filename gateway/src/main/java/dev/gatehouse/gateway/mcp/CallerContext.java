@@ -1,7 +1,7 @@
 package dev.gatehouse.gateway.mcp;
 
 import dev.gatehouse.gateway.context.AuthenticatedCaller;
-import dev.gatehouse.gateway.gate.RegisteredTool;
+import dev.gatehouse.gateway.gate.ServedTool;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpTransportContextExtractor;
 import jakarta.servlet.http.HttpServletRequest;
@@ -55,9 +55,9 @@ public final class CallerContext {
      * @throws IllegalStateException when the request was not decided by the front servlet (a wiring bug)
      */
     @SuppressWarnings("unchecked")
-    public static List<RegisteredTool> listed(McpTransportContext context) {
+    public static List<ServedTool> listed(McpTransportContext context) {
         if (context != null && context.get(LISTED) instanceof List<?> tools) {
-            return (List<RegisteredTool>) tools;
+            return (List<ServedTool>) tools;
         }
         throw new IllegalStateException("tools/list reached the SDK without a decided listing");
     }

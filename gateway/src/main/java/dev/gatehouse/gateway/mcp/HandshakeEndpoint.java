@@ -1,7 +1,7 @@
 package dev.gatehouse.gateway.mcp;
 
-import dev.gatehouse.gateway.gate.RegisteredTool;
-import dev.gatehouse.gateway.gate.ToolRegistry;
+import dev.gatehouse.gateway.gate.Listing;
+import dev.gatehouse.gateway.gate.ServedTool;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -15,21 +15,25 @@ import jakarta.servlet.http.HttpServlet;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import reactor.core.publisher.Mono;
 
 /**
  * The handshake-era server (2025-11-25, 2025-06-18): the SDK's Streamable HTTP servlet, owned by the front servlet
  * and never mounted on its own. It serves initialize, ping, notifications, sessions and tools/list; its list filter
- * shows exactly the tools {@link ToolListRoute} decided for the request. It never runs a tool: every {@code tools/call} is
- * answered by {@link ToolCallRoute} before a request reaches the SDK, so the registered tools' call handler only
- * refuses.
+ * shows exactly the tools {@link ToolListRoute} decided for the request. The SDK keeps tool definitions of its own,
+ * so they are published anew from each revision that decides a listing ({@link #publish}): a hot-swapped revision's
+ * schemas are what the next tools/list shows. It never runs a tool: every {@code tools/call} is answered by
+ * {@link ToolCallRoute} before a request reaches the SDK, so the published tools' call handler only refuses.
  */
 final class HandshakeEndpoint {
 
     private final HttpServletStreamableServerTransportProvider transport;
     private final McpSyncServer server;
+    private String published = "";
 
-    HandshakeEndpoint(ToolRegistry registry, McpJsonMapper json, McpProperties properties, String version) {
+    HandshakeEndpoint(McpJsonMapper json, McpProperties properties, String version) {
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(json)
                 .mcpEndpoint("/mcp")
@@ -38,7 +42,6 @@ final class HandshakeEndpoint {
                 .securityValidator(ServerTransportSecurityValidator.NOOP)
                 .maxRequestSize(properties.getMaxRequestBytes())
                 .build();
-        List<SyncToolSpecification> tools = registry.all().stream().map(HandshakeEndpoint::spec).toList();
         this.server = McpServer.sync(new ServedVersions(transport))
                 .serverInfo(new McpSchema.Implementation("gatehouse", "Gatehouse", version))
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
@@ -46,8 +49,24 @@ final class HandshakeEndpoint {
                 .validateToolInputs(false)
                 .addToolFilter((context, tool) -> CallerContext.listed(context).stream()
                         .anyMatch(listed -> listed.name().equals(tool.name())))
-                .tools(tools)
                 .build();
+    }
+
+    /**
+     * Makes the SDK's tool definitions those of the revision that decided {@code listing}, when they are another
+     * revision's. A listing of an older revision still in flight does not bring its definitions back: only the
+     * revision published last is compared, and an older one differs from it only while the newer one decides.
+     */
+    synchronized void publish(Listing.Listed listing) {
+        if (listing.revision().equals(published)) {
+            return;
+        }
+        // Replaced in place (the SDK logs each replacement), so a concurrent listing never misses a tool.
+        listing.table().all().forEach(tool -> server.addTool(spec(tool)));
+        Set<String> served = listing.table().all().stream().map(ServedTool::name).collect(Collectors.toSet());
+        server.listTools().stream().map(McpSchema.Tool::name).filter(name -> !served.contains(name))
+                .forEach(server::removeTool);
+        published = listing.revision();
     }
 
     /** The SDK servlet the front servlet delegates to. */
@@ -60,7 +79,7 @@ final class HandshakeEndpoint {
         server.closeGracefully();
     }
 
-    private static SyncToolSpecification spec(RegisteredTool tool) {
+    private static SyncToolSpecification spec(ServedTool tool) {
         return SyncToolSpecification.builder()
                 .tool(McpSchema.Tool.builder()
                         .name(tool.name())

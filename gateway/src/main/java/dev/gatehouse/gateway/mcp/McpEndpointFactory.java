@@ -3,7 +3,6 @@ package dev.gatehouse.gateway.mcp;
 import dev.gatehouse.gateway.auth.AuthChallenge;
 import dev.gatehouse.gateway.auth.Authenticator;
 import dev.gatehouse.gateway.gate.Gate;
-import dev.gatehouse.gateway.gate.ToolRegistry;
 import dev.gatehouse.gateway.lifecycle.CallTracker;
 import dev.gatehouse.gateway.telemetry.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,10 +26,10 @@ public class McpEndpointFactory {
     @Singleton
     @ServletBean(name = "mcp", urlPatterns = "/mcp", asyncSupported = true)
     public HttpServlet mcpServlet(McpProperties properties, Authenticator authenticator, AuthChallenge challenge,
-            Gate gate, ToolRegistry registry, HandshakeSessions sessions,
+            Gate gate, HandshakeSessions sessions,
             MeterRegistry meters, Tracing tracing, CallTracker calls,
             @Value("${gatehouse.version:0.1.0}") String version) {
-        return new McpFrontServlet(properties, authenticator, challenge, gate, registry, sessions,
+        return new McpFrontServlet(properties, authenticator, challenge, gate, sessions,
                 McpJsonDefaults.getMapper(), version, meters, tracing, calls);
     }
 }

@@ -3,7 +3,6 @@ package dev.gatehouse.gateway.mcp;
 import dev.gatehouse.gateway.auth.AuthChallenge;
 import dev.gatehouse.gateway.auth.Authenticator;
 import dev.gatehouse.gateway.gate.Gate;
-import dev.gatehouse.gateway.gate.ToolRegistry;
 import dev.gatehouse.gateway.lifecycle.CallTracker;
 import dev.gatehouse.gateway.telemetry.Tracing;
 import dev.gatehouse.gateway.mcp.guard.JsonRpcGuard;
@@ -60,7 +59,7 @@ final class McpFrontServlet extends HttpServlet {
     private final CallTracker calls;
 
     McpFrontServlet(McpProperties properties, Authenticator authenticator, AuthChallenge challenge, Gate gate,
-            ToolRegistry registry, HandshakeSessions sessions, McpJsonMapper json, String version,
+            HandshakeSessions sessions, McpJsonMapper json, String version,
             MeterRegistry meters, Tracing tracing, CallTracker calls) {
         this.tracing = tracing;
         this.calls = calls;
@@ -73,9 +72,9 @@ final class McpFrontServlet extends HttpServlet {
                 new EraStep(),
                 new SessionOwnershipStep(sessions)), meters, tracing);
         this.toolCalls = new ToolCallRoute(gate, json);
-        this.toolLists = new ToolListRoute(gate);
         this.sessions = sessions;
-        this.handshake = new HandshakeEndpoint(registry, json, properties, version);
+        this.handshake = new HandshakeEndpoint(json, properties, version);
+        this.toolLists = new ToolListRoute(gate, handshake);
         this.modern = new ModernEndpoint(json, properties, version);
     }
 

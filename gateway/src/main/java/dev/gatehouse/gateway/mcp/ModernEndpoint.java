@@ -1,6 +1,6 @@
 package dev.gatehouse.gateway.mcp;
 
-import dev.gatehouse.gateway.gate.RegisteredTool;
+import dev.gatehouse.gateway.gate.ServedTool;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.modern.McpSchema;
@@ -101,7 +101,7 @@ final class ModernEndpoint {
             return null;
         }
 
-        private static McpSchema.Tool definition(RegisteredTool tool) {
+        private static McpSchema.Tool definition(ServedTool tool) {
             return McpSchema.Tool.builder(tool.name(), tool.schema().inputSchema())
                     .title(tool.schema().title())
                     .description(tool.schema().description())

@@ -16,9 +16,11 @@ import java.util.Optional;
 final class ToolListRoute {
 
     private final Gate gate;
+    private final HandshakeEndpoint handshake;
 
-    ToolListRoute(Gate gate) {
+    ToolListRoute(Gate gate, HandshakeEndpoint handshake) {
         this.gate = gate;
+        this.handshake = handshake;
     }
 
     /** True for a {@code tools/list} request (with an id). */
@@ -34,6 +36,9 @@ final class ToolListRoute {
     Optional<Rejection> decide(Exchange exchange, JsonRpcMessage message) {
         Listing listing = gate.list(exchange.caller);
         if (listing instanceof Listing.Listed listed) {
+            if (exchange.era != Era.MODERN) {
+                handshake.publish(listed);
+            }
             exchange.request.setAttribute(CallerContext.LISTED, listed.tools());
             return Optional.empty();
         }

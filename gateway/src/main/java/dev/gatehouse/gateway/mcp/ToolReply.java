@@ -1,7 +1,6 @@
 package dev.gatehouse.gateway.mcp;
 
 import dev.gatehouse.facade.error.ServiceError;
-import dev.gatehouse.gateway.gate.GateReasons;
 import dev.gatehouse.gateway.gate.GateResult;
 import dev.gatehouse.gateway.policy.api.Decision.Reason;
 import dev.gatehouse.gateway.tools.ToolOutcome;
@@ -14,8 +13,8 @@ import java.util.Optional;
  * The one mapping from a {@link GateResult} to an MCP tool result (style card 10), shared by both eras:
  * <ul>
  * <li>denied: {@code isError: true}, {@code structuredContent {kind: "denied", reasons: [{code, message}],
- * decisionId}}; when every reason is a fault ({@link GateReasons#FAULTS}) the kind is {@code unavailable} with
- * {@code retryable: true}: nothing about the call was wrong;</li>
+ * decisionId}}; when every reason is retryable ({@link GateResult.Denied#retryable()}) the kind is
+ * {@code unavailable} with {@code retryable: true}: nothing about the call was wrong;</li>
  * <li>handler succeeded: {@code structuredContent} = the handler's projected result;</li>
  * <li>service failure: {@code isError: true}, {@code {kind, message, hint?, operationId?, decisionId}}; the hint
  * is the toolkit's own (docs/domain.md §8): the tool that shows the current state;</li>
@@ -36,10 +35,10 @@ public record ToolReply(Map<String, Object> structuredContent, boolean isError, 
     /** Maps a gate result. */
     public static ToolReply of(GateResult result) {
         if (result instanceof GateResult.Denied denied) {
-            return denial(denied.decisionId(), denied.reasons());
+            return denial(denied.decisionId(), denied.reasons(), denied.retryable());
         }
         if (result instanceof GateResult.Unavailable unavailable) {
-            return denial(unavailable.decisionId(), List.of(unavailable.reason()));
+            return denial(unavailable.decisionId(), List.of(unavailable.reason()), true);
         }
         if (result instanceof GateResult.Completed completed) {
             if (completed.outcome() instanceof ToolOutcome.Succeeded ok) {
@@ -56,10 +55,9 @@ public record ToolReply(Map<String, Object> structuredContent, boolean isError, 
         return new ToolReply(body, true, result.decisionId());
     }
 
-    private static ToolReply denial(String decisionId, List<Reason> reasons) {
+    private static ToolReply denial(String decisionId, List<Reason> reasons, boolean fault) {
         Map<String, Object> body = new LinkedHashMap<>();
-        boolean fault = reasons.stream().allMatch(reason -> GateReasons.FAULTS.contains(reason.code()));
-        body.put("kind", fault ? "unavailable" : "denied");
+        body.put("kind", fault ? ServiceError.Unavailable.KIND : "denied");
         if (fault) {
             body.put("retryable", true);
         }

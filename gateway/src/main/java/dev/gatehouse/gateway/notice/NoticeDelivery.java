@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.notice;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.host.NoticeThread;
@@ -20,9 +19,12 @@ import dev.gatehouse.gateway.context.AgentKey;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.notice.NoticeStore.Group;
 import dev.gatehouse.gateway.notice.NoticeStore.Receipt;
-import dev.gatehouse.gateway.policy.EvaluatingPdp;
+import dev.gatehouse.gateway.policy.DecisionInputMapper;
 import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.NoticeInput;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.ServedPolicy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -75,7 +77,7 @@ public class NoticeDelivery {
 
     private final NoticeProperties properties;
     private final NoticeStore store;
-    private final EvaluatingPdp pdp;
+    private final PolicyDecisionPoint pdp;
     private final DecisionLog decisionLog;
     private final AgentDirectory directory;
     private final NoticeFeed feed;
@@ -89,14 +91,14 @@ public class NoticeDelivery {
     }
 
     @Inject
-    public NoticeDelivery(NoticeProperties properties, NoticeStore store, EvaluatingPdp pdp, DecisionLog decisionLog,
+    public NoticeDelivery(NoticeProperties properties, NoticeStore store, PolicyDecisionPoint pdp, DecisionLog decisionLog,
             AgentDirectory directory, NoticeFeed feed, NoticeThreads host, ProjectFacade projects,
             NoticeStatus status) {
         this(properties, store, pdp, decisionLog, directory, feed, host, projects, status, Clock.systemUTC());
     }
 
     /** With the clock backoff is measured on (tests step it instead of waiting). */
-    public NoticeDelivery(NoticeProperties properties, NoticeStore store, EvaluatingPdp pdp, DecisionLog decisionLog,
+    public NoticeDelivery(NoticeProperties properties, NoticeStore store, PolicyDecisionPoint pdp, DecisionLog decisionLog,
             AgentDirectory directory, NoticeFeed feed, NoticeThreads host, ProjectFacade projects,
             NoticeStatus status, Clock clock) {
         this.properties = properties;
@@ -172,6 +174,11 @@ public class NoticeDelivery {
             retryLater(group, "the host could not report thread " + thread.threadId().orElse("?"));
             return;
         }
+        Optional<ServedPolicy> policy = pdp.serving();
+        if (policy.isEmpty()) {
+            retryLater(group, "no policy revision is serving");
+            return;
+        }
         Optional<DeliveryProfile> profile = store.profile(group.agentId());
         AgentSettings settings = directory.settings(AgentKey.thread(group.agentId()));
         List<Receipt> allowed = new ArrayList<>();
@@ -181,9 +188,10 @@ public class NoticeDelivery {
             if (busy && receipt.state() == NoticeState.COALESCED) {
                 continue; // allowed for this thread already; decided again when the turn ends
             }
-            ObjectNode input = NoticeFacts.input(properties.getClientId(), receipt, profile, settings, thread);
-            PolicyOutcome<Decision> outcome = pdp.notice(input);
-            DecisionRecord record = DecisionRecord.forNotice(input, group.agentId(), outcome);
+            NoticeInput input = NoticeFacts.input(properties.getClientId(), receipt, profile, settings, thread);
+            PolicyOutcome<Decision> outcome = policy.get().notice(input);
+            DecisionRecord record = DecisionRecord.forNotice(DecisionInputMapper.forNotice(input), group.agentId(),
+                    outcome);
             if (decisionLog.record(record) instanceof LogResult.NotWritten notWritten) {
                 retryLater(group, "decision log: " + notWritten.detail());
                 return;
@@ -200,7 +208,7 @@ public class NoticeDelivery {
                     create = Optional.of(new ThreadModes(decision.obligations().mode("runtimeMode").get(),
                             decision.obligations().mode("interactionMode").orElseThrow()));
                 }
-            } else if (codes.contains("unavailable")) {
+            } else if (codes.stream().anyMatch(policy.get().contents()::retryable)) {
                 retryLater(group, "notice " + receipt.noticeId() + " could not be decided: a fact is unavailable");
                 return;
             } else {

@@ -9,6 +9,7 @@ import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
 import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.gateway.policy.api.NoticeInput;
 import dev.gatehouse.gateway.policy.api.OmittedArgument;
 import dev.gatehouse.gateway.policy.api.ThreadShell;
 import java.util.List;
@@ -86,6 +87,39 @@ public final class DecisionInputMapper {
             return array;
         }
         return PolicyJson.MAPPER.valueToTree(value);
+    }
+
+    /**
+     * Input for {@code gatehouse/authz/notice}: {@code {"notice": {environment, notice, agent, thread}}}, absent
+     * optional facts left out; {@code agent.found} says whether the agent has a delivery profile.
+     */
+    public static ObjectNode forNotice(NoticeInput input) {
+        ObjectNode json = PolicyJson.MAPPER.createObjectNode();
+        ObjectNode facts = json.putObject("notice");
+        ObjectNode environment = facts.putObject("environment");
+        input.projectClientId().ifPresent(id -> environment.put("projectClientId", id));
+        NoticeInput.Notice notice = input.notice();
+        facts.putObject("notice").put("noticeId", notice.noticeId()).put("version", notice.version())
+                .put("agentId", notice.agentId()).put("projectId", notice.projectId());
+        ObjectNode agent = facts.putObject("agent");
+        agent.put("found", input.agent().isPresent());
+        input.agent().ifPresent(a -> {
+            agent.put("projectClientId", a.projectClientId());
+            ObjectNode project = agent.putObject("project").put("enabled", a.projectEnabled());
+            a.projectServiceProjectId().ifPresent(id -> project.put("projectServiceProjectId", id));
+            ObjectNode modes = agent.putObject("modes");
+            a.runtimeMode().ifPresent(mode -> modes.put("runtimeMode", mode));
+            a.interactionMode().ifPresent(mode -> modes.put("interactionMode", mode));
+            agent.putObject("limit").put("runtimeMode", a.limitRuntimeMode())
+                    .put("interactionMode", a.limitInteractionMode());
+        });
+        NoticeInput.Thread thread = input.thread();
+        ObjectNode shell = facts.putObject("thread").put("lookup", thread.lookup());
+        thread.threadId().ifPresent(id -> shell.put("threadId", id));
+        thread.archived().ifPresent(archived -> shell.put("archived", archived));
+        thread.agentId().ifPresent(id -> shell.put("agentId", id));
+        thread.workProjectId().ifPresent(id -> shell.put("workProjectId", id));
+        return json;
     }
 
     /** Input for {@code gatehouse/authz/visible_tools}: caller, targets and wiki only. */

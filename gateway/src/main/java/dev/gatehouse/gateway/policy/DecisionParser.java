@@ -86,23 +86,35 @@ public final class DecisionParser {
      * @param startNanos {@link System#nanoTime()} when the caller started marshalling
      */
     public static PolicyOutcome<VisibleTools> visibleTools(ResultSet answer, long startNanos) {
+        PolicyOutcome<List<String>> names = names(answer);
+        return names instanceof PolicyOutcome.Decided<List<String>> decided
+                ? new PolicyOutcome.Decided<>(new VisibleTools(decided.value(), answer.revision(), micros(startNanos),
+                        answer.keyId()))
+                : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<List<String>>) names).fault());
+    }
+
+    /**
+     * Parses a set of names (visible tools, held capability scopes): an array of distinct strings, returned sorted.
+     *
+     * @param answer the engine's result set
+     */
+    public static PolicyOutcome<List<String>> names(ResultSet answer) {
         try {
             Optional<JsonNode> single = singleValue(answer.results());
             if (single.isEmpty()) {
-                return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.UNDEFINED, "visible_tools is undefined"));
+                return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.UNDEFINED, "the set is undefined"));
             }
             JsonNode value = single.get();
             if (!value.isArray()) {
-                throw new Malformed("visible_tools is not an array");
+                throw new Malformed("the set is not an array");
             }
             TreeSet<String> names = new TreeSet<>();
             for (JsonNode name : value) {
                 if (!name.isTextual() || !names.add(name.textValue())) {
-                    throw new Malformed("visible_tools holds a non-string or a name twice");
+                    throw new Malformed("the set holds a non-string or a name twice");
                 }
             }
-            return new PolicyOutcome.Decided<>(new VisibleTools(List.copyOf(names), answer.revision(),
-                    micros(startNanos), answer.keyId()));
+            return new PolicyOutcome.Decided<>(List.copyOf(names));
         } catch (Malformed e) {
             return malformed(e.getMessage());
         }

@@ -1,8 +1,10 @@
 package dev.gatehouse.gateway.policy;
 
 /**
- * The entrypoints the bundle exports (policies/decision/decision.rego, built with {@code opa build -e}): the two the
- * gate asks, the two documents of the admin read API, and the notice delivery decision.
+ * The entry points the gateway evaluates: the rules of policies/decision/decision.rego annotated
+ * {@code entrypoint: true}, which {@code opa build} exports from the annotations. A revision that lacks one is not
+ * activated. The two the gate asks, the revision's enforcement document, the held capabilities of the admin read API,
+ * and the notice delivery decision.
  * The path is the OPA data path with {@code /} separators, as used by Wasm entrypoint names, OPA's REST Data API
  * ({@code /v1/data/<path>}) and the decision log's {@code path} field.
  */
@@ -11,8 +13,8 @@ public enum Entrypoint {
     DECISION("gatehouse/authz/decision"),
     /** tools/list: the sorted names the caller may call (array of strings). */
     VISIBLE_TOOLS("gatehouse/authz/visible_tools"),
-    /** The access table as the bundle serves it (an object of rows keyed by tool name). */
-    ACCESS_TABLE("gatehouse/authz/access_table"),
+    /** What the PEP reads from the revision: {@code {accessTable, toolSchemas, reasons}} ({@link EnforcementDocument}). */
+    ENFORCEMENT("gatehouse/authz/enforcement"),
     /** The sorted capability scopes the input's caller holds (array of strings). */
     HELD_CAPABILITIES("gatehouse/authz/held_capabilities"),
     /** One Project Work notice: {@code {allow, reasons, obligations}}, the {@code modes} of a thread to create. */

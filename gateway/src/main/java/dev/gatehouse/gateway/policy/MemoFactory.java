@@ -22,6 +22,6 @@ final class MemoFactory {
     @Requires(property = "gatehouse.policy.engine", value = EmbeddedPdp.ENGINE, defaultValue = EmbeddedPdp.ENGINE)
     @Requires(property = MemoConfiguration.PREFIX + ".enabled", notEquals = "false")
     PolicyDecisionPoint memoizingPdp(EmbeddedPdp engine, MemoConfiguration configuration, MeterRegistry meters) {
-        return new MemoizingPdp(engine, configuration, meters);
+        return MemoizingPdp.over(engine, configuration, meters);
     }
 }

@@ -5,23 +5,31 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.NoticeInput;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
+import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.ServedPolicy;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
+import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The decision memo: a {@link PolicyDecisionPoint} in front of an engine that answers a decision input it has
- * already decided under the same bundle revision without evaluating it again.
+ * already decided on the same revision without evaluating it again.
  *
- * <p>Why this is exact: the policy is a pure function of (bundle, decision input). The bundle is named by the
- * revision the engine reports in {@link PdpStatus#bundleRevision()}, and the input by the very JSON text
+ * <p>Why this is exact: the policy is a pure function of (revision, decision input). Each served revision gets memos
+ * of its own, dropped with it when the next one is activated, and the input is named by the very JSON text
  * {@link DecisionInputMapper} writes for the engine (members in a fixed order, thread targets and {@code unicode}
  * segments sorted), so an equal key means the engine would read byte-equal input under the same policy. The
  * capabilities file (scripts/wasm-capabilities.json) admits no built-in that reads time, randomness or the network.
@@ -30,48 +38,58 @@ import java.util.function.Function;
  * <p>What is kept: only complete decisions and tool lists ({@link PolicyOutcome.Decided}), never a fault, so an
  * unavailable engine is asked again on the next call. Inputs longer than
  * {@link MemoConfiguration#getMaxInputChars()} are never kept. Each entry point holds at most
- * {@link MemoConfiguration#getMaxEntries()} entries (Caffeine's size-based eviction). When the reported revision
- * changes, both memos are emptied, and a key carries its revision anyway, so a new bundle never sees an old answer.
+ * {@link MemoConfiguration#getMaxEntries()} entries per revision (Caffeine's size-based eviction).
  *
  * <p>A hit returns the memoised value with {@code evalMicros} set to the time of the hit itself (marshalling and
- * lookup) and the {@code bundleRevision} of the evaluation that produced it. Counters {@value #COUNTER} with tags
- * {@code entrypoint} ({@code decision}, {@code visible_tools}) and {@code outcome} ({@code hit}, {@code miss},
- * {@code skipped} for an input too long to keep or an engine without a revision).
+ * lookup). Counters {@value #COUNTER} with tags {@code entrypoint} ({@code decision}, {@code visible_tools}) and
+ * {@code outcome} ({@code hit}, {@code miss}, {@code skipped} for an input too long to keep).
  */
 public final class MemoizingPdp implements PolicyDecisionPoint {
 
     /** Counter of memo lookups, tagged {@code entrypoint} and {@code outcome}. */
     public static final String COUNTER = "gatehouse.pdp.memo";
 
-    private final EvaluatingPdp engine;
-    private final int maxInputChars;
-    private final Memo<Decision> decisions;
-    private final Memo<VisibleTools> listings;
-    private volatile String revision = "";
+    private final PolicyDecisionPoint engine;
+    private final Supplier<Optional<EvaluatingPolicy>> revisions;
+    private final MemoConfiguration configuration;
+    private final Counters decisions;
+    private final Counters listings;
+    private final AtomicReference<Memoized> current = new AtomicReference<>();
 
     /**
-     * @param engine        the engine that evaluates on a miss; its {@link PdpStatus#bundleRevision()} names the
-     *                      bundle every key is taken under, so it must be the engine's own (local) revision
+     * @param engine        the engine whose status this PDP reports
+     * @param revisions     the engine's serving revision, with its evaluation path
      * @param configuration sizes
      * @param meters        where the hit/miss counters are registered
      */
-    public MemoizingPdp(EvaluatingPdp engine, MemoConfiguration configuration, MeterRegistry meters) {
+    public MemoizingPdp(PolicyDecisionPoint engine, Supplier<Optional<EvaluatingPolicy>> revisions,
+            MemoConfiguration configuration, MeterRegistry meters) {
         this.engine = engine;
-        this.maxInputChars = configuration.getMaxInputChars();
-        this.decisions = new Memo<>(Entrypoint.DECISION, configuration.getMaxEntries(), meters);
-        this.listings = new Memo<>(Entrypoint.VISIBLE_TOOLS, configuration.getMaxEntries(), meters);
+        this.revisions = revisions;
+        this.configuration = configuration;
+        this.decisions = new Counters("decision", meters);
+        this.listings = new Counters("visible_tools", meters);
+    }
+
+    /** The memo in front of the embedded engine, whose revisions it memoises. */
+    public static MemoizingPdp over(EmbeddedPdp engine, MemoConfiguration configuration, MeterRegistry meters) {
+        return new MemoizingPdp(engine, engine::revision, configuration, meters);
     }
 
     @Override
-    public PolicyOutcome<Decision> decide(DecisionInput input) {
-        return answer(input, decisions, DecisionInputMapper::forCall, engine::decide, engine::decide,
-                Decision::bundleRevision, Decision::withEvalMicros);
-    }
-
-    @Override
-    public PolicyOutcome<VisibleTools> visibleTools(DecisionInput input) {
-        return answer(input, listings, DecisionInputMapper::forListing, engine::visibleTools, engine::visibleTools,
-                VisibleTools::bundleRevision, VisibleTools::withEvalMicros);
+    public Optional<ServedPolicy> serving() {
+        Optional<EvaluatingPolicy> revision = revisions.get();
+        if (revision.isEmpty()) {
+            return Optional.empty();
+        }
+        EvaluatingPolicy served = revision.get();
+        Memoized memo = current.get();
+        if (memo == null || memo.revision != served) {
+            // A revision's memos live as long as it serves; a call still on an older revision may briefly start
+            // them anew, which only costs misses.
+            memo = current.updateAndGet(m -> m != null && m.revision == served ? m : new Memoized(served));
+        }
+        return Optional.of(memo);
     }
 
     @Override
@@ -79,76 +97,114 @@ public final class MemoizingPdp implements PolicyDecisionPoint {
         return engine.status();
     }
 
-    /** Entries currently held for {@code decision} plus {@code visible_tools} (for tests and the benchmark). */
+    /** Entries currently held for {@code decision} plus {@code visible_tools} on the serving revision. */
     public long size() {
-        return decisions.cache.estimatedSize() + listings.cache.estimatedSize();
+        Memoized memo = current.get();
+        return memo == null ? 0 : memo.decisions.estimatedSize() + memo.listings.estimatedSize();
     }
 
-    private <T> PolicyOutcome<T> answer(DecisionInput input, Memo<T> memo, Function<DecisionInput, ObjectNode> marshal,
-            Function<DecisionInput, PolicyOutcome<T>> typed, BiFunction<ObjectNode, Long, PolicyOutcome<T>> evaluate,
-            Function<T, String> revisionOf, BiFunction<T, Long, T> timed) {
-        long start = System.nanoTime();
-        Optional<String> current = engine.status().bundleRevision();
-        ObjectNode json;
-        try {
-            json = marshal.apply(input);
-        } catch (RuntimeException | StackOverflowError e) { // the engine reports the same input as its fault
-            memo.skipped.increment();
-            return typed.apply(input);
-        }
-        String text = PolicyJson.write(json);
-        if (current.isEmpty() || text.length() > maxInputChars) {
-            memo.skipped.increment();
-            return evaluate.apply(json, start);
-        }
-        flushOnNewRevision(current.get());
-        T known = memo.cache.getIfPresent(new Key(current.get(), text));
-        if (known != null) {
-            memo.hits.increment();
-            return new PolicyOutcome.Decided<>(timed.apply(known, micros(start)));
-        }
-        memo.misses.increment();
-        PolicyOutcome<T> outcome = evaluate.apply(json, start);
-        if (outcome instanceof PolicyOutcome.Decided<T> decided) {
-            memo.cache.put(new Key(revisionOf.apply(decided.value()), text), decided.value());
-        }
-        return outcome;
-    }
+    /** One revision with its two memos. */
+    private final class Memoized implements ServedPolicy {
 
-    private void flushOnNewRevision(String current) {
-        if (!current.equals(revision)) {
-            synchronized (this) {
-                if (!current.equals(revision)) {
-                    decisions.cache.invalidateAll();
-                    listings.cache.invalidateAll();
-                    revision = current;
-                }
+        final EvaluatingPolicy revision;
+        final Cache<String, Decision> decisions = cache();
+        final Cache<String, VisibleTools> listings = cache();
+
+        Memoized(EvaluatingPolicy revision) {
+            this.revision = revision;
+        }
+
+        @Override
+        public String revision() {
+            return revision.revision();
+        }
+
+        @Override
+        public Optional<String> keyId() {
+            return revision.keyId();
+        }
+
+        @Override
+        public Instant activatedAt() {
+            return revision.activatedAt();
+        }
+
+        @Override
+        public PolicyContents contents() {
+            return revision.contents();
+        }
+
+        @Override
+        public PolicyOutcome<Decision> decide(DecisionInput input) {
+            return answer(input, decisions, MemoizingPdp.this.decisions, DecisionInputMapper::forCall,
+                    revision::decide, revision::decide, Decision::withEvalMicros);
+        }
+
+        @Override
+        public PolicyOutcome<VisibleTools> visibleTools(DecisionInput input) {
+            return answer(input, listings, MemoizingPdp.this.listings, DecisionInputMapper::forListing,
+                    revision::visibleTools, revision::visibleTools, VisibleTools::withEvalMicros);
+        }
+
+        @Override
+        public PolicyOutcome<Decision> notice(NoticeInput input) {
+            return revision.notice(input);
+        }
+
+        @Override
+        public PolicyOutcome<List<String>> heldCapabilities(DecisionInput input) {
+            return revision.heldCapabilities(input);
+        }
+
+        private <T> PolicyOutcome<T> answer(DecisionInput input, Cache<String, T> memo, Counters counters,
+                Function<DecisionInput, ObjectNode> marshal, Function<DecisionInput, PolicyOutcome<T>> typed,
+                BiFunction<ObjectNode, Long, PolicyOutcome<T>> evaluate, BiFunction<T, Long, T> timed) {
+            long start = System.nanoTime();
+            ObjectNode json;
+            try {
+                json = marshal.apply(input);
+            } catch (RuntimeException | StackOverflowError e) { // the engine reports the same input as its fault
+                counters.skipped.increment();
+                return typed.apply(input);
             }
+            String text = PolicyJson.write(json);
+            if (text.length() > configuration.getMaxInputChars()) {
+                counters.skipped.increment();
+                return evaluate.apply(json, start);
+            }
+            T known = memo.getIfPresent(text);
+            if (known != null) {
+                counters.hits.increment();
+                return new PolicyOutcome.Decided<>(timed.apply(known, micros(start)));
+            }
+            counters.misses.increment();
+            PolicyOutcome<T> outcome = evaluate.apply(json, start);
+            if (outcome instanceof PolicyOutcome.Decided<T> decided) {
+                memo.put(text, decided.value());
+            }
+            return outcome;
         }
+    }
+
+    private <T> Cache<String, T> cache() {
+        // Maintenance on the calling thread: no hop to the common pool on the decision path.
+        return Caffeine.newBuilder().maximumSize(configuration.getMaxEntries()).executor(Runnable::run).build();
     }
 
     private static long micros(long startNanos) {
         return TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - startNanos);
     }
 
-    /** A bundle revision and the exact decision-input JSON evaluated under it. */
-    private record Key(String revision, String input) {
-    }
-
-    /** One entry point's bounded memo and its counters. */
-    private static final class Memo<T> {
-        final Cache<Key, T> cache;
+    /** One entry point's counters. */
+    private static final class Counters {
         final Counter hits;
         final Counter misses;
         final Counter skipped;
 
-        Memo(Entrypoint entrypoint, long maxEntries, MeterRegistry meters) {
-            // Maintenance on the calling thread: no hop to the common pool on the decision path.
-            this.cache = Caffeine.newBuilder().maximumSize(maxEntries).executor(Runnable::run).build();
-            String name = entrypoint == Entrypoint.DECISION ? "decision" : "visible_tools";
-            this.hits = counter(meters, name, "hit");
-            this.misses = counter(meters, name, "miss");
-            this.skipped = counter(meters, name, "skipped");
+        Counters(String entrypoint, MeterRegistry meters) {
+            this.hits = counter(meters, entrypoint, "hit");
+            this.misses = counter(meters, entrypoint, "miss");
+            this.skipped = counter(meters, entrypoint, "skipped");
         }
 
         private static Counter counter(MeterRegistry meters, String entrypoint, String outcome) {

@@ -3,7 +3,7 @@ package dev.gatehouse.gateway.gate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
+import dev.gatehouse.gateway.support.ServedTools;
 import dev.gatehouse.gateway.support.MinimalArguments;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,7 +23,7 @@ class ArgumentEnvelopeTest {
     private final ArgumentLimits limits = new ArgumentLimits();
 
     private static ArgumentEnvelope envelope(String tool) {
-        return ToolRegistryFactory.readSchema(tool).orElseThrow().envelope();
+        return ServedTools.of(tool).schema().envelope();
     }
 
     /**

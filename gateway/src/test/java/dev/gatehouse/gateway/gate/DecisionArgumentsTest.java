@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import dev.gatehouse.gateway.mcp.ClosedSchemaArgumentCheck;
-import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
+import dev.gatehouse.gateway.support.ServedTools;
 import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
 import dev.gatehouse.gateway.policy.api.OmittedArgument;
 import java.nio.charset.StandardCharsets;
@@ -22,13 +21,11 @@ import org.junit.jupiter.api.Test;
 class DecisionArgumentsTest {
 
     private final ArgumentLimits limits = new ArgumentLimits();
-    private final ClosedSchemaArgumentCheck check = new ClosedSchemaArgumentCheck();
+    private final ToolTable table = ServedTools.table();
 
     private DecisionArguments.Prepared prepare(String tool, Map<String, Object> arguments) {
-        AccessRow row = ToolRegistryFactory.readTable().stream().filter(e -> e.getKey().equals(tool)).findFirst()
-                .orElseThrow().getValue();
-        return DecisionArguments.prepare(ToolRegistryFactory.readSchema(tool), row.readFields(), arguments, limits,
-                check);
+        ServedTool served = table.find(tool).orElseThrow();
+        return DecisionArguments.prepare(Optional.of(served.schema()), served.row().readFields(), arguments, limits);
     }
 
     private static OmittedArgument omitted(String value) throws Exception {

@@ -23,7 +23,6 @@ import dev.gatehouse.gateway.policy.api.Modes;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.context.TrustedContextResolver;
 import dev.gatehouse.gateway.mcp.ClosedSchemaArgumentCheck;
-import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
@@ -33,6 +32,9 @@ import dev.gatehouse.gateway.policy.TestBundle;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
 import dev.gatehouse.gateway.support.Callers;
+import dev.gatehouse.gateway.support.DecidingPdp;
+import dev.gatehouse.gateway.support.PolicySources;
+import dev.gatehouse.gateway.support.ServedTools;
 import dev.gatehouse.gateway.support.InMemoryAgentDirectory;
 import dev.gatehouse.gateway.support.MinimalArguments;
 import dev.gatehouse.gateway.support.RecordingHandlers;
@@ -94,12 +96,11 @@ class GateTest {
     }
 
     private Gate gate(PolicyDecisionPoint engine, Path log) {
-        ToolRegistry registry = ToolRegistry.join(ToolRegistryFactory.readTable(), ToolRegistryFactory::readSchema,
-                handlers.all());
+        ToolTables tables = new ToolTables(handlers.all(), new ClosedSchemaArgumentCheck());
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(log.toString());
-        return new Gate(registry, new TrustedContextResolver(host, settings, new GatewayProperties()),
-                new ClosedSchemaArgumentCheck(), engine, new DecisionLog(configuration),
+        return new Gate(tables, new TrustedContextResolver(host, settings, new GatewayProperties()), engine,
+                new DecisionLog(configuration),
                 new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
                 new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits());
     }
@@ -123,23 +124,9 @@ class GateTest {
     /** Overload is a fault, not a denial: a busy engine's answer is unavailable, for calls it would allow too. */
     @Test
     void aBusyEngineIsUnavailableNotADenial() {
-        PolicyDecisionPoint busy = new PolicyDecisionPoint() {
-            @Override
-            public PolicyOutcome<Decision> decide(DecisionInput input) {
-                return new PolicyOutcome.Failed<>(new dev.gatehouse.gateway.policy.api.PolicyFault(
-                        dev.gatehouse.gateway.policy.api.PolicyFault.BUSY, "no instance within 2000 ms"));
-            }
-
-            @Override
-            public PolicyOutcome<dev.gatehouse.gateway.policy.api.VisibleTools> visibleTools(DecisionInput input) {
-                return pdp.visibleTools(input);
-            }
-
-            @Override
-            public dev.gatehouse.gateway.policy.api.PdpStatus status() {
-                return pdp.status();
-            }
-        };
+        PolicyDecisionPoint busy = new DecidingPdp(pdp, input -> new PolicyOutcome.Failed<>(
+                new dev.gatehouse.gateway.policy.api.PolicyFault(dev.gatehouse.gateway.policy.api.PolicyFault.BUSY,
+                        "no instance within 2000 ms")));
         assertEquals("policy_unavailable", unavailable(gate(busy, logFile).call(Callers.a1(), "wiki_read",
                 Map.of("path", "page.md"))));
         assertEquals(List.of(), handlers.calls);
@@ -429,7 +416,7 @@ class GateTest {
         for (AuthenticatedCaller caller : List.of(Callers.a1(), Callers.a2(), Callers.a1Ended(),
                 Callers.outside("o1", "read-only", Optional.empty()),
                 Callers.outside("o2", "auto", Optional.of(new Modes("approval-required", "plan"))))) {
-            Set<String> listed = new TreeSet<>(assertInstanceOf(Listing.Listed.class, gate.list(caller)).tools().stream().map(RegisteredTool::name).toList());
+            Set<String> listed = new TreeSet<>(assertInstanceOf(Listing.Listed.class, gate.list(caller)).tools().stream().map(ServedTool::name).toList());
             Set<String> allowed = new TreeSet<>();
             minimal.forEach((tool, arguments) -> {
                 if (gate.call(caller, tool, arguments) instanceof GateResult.Completed) {
@@ -442,12 +429,11 @@ class GateTest {
 
     @Test
     void everySchemasExampleSatisfiesIt() throws Exception {
-        ClosedSchemaArgumentCheck check = new ClosedSchemaArgumentCheck();
+        ToolTable table = ServedTools.table();
         Map<String, Map<String, Object>> minimal = MinimalArguments.load();
-        assertEquals(new TreeSet<>(ToolRegistryFactory.readTable().stream().map(Map.Entry::getKey).toList()),
-                minimal.keySet());
+        assertEquals(new TreeSet<>(PolicySources.accessTable().keySet()), minimal.keySet());
         minimal.forEach((tool, arguments) -> assertEquals(List.of(),
-                check.check(ToolRegistryFactory.readSchema(tool).orElseThrow(), arguments), tool));
+                table.find(tool).orElseThrow().schema().validator().check(arguments), tool));
     }
 
     @Test
@@ -473,9 +459,9 @@ class GateTest {
         };
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(logFile.toString());
-        Gate unreadable = new Gate(ToolRegistry.join(ToolRegistryFactory.readTable(), ToolRegistryFactory::readSchema,
-                handlers.all()), new TrustedContextResolver(host, new InMemoryAgentDirectory(down),
-                new GatewayProperties()), new ClosedSchemaArgumentCheck(), pdp, new DecisionLog(configuration),
+        Gate unreadable = new Gate(new ToolTables(handlers.all(), new ClosedSchemaArgumentCheck()),
+                new TrustedContextResolver(host, new InMemoryAgentDirectory(down), new GatewayProperties()), pdp,
+                new DecisionLog(configuration),
                 new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
                 new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits());
         assertInstanceOf(Listing.Unavailable.class, unreadable.list(Callers.a1()));
@@ -516,21 +502,7 @@ class GateTest {
     }
 
     private PolicyDecisionPoint allowing(Obligations obligations) {
-        return new PolicyDecisionPoint() {
-            @Override
-            public PolicyOutcome<Decision> decide(DecisionInput input) {
-                return new PolicyOutcome.Decided<>(new Decision(true, List.of(), obligations, "rev", 1));
-            }
-
-            @Override
-            public PolicyOutcome<dev.gatehouse.gateway.policy.api.VisibleTools> visibleTools(DecisionInput input) {
-                return pdp.visibleTools(input);
-            }
-
-            @Override
-            public dev.gatehouse.gateway.policy.api.PdpStatus status() {
-                return pdp.status();
-            }
-        };
+        return new DecidingPdp(pdp, input -> new PolicyOutcome.Decided<>(new Decision(true, List.of(), obligations,
+                "rev", 1)));
     }
 }

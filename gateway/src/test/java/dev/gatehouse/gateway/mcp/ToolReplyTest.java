@@ -44,16 +44,14 @@ class ToolReplyTest {
         assertEquals("unavailable", unavailable.structuredContent().get("kind"));
     }
 
+    /** Which reasons are retryable is the gate's to say, from the deciding revision's catalogue. */
     @Test
-    void aDenialOfOnlyFaultsIsRetryableUnavailable() {
-        for (String code : List.of("unavailable", "policy_unavailable")) {
-            ToolReply reply = ToolReply.of(new GateResult.Denied("d-2", List.of(new Decision.Reason(code, "m"))));
-            assertEquals("unavailable", reply.structuredContent().get("kind"), code);
-            assertEquals(true, reply.structuredContent().get("retryable"), code);
-        }
-        ToolReply mixed = ToolReply.of(new GateResult.Denied("d-3", List.of(new Decision.Reason("schema", "m"),
-                new Decision.Reason("unavailable", "m"))));
-        assertEquals("denied", mixed.structuredContent().get("kind"));
-        assertFalse(mixed.structuredContent().containsKey("retryable"));
+    void aRetryableDenialIsUnavailableAndAnyOtherIsDenied() {
+        ToolReply retryable = ToolReply.of(new GateResult.Denied("d-2", List.of(new Decision.Reason("x", "m")), true));
+        assertEquals("unavailable", retryable.structuredContent().get("kind"));
+        assertEquals(true, retryable.structuredContent().get("retryable"));
+        ToolReply denied = ToolReply.of(new GateResult.Denied("d-3", List.of(new Decision.Reason("x", "m")), false));
+        assertEquals("denied", denied.structuredContent().get("kind"));
+        assertFalse(denied.structuredContent().containsKey("retryable"));
     }
 }

@@ -15,7 +15,7 @@ import dev.gatehouse.gateway.auth.SessionTokens;
 import dev.gatehouse.gateway.context.AgentDirectory;
 import dev.gatehouse.gateway.context.AgentKey;
 import dev.gatehouse.gateway.context.AgentSettings;
-import dev.gatehouse.gateway.policy.EvaluatingPdp;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.PolicyJson;
 import dev.gatehouse.gateway.policy.Schemas;
 import io.micronaut.context.ApplicationContext;
@@ -111,7 +111,7 @@ class NoticeDeliveryTest {
         NoticeProperties properties = new NoticeProperties();
         properties.setClientId(CLIENT);
         properties.setHostProject("p-notices");
-        return new NoticeDelivery(properties, store, context.getBean(EvaluatingPdp.class),
+        return new NoticeDelivery(properties, store, context.getBean(PolicyDecisionPoint.class),
                 context.getBean(DecisionLog.class), context.getBean(AgentDirectory.class), project, host, project,
                 status, clock);
     }

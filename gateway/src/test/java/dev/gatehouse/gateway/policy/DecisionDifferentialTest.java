@@ -59,7 +59,7 @@ class DecisionDifferentialTest {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         MemoConfiguration sizes = new MemoConfiguration();
         sizes.setMaxEntries(50_000);
-        MemoizingPdp memo = new MemoizingPdp(engine(), sizes, meters);
+        MemoizingPdp memo = MemoizingPdp.over(engine(), sizes, meters);
         EmbeddedPdp fresh = engine();
         DecisionInputGenerator generator = new DecisionInputGenerator(seed);
 

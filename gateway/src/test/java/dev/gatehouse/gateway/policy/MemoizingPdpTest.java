@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
+import dev.gatehouse.gateway.policy.api.ServedPolicy;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
@@ -43,7 +45,7 @@ class MemoizingPdpTest {
     @Test
     void aRepeatedInputIsAnsweredFromTheMemoWithTheEngineDecision() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        MemoizingPdp memo = new MemoizingPdp(engine, new MemoConfiguration(), meters);
+        MemoizingPdp memo = MemoizingPdp.over(engine, new MemoConfiguration(), meters);
         DecisionInput write = Facts.call("wiki_write", Map.of("path", "notes/a.md", "content", "hello"));
         Decision fresh = decided(engine.decide(write));
         Decision first = decided(memo.decide(write));
@@ -73,7 +75,7 @@ class MemoizingPdpTest {
     @Test
     void everyGoldenDecisionMatchesOnMissAndOnHit() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        MemoizingPdp memo = new MemoizingPdp(engine, new MemoConfiguration(), meters);
+        MemoizingPdp memo = MemoizingPdp.over(engine, new MemoConfiguration(), meters);
         int typed = 0;
         for (GoldenCases.GoldenCase c : GoldenCases.all()) {
             if (c.typed().isEmpty()) {
@@ -91,7 +93,7 @@ class MemoizingPdpTest {
 
     @Test
     void inputsThatDifferInAnyFactAreDecidedSeparately() {
-        MemoizingPdp memo = new MemoizingPdp(engine, new MemoConfiguration(), new SimpleMeterRegistry());
+        MemoizingPdp memo = MemoizingPdp.over(engine, new MemoConfiguration(), new SimpleMeterRegistry());
         DecisionInput allowed = Facts.call("wiki_write", Map.of("path", "notes/a.md", "content", "x"));
         DecisionInput noWrite = new DecisionInput(allowed.tool(), allowed.arguments(), List.of(),
                 new dev.gatehouse.gateway.policy.api.CallerFacts("thread", "a1", Optional.of("t1"),
@@ -109,7 +111,7 @@ class MemoizingPdpTest {
     @Test
     void toolListsAreMemoisedPerCallerFacts() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        MemoizingPdp memo = new MemoizingPdp(engine, new MemoConfiguration(), meters);
+        MemoizingPdp memo = MemoizingPdp.over(engine, new MemoConfiguration(), meters);
         DecisionInput listing = DecisionInput.forListing(Facts.a1(), "agents/a1");
         VisibleTools fresh = (VisibleTools) assertInstanceOf(PolicyOutcome.Decided.class,
                 engine.visibleTools(listing)).value();
@@ -125,13 +127,20 @@ class MemoizingPdpTest {
     @Test
     void faultsAreNeverMemoised(@TempDir Path dir) {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        MemoizingPdp memo = new MemoizingPdp(engine(dir.resolve("absent.tar.gz")), new MemoConfiguration(), meters);
-        DecisionInput call = Facts.call("wiki_read", Map.of("path", "a.md"));
-        for (int i = 0; i < 2; i++) {
-            assertInstanceOf(PolicyOutcome.Failed.class, memo.decide(call));
-            assertInstanceOf(PolicyOutcome.Failed.class, memo.visibleTools(DecisionInput.forListing(Facts.a1(),
-                    "agents/a1")));
+        MemoizingPdp none = MemoizingPdp.over(engine(dir.resolve("absent.tar.gz")), new MemoConfiguration(), meters);
+        MemoizingPdp memo = MemoizingPdp.over(engine, new MemoConfiguration(), meters);
+        Object deep = "leaf";
+        for (int level = 0; level < 600; level++) {
+            deep = Map.of("n", deep);
         }
+        DecisionInput unwritable = Facts.call("wiki_read", Map.of("path", "a.md", "x", deep));
+        for (int i = 0; i < 2; i++) {
+            assertInstanceOf(PolicyOutcome.Failed.class, none.decide(Facts.call("wiki_read", Map.of("path", "a.md"))));
+            assertInstanceOf(PolicyOutcome.Failed.class, none.visibleTools(DecisionInput.forListing(Facts.a1(),
+                    "agents/a1")));
+            assertInstanceOf(PolicyOutcome.Failed.class, memo.decide(unwritable));
+        }
+        assertEquals(0, none.size());
         assertEquals(0, memo.size());
         assertEquals(2.0, count(meters, "decision", "skipped"));
         assertEquals(0.0, count(meters, "decision", "hit"));
@@ -140,7 +149,7 @@ class MemoizingPdpTest {
     @Test
     void argumentsTooDeepToSerialiseAreTheEngineFaultEveryTime() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        MemoizingPdp memo = new MemoizingPdp(engine, new MemoConfiguration(), meters);
+        MemoizingPdp memo = MemoizingPdp.over(engine, new MemoConfiguration(), meters);
         Map<String, Object> deep = new LinkedHashMap<>();
         Map<String, Object> level = deep;
         for (int i = 0; i < 100_000; i++) {
@@ -162,7 +171,7 @@ class MemoizingPdpTest {
         DecisionInput fits = Facts.call("wiki_write", Map.of("path", "a.md", "content", "x"));
         MemoConfiguration small = new MemoConfiguration();
         small.setMaxInputChars(PolicyJson.write(DecisionInputMapper.forCall(fits)).length());
-        MemoizingPdp memo = new MemoizingPdp(engine, small, meters);
+        MemoizingPdp memo = MemoizingPdp.over(engine, small, meters);
         for (int i = 0; i < 2; i++) {
             assertTrue(decided(memo.decide(big)).allow());
             assertTrue(decided(memo.decide(fits)).allow());
@@ -176,7 +185,7 @@ class MemoizingPdpTest {
     void theSizeIsBounded() {
         MemoConfiguration tiny = new MemoConfiguration();
         tiny.setMaxEntries(8);
-        MemoizingPdp memo = new MemoizingPdp(engine, tiny, new SimpleMeterRegistry());
+        MemoizingPdp memo = MemoizingPdp.over(engine, tiny, new SimpleMeterRegistry());
         for (int i = 0; i < 50; i++) {
             decided(memo.decide(Facts.call("wiki_read", Map.of("path", "p" + i + ".md"))));
         }
@@ -202,7 +211,8 @@ class MemoizingPdpTest {
         OpaCli.buildWasmBundle(policies, bundle, List.of("--revision", "memo-swap", "--signing-key",
                 TestBundle.publicKey().resolveSibling("private.pem").toString()));
         Swapping swapping = new Swapping(engine, engine(bundle));
-        MemoizingPdp memo = new MemoizingPdp(swapping, new MemoConfiguration(), new SimpleMeterRegistry());
+        MemoizingPdp memo = new MemoizingPdp(swapping, swapping::revision, new MemoConfiguration(),
+                new SimpleMeterRegistry());
         DecisionInput read = Facts.call("wiki_read", Map.of("path", "a.md"));
         Decision before = decided(memo.decide(read));
         assertTrue(before.allow());
@@ -244,7 +254,7 @@ class MemoizingPdpTest {
     }
 
     /** Two real engines behind one, as a bundle hot swap presents them: the revision changes between two calls. */
-    private static final class Swapping extends EvaluatingPdp {
+    private static final class Swapping implements PolicyDecisionPoint {
         private final EmbeddedPdp first;
         private final EmbeddedPdp second;
         private volatile boolean swapped;
@@ -258,9 +268,13 @@ class MemoizingPdpTest {
             swapped = true;
         }
 
+        Optional<EvaluatingPolicy> revision() {
+            return (swapped ? second : first).revision();
+        }
+
         @Override
-        public PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input) {
-            return (swapped ? second : first).evaluate(entrypoint, input);
+        public Optional<ServedPolicy> serving() {
+            return (swapped ? second : first).serving();
         }
 
         @Override

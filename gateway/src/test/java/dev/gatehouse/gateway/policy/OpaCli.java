@@ -41,35 +41,44 @@ public final class OpaCli {
         }
     }
 
-    /** {@code opa build -b policies --revision <revision> -o <target>}: a plain (Rego) bundle for {@code opa run}. */
+    /** The Rego bundle {@code make bundle} builds, unsigned, with {@code revision}: for {@code opa run}. */
     public static void buildRegoBundle(String revision, Path target) {
-        List<String> command = List.of(TestBundle.opa().toString(), "build", "-b", TestBundle.policies().toString(),
-                "--revision", revision, "-o", target.toString());
-        build(command);
+        build(List.of("-o", target.toString(), "--revision", revision));
     }
 
     /**
-     * {@code opa build -t wasm --revision fault-test} of {@code policyDir} with every {@code Entrypoint}: an
-     * unsigned Wasm bundle for fault tests.
+     * The Wasm bundle {@code make bundle} would build from {@code policyDir}, unsigned, revision {@code fault-test}:
+     * for fault tests.
      */
     public static void buildWasmBundle(Path policyDir, Path target) {
         buildWasmBundle(policyDir, target, List.of("--revision", "fault-test"));
     }
 
-    /** {@code opa build -t wasm} of {@code policyDir} with every {@code Entrypoint} and further options. */
+    /**
+     * The Wasm bundle {@code make bundle} would build from {@code policyDir} (scripts/build-bundle.sh), with
+     * {@code options}: {@code --revision} first when given, then further {@code opa build} options.
+     */
     public static void buildWasmBundle(Path policyDir, Path target, List<String> options) {
-        List<String> command = new ArrayList<>(List.of(TestBundle.opa().toString(), "build", "-t", "wasm",
-                "-b", policyDir.toString(), "-o", target.toString()));
-        command.addAll(options);
-        for (Entrypoint entrypoint : Entrypoint.values()) {
-            command.addAll(List.of("-e", entrypoint.path()));
+        List<String> command = new ArrayList<>(List.of("-o", target.toString(), "--wasm", "--policies",
+                policyDir.toString()));
+        List<String> rest = new ArrayList<>(options);
+        if (rest.size() >= 2 && rest.get(0).equals("--revision")) {
+            command.addAll(rest.subList(0, 2));
+            rest = rest.subList(2, rest.size());
         }
+        command.add("--");
+        command.addAll(rest);
         build(command);
     }
 
-    private static void build(List<String> command) {
+    private static void build(List<String> arguments) {
+        List<String> command = new ArrayList<>(List.of(TestBundle.repo().resolve("scripts/build-bundle.sh")
+                .toString()));
+        command.addAll(arguments);
         try {
-            Process process = new ProcessBuilder(command).inheritIO().start();
+            ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+            builder.environment().put("OPA", TestBundle.opa().toString());
+            Process process = builder.start();
             assertEquals(0, process.waitFor(), "opa build failed: " + command);
         } catch (IOException e) {
             throw new IllegalStateException(e);

@@ -1,7 +1,5 @@
 package dev.gatehouse.gateway.support;
 
-import dev.gatehouse.gateway.gate.RegisteredTool;
-import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,16 +17,8 @@ public final class MinimalArguments {
     @SuppressWarnings("unchecked")
     public static Map<String, Map<String, Object>> load() {
         Map<String, Map<String, Object>> byTool = new TreeMap<>();
-        for (var row : ToolRegistryFactory.readTable()) {
-            Map<String, Object> schema = ToolRegistryFactory.readSchema(row.getKey()).orElseThrow().inputSchema();
-            List<Object> examples = (List<Object>) schema.get("examples");
-            byTool.put(row.getKey(), (Map<String, Object>) examples.get(0));
-        }
+        PolicySources.schemas().forEach((tool, schema) ->
+                byTool.put(tool, (Map<String, Object>) ((List<Object>) schema.get("examples")).get(0)));
         return byTool;
-    }
-
-    /** The example arguments of {@code tool}. */
-    public static Map<String, Object> of(RegisteredTool tool) {
-        return load().get(tool.name());
     }
 }

@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.support;
 
-import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolHandler;
 import dev.gatehouse.gateway.tools.ToolOutcome;
@@ -18,7 +17,7 @@ public final class RecordingHandlers {
     public final List<Map.Entry<String, ToolCall>> calls = new CopyOnWriteArrayList<>();
 
     public List<ToolHandler> all() {
-        return ToolRegistryFactory.readTable().stream().map(row -> handler(row.getKey())).toList();
+        return PolicySources.accessTable().keySet().stream().map(this::handler).toList();
     }
 
     private ToolHandler handler(String name) {

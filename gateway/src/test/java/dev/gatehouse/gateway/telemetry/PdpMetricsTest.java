@@ -3,13 +3,10 @@ package dev.gatehouse.gateway.telemetry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.gatehouse.gateway.policy.api.Decision;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
-import dev.gatehouse.gateway.policy.api.PolicyOutcome;
-import dev.gatehouse.gateway.policy.api.VisibleTools;
+import dev.gatehouse.gateway.policy.api.ServedPolicy;
 import dev.gatehouse.gateway.support.InMemorySessionStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Optional;
@@ -26,12 +23,7 @@ class PdpMetricsTest {
         volatile PdpStatus status;
 
         @Override
-        public PolicyOutcome<Decision> decide(DecisionInput input) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public PolicyOutcome<VisibleTools> visibleTools(DecisionInput input) {
+        public Optional<ServedPolicy> serving() {
             throw new UnsupportedOperationException();
         }
 

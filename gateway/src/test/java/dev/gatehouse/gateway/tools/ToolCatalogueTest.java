@@ -2,7 +2,7 @@ package dev.gatehouse.gateway.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gatehouse.gateway.mcp.ToolRegistryFactory;
+import dev.gatehouse.gateway.support.PolicySources;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -30,7 +30,7 @@ class ToolCatalogueTest {
             assertEquals(null, toolkitByName.put(handler.name(), toolkit), "duplicate " + handler.name());
         }
         Map<String, String> expected = new TreeMap<>();
-        ToolRegistryFactory.readTable().forEach(row -> expected.put(row.getKey(), row.getValue().toolkit()));
+        PolicySources.accessTable().forEach((name, row) -> expected.put(name, (String) row.get("toolkit")));
         assertEquals(expected, toolkitByName);
     }
 }

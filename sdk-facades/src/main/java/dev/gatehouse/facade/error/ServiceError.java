@@ -45,7 +45,10 @@ public sealed interface ServiceError {
 
     /** Integration disabled, service unreachable, or deadline passed on a read. */
     record Unavailable(String message) implements ServiceError {
-        public String kind() { return "unavailable"; }
+        /** The kind, also what a gate denial made only of retryable reasons is answered as. */
+        public static final String KIND = "unavailable";
+
+        public String kind() { return KIND; }
     }
 
     /** Anything else the service refused; its own code is kept. */

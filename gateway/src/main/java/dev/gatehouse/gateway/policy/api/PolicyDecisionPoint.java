@@ -1,32 +1,44 @@
 package dev.gatehouse.gateway.policy.api;
 
+import java.util.Optional;
+
 /**
- * The PDP: evaluates the policy bundle built from {@code policies/} for one decision input. Two engines implement
- * it (embedded Wasm, remote OPA) and pass the same contract test over the golden matrix.
+ * The PDP: serves one activated revision of the policy bundle at a time ({@link ServedPolicy}). Two engines
+ * implement it (embedded Wasm, remote OPA) and pass the same contract test over the golden matrix.
  *
- * <p>Fail-closed contract: neither method throws. A missing or corrupt bundle, an evaluation error, a timeout, or a
- * result that is not exactly the documented shape is returned as {@link PolicyOutcome.Failed}, which the PEP treats
- * as a denial with reason {@code policy_unavailable}. Only a literal JSON {@code true} in {@code allow} allows.
+ * <p>Fail-closed contract: no method throws. A missing, unverifiable or unenforceable bundle leaves
+ * {@link #serving()} empty; an evaluation error, a timeout, or a result that is not exactly the documented shape is
+ * returned as {@link PolicyOutcome.Failed}; the PEP treats both as a denial with reason {@code policy_unavailable}.
+ * Only a literal JSON {@code true} in {@code allow} allows.
  */
 public interface PolicyDecisionPoint {
 
     /**
-     * Evaluates {@code data.gatehouse.authz.decision} (schemas/decision.json) for one tools/call.
+     * The revision serving now. A caller takes it once and decides everything of one call on it.
      *
-     * @param input the decision input (schemas/decision-input.json), with tool, arguments and argument errors
-     * @return the decision, or the fault that kept the PDP from deciding
+     * @return the serving revision, or empty when none is (no bundle yet, or none that could be activated)
      */
-    PolicyOutcome<Decision> decide(DecisionInput input);
-
-    /**
-     * Evaluates {@code data.gatehouse.authz.visible_tools} for tools/list: the names this caller may call, in one
-     * evaluation.
-     *
-     * @param input the decision input without tool, arguments and argument errors
-     * @return the sorted tool names, or the fault that kept the PDP from deciding (the PEP then answers tools/list as unavailable)
-     */
-    PolicyOutcome<VisibleTools> visibleTools(DecisionInput input);
+    Optional<ServedPolicy> serving();
 
     /** Current health: the bundle revision in use, or why there is none. Cheap; safe to call from health checks. */
     PdpStatus status();
+
+    /**
+     * {@link ServedPolicy#decide} on the revision serving now, for callers that need nothing else of it (the admin
+     * read API, tests).
+     */
+    default PolicyOutcome<Decision> decide(DecisionInput input) {
+        return serving().map(policy -> policy.decide(input)).orElseGet(this::noRevision);
+    }
+
+    /** {@link ServedPolicy#visibleTools} on the revision serving now. */
+    default PolicyOutcome<VisibleTools> visibleTools(DecisionInput input) {
+        return serving().map(policy -> policy.visibleTools(input)).orElseGet(this::noRevision);
+    }
+
+    /** The fault of a call made while no revision serves: the status's fault, or a generic one. */
+    default <T> PolicyOutcome<T> noRevision() {
+        return new PolicyOutcome.Failed<>(status().fault().orElseGet(() -> new PolicyFault(
+                PolicyFault.BUNDLE_UNAVAILABLE, "no policy revision is serving")));
+    }
 }

@@ -19,6 +19,8 @@ public record PolicyFault(String code, String detail) {
     public static final String MALFORMED_RESULT = "malformed_result";
     /** The remote PDP did not answer within its deadline, or could not be reached. */
     public static final String TIMEOUT = "timeout";
+    /** The remote PDP answered from another revision than the one whose contents the call used. */
+    public static final String REVISION_CHANGED = "revision_changed";
     /** No engine instance became free within the wait limit. */
     public static final String BUSY = "busy";
 }

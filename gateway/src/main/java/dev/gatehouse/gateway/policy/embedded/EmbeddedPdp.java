@@ -1,62 +1,65 @@
 package dev.gatehouse.gateway.policy.embedded;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.policy.DecisionParser;
+import dev.gatehouse.gateway.policy.EnforcementDocument;
 import dev.gatehouse.gateway.policy.Entrypoint;
-import dev.gatehouse.gateway.policy.EvaluatingPdp;
+import dev.gatehouse.gateway.policy.EvaluatingPolicy;
+import dev.gatehouse.gateway.policy.PolicyDocument;
 import dev.gatehouse.gateway.policy.PolicyJson;
 import dev.gatehouse.gateway.policy.ResultSet;
 import dev.gatehouse.gateway.policy.SelfTest;
+import dev.gatehouse.gateway.policy.api.EnforcementCheck;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
+import dev.gatehouse.gateway.policy.api.PolicyContents;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.ServedPolicy;
 import dev.gatehouse.gateway.policy.bundle.BundleArchive;
 import dev.gatehouse.gateway.policy.bundle.BundleException;
-import dev.gatehouse.gateway.policy.bundle.BundleVerification;
 import dev.gatehouse.gateway.policy.bundle.PolicyBundle;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Requires;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
-import java.time.Duration;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The embedded PDP (docs/design.md, "Two PDP engines"): verified Wasm bundles evaluated in-process by
- * opa-java-wasm. Selected by {@code gatehouse.policy.engine=embedded}, the default.
+ * opa-java-wasm. Selected by {@code gatehouse.policy.engine=embedded}, the default. This class activates revisions;
+ * {@link EmbeddedRevision} evaluates on one.
  *
  * <p><b>Activation.</b> A bundle is offered ({@link #offer}: the file at start-up, then whatever
  * {@link BundleWatcher} finds). It is verified ({@link PolicyBundle#verify}, OPA's signing rules), refused when it
  * was signed earlier than the serving one (unless {@code allow-rollback}), then {@link EmbeddedPdpConfiguration#poolSize()}
- * instances are built with the data loaded once each and the {@link SelfTest} with the bundle's smoke cases runs on
- * every instance. Only then does the new engine replace the old one, whole, in one atomic step. Each evaluation
- * takes the serving engine once, so every decision is wholly one revision, and an evaluation already running
- * finishes on the engine it took; the old engine is dropped once its last decision returns its instance (the Wasm
- * runtime holds no resource beyond memory). A refused bundle changes nothing: the serving revision keeps serving,
- * {@link #status()} reports the refusal, and it is logged. Offers are handled one at a time.
+ * instances are built with the data loaded once each (an instance whose module lacks an {@link Entrypoint} fails
+ * here), the {@link SelfTest} with the bundle's smoke cases runs on every instance, the revision's contents are read
+ * from its {@code enforcement} entry point ({@link EnforcementDocument}) and the {@link EnforcementCheck} confirms
+ * this gateway can enforce them (a handler for every row and a row for every handler, a schema for every row that
+ * compiles). Only then does the new revision replace the old one, whole, in one atomic step: each call takes the
+ * serving revision once ({@link #serving()}), so its row, schema, decision and reason catalogue all come from one
+ * revision, and a call already running finishes on the revision it took. A refused bundle changes nothing: the
+ * serving revision keeps serving, {@link #status()} reports the refusal, and it is logged. Offers are handled one at a
+ * time.
  *
- * <p>Without a serving engine (no bundle yet, or the first one refused) every call returns
- * {@link PolicyFault#BUNDLE_UNAVAILABLE} and {@link #status()} says "no verified bundle" and why. The constructor
- * never throws, so the gateway still starts and denies.
- *
- * <p>Per call: borrow an instance (waiting at most the {@code decision-deadline}, else {@link PolicyFault#BUSY}; the
- * wait is recorded in the timer {@value #QUEUE_WAIT}), evaluate, return it. Anything the engine throws,
- * {@link Error}s such as out-of-bounds memory access included, is {@link PolicyFault#EVALUATION_ERROR}; the
- * instance that threw is replaced by a freshly built one, since its memory may be inconsistent. There is no
- * evaluation timeout: the Wasm runtime offers no interrupt.
+ * <p>Without a serving revision (no bundle yet, or the first one refused) {@link #serving()} is empty, every call is
+ * denied {@code policy_unavailable} by the PEP, and {@link #status()} says "no verified bundle" and why. The
+ * constructor never throws, so the gateway still starts and denies.
  */
 @Context
 @Requires(property = "gatehouse.policy.engine", value = EmbeddedPdp.ENGINE, defaultValue = EmbeddedPdp.ENGINE)
-public final class EmbeddedPdp extends EvaluatingPdp {
+public final class EmbeddedPdp implements PolicyDecisionPoint {
 
     /** The value of {@code gatehouse.policy.engine} that selects this engine. */
     public static final String ENGINE = "embedded";
@@ -67,27 +70,39 @@ public final class EmbeddedPdp extends EvaluatingPdp {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPdp.class);
 
     private final EmbeddedPdpConfiguration configuration;
-    private final Duration borrowWait;
-    private final Timer lent;
-    private final Timer busy;
-    private final AtomicReference<Serving> serving = new AtomicReference<>();
+    private final EnforcementCheck enforcement;
+    private final Clock clock;
+    private final ExecutorService rebuild = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "policy-instance-rebuild");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final EmbeddedRevision.Lending lending;
+    private final AtomicReference<EmbeddedRevision> serving = new AtomicReference<>();
     private volatile Optional<PolicyFault> lastRefusal = Optional.empty();
 
-    /** Loads, builds and self-tests the bundle file, with meters of its own; never throws. */
+    /**
+     * An engine for callers that enforce nothing themselves (benchmarks, engine tests): every revision's contents are
+     * accepted as they are. Loads, builds and self-tests the bundle file, with meters of its own; never throws.
+     */
     public EmbeddedPdp(EmbeddedPdpConfiguration configuration) {
-        this(configuration, new SimpleMeterRegistry());
+        this(configuration, new SimpleMeterRegistry(), contents -> List.of(), Clock.systemUTC());
     }
 
     /**
      * Offers the bundle file ({@link EmbeddedPdpConfiguration#bundleFile()}) once; never throws. When the file
      * does not exist the PDP starts without a bundle (a bundle service may bring one).
+     *
+     * @param enforcement whether this gateway can enforce a revision's contents; asked before each activation
      */
     @Inject
-    public EmbeddedPdp(EmbeddedPdpConfiguration configuration, MeterRegistry meters) {
+    public EmbeddedPdp(EmbeddedPdpConfiguration configuration, MeterRegistry meters, EnforcementCheck enforcement,
+            Clock clock) {
         this.configuration = configuration;
-        this.borrowWait = configuration.getDecisionDeadline();
-        this.lent = queueWait(meters, "lent");
-        this.busy = queueWait(meters, "busy");
+        this.enforcement = enforcement;
+        this.clock = clock;
+        this.lending = new EmbeddedRevision.Lending(configuration.getDecisionDeadline(), queueWait(meters, "lent"),
+                queueWait(meters, "busy"), rebuild);
         if (configuration.isAllowUnsigned()) {
             LOG.warn("gatehouse.policy.allow-unsigned is set: unsigned policy bundles are accepted (development only)");
         }
@@ -99,41 +114,51 @@ public final class EmbeddedPdp extends EvaluatingPdp {
         }
         if (first instanceof Activation.Activated) {
             LOG.info("Embedded PDP ready: bundle {} revision {} (key {}), {} instances", configuration.bundleFile(),
-                    serving.get().bundle().revision(), serving.get().bundle().keyId().orElse("none: unsigned"),
+                    serving.get().revision(), serving.get().keyId().orElse("none: unsigned"),
                     configuration.poolSize());
         }
     }
 
     /**
      * Offers a bundle: verifies it, refuses one signed before the serving one (unless rollback is allowed), builds
-     * and self-tests a new engine, and swaps it in (class comment). Never throws; one offer at a time.
+     * and self-tests a new engine, reads and checks its contents, and swaps it in (class comment). Never throws; one
+     * offer at a time.
      *
      * @return what happened; on {@link Activation.Refused} the serving revision keeps serving
      */
     public synchronized Activation offer(BundleArchive archive) {
-        Serving current = serving.get();
+        EmbeddedRevision current = serving.get();
         if (current != null && current.archiveSha256().equals(archive.sha256())) {
-            return new Activation.Unchanged(current.bundle().revision());
+            return new Activation.Unchanged(current.revision());
         }
         WasmBundle bundle;
         try {
-            BundleVerification verification = configuration.verification();
-            bundle = BundleReader.from(PolicyBundle.verify(archive, verification));
+            bundle = BundleReader.from(PolicyBundle.verify(archive, configuration.verification()));
         } catch (BundleException | RuntimeException e) {
             return refuse("bundle refused: " + e.getMessage());
         }
         if (current != null && isOlder(bundle, current.bundle()) && !configuration.isAllowRollback()) {
             return refuse("bundle revision " + bundle.revision() + " was signed at " + bundle.signedAt().get()
-                    + ", before the serving revision " + current.bundle().revision() + " ("
+                    + ", before the serving revision " + current.revision() + " ("
                     + current.bundle().signedAt().get() + "); set gatehouse.policy.allow-rollback to roll back");
         }
         PolicyOutcome<WasmPool> pool = build(bundle, configuration.poolSize());
         if (pool instanceof PolicyOutcome.Failed<WasmPool> failed) {
             return refuse("bundle revision " + bundle.revision() + " not activated: " + failed.fault().detail());
         }
-        serving.set(new Serving(bundle, ((PolicyOutcome.Decided<WasmPool>) pool).value(), archive.sha256()));
+        WasmPool instances = ((PolicyOutcome.Decided<WasmPool>) pool).value();
+        List<String> problems = new ArrayList<>();
+        Optional<PolicyContents> contents = contents(bundle, instances, problems);
+        contents.ifPresent(read -> problems.addAll(enforcement.problems(read)));
+        if (!problems.isEmpty()) {
+            return refuse("bundle revision " + bundle.revision() + " cannot be enforced by this gateway: "
+                    + String.join("; ", problems));
+        }
+        EmbeddedRevision next = new EmbeddedRevision(bundle, instances, contents.get(), clock.instant(), lending,
+                archive.sha256());
+        serving.set(next);
         lastRefusal = Optional.empty();
-        String previous = current == null ? "none" : current.bundle().revision();
+        String previous = current == null ? "none" : current.revision();
         LOG.info("Policy bundle revision {} (key {}) activated; it replaces {}", bundle.revision(),
                 bundle.keyId().orElse("none: unsigned"), previous);
         return new Activation.Activated(bundle.revision(), previous);
@@ -151,34 +176,29 @@ public final class EmbeddedPdp extends EvaluatingPdp {
     }
 
     @Override
-    public PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input) {
-        Serving engine = serving.get(); // taken once: this evaluation is wholly this revision
-        if (engine == null) {
-            return new PolicyOutcome.Failed<>(noBundle());
-        }
-        long start = System.nanoTime();
-        Optional<WasmInstance> borrowed = engine.pool().borrow(borrowWait);
-        (borrowed.isPresent() ? lent : busy).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-        if (borrowed.isEmpty()) {
-            return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.BUSY,
-                    "no policy instance became free within " + borrowWait.toMillis() + " ms"));
-        }
-        WasmInstance instance = borrowed.get();
-        PolicyOutcome<ResultSet> outcome = evaluateOn(instance, engine.bundle(), entrypoint, input);
-        boolean engineFailed = outcome instanceof PolicyOutcome.Failed<ResultSet> failed
-                && failed.fault().code().equals(PolicyFault.EVALUATION_ERROR);
-        engine.pool().release(engineFailed ? replacement(engine.bundle(), instance) : instance);
-        return outcome;
+    public Optional<ServedPolicy> serving() {
+        return Optional.ofNullable(serving.get());
+    }
+
+    /** The serving revision with its evaluation path ({@link EvaluatingPolicy}), for the decision memo. */
+    public Optional<EvaluatingPolicy> revision() {
+        return Optional.ofNullable(serving.get());
     }
 
     @Override
     public PdpStatus status() {
-        Serving engine = serving.get();
-        if (engine == null) {
+        EmbeddedRevision revision = serving.get();
+        if (revision == null) {
             return new PdpStatus(ENGINE, Optional.empty(), Optional.of(noBundle()), Optional.empty(), lastRefusal);
         }
-        return new PdpStatus(ENGINE, Optional.of(engine.bundle().revision()), Optional.empty(),
-                engine.bundle().keyId(), lastRefusal);
+        return new PdpStatus(ENGINE, Optional.of(revision.revision()), Optional.empty(), revision.keyId(),
+                lastRefusal);
+    }
+
+    /** Stops the rebuild thread; a replacement being built is abandoned. */
+    @PreDestroy
+    public void close() {
+        rebuild.shutdownNow();
     }
 
     private PolicyFault noBundle() {
@@ -188,9 +208,9 @@ public final class EmbeddedPdp extends EvaluatingPdp {
 
     private Activation refuse(String reason) {
         lastRefusal = Optional.of(new PolicyFault(PolicyFault.BUNDLE_UNAVAILABLE, reason));
-        Serving current = serving.get();
+        EmbeddedRevision current = serving.get();
         if (current != null) {
-            LOG.error("{}; revision {} keeps serving", reason, current.bundle().revision());
+            LOG.error("{}; revision {} keeps serving", reason, current.revision());
         } else {
             LOG.error("{}; no revision serving: every call is denied with policy_unavailable", reason);
         }
@@ -207,6 +227,32 @@ public final class EmbeddedPdp extends EvaluatingPdp {
                 .tag("outcome", outcome).register(meters);
     }
 
+    /** The revision's contents, read once from its {@code enforcement} entry point on one of its instances. */
+    private static Optional<PolicyContents> contents(WasmBundle bundle, WasmPool pool, List<String> problems) {
+        WasmInstance instance = pool.borrow(java.time.Duration.ZERO).orElseThrow();
+        PolicyOutcome<ResultSet> answer;
+        try {
+            answer = EmbeddedRevision.evaluateOn(instance, bundle, Entrypoint.ENFORCEMENT,
+                    PolicyJson.MAPPER.createObjectNode());
+        } finally {
+            pool.release(instance);
+        }
+        PolicyOutcome<PolicyDocument> document = answer instanceof PolicyOutcome.Decided<ResultSet> decided
+                ? DecisionParser.document(decided.value())
+                : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<ResultSet>) answer).fault());
+        if (document instanceof PolicyOutcome.Failed<PolicyDocument> failed) {
+            problems.add("its enforcement document could not be read: " + failed.fault().detail());
+            return Optional.empty();
+        }
+        EnforcementDocument.Read read = EnforcementDocument.read(
+                ((PolicyOutcome.Decided<PolicyDocument>) document).value().value());
+        if (read instanceof EnforcementDocument.Problems found) {
+            problems.addAll(found.problems());
+            return Optional.empty();
+        }
+        return Optional.of(((EnforcementDocument.Contents) read).contents());
+    }
+
     /** Every instance of a new engine, each self-tested with the bundle's smoke cases. */
     private static PolicyOutcome<WasmPool> build(WasmBundle bundle, int size) {
         try {
@@ -214,7 +260,7 @@ public final class EmbeddedPdp extends EvaluatingPdp {
             for (int i = 0; i < size; i++) {
                 WasmInstance instance = new WasmInstance(bundle);
                 PolicyOutcome<String> selfTest = SelfTest.run((entrypoint, in) ->
-                        evaluateOn(instance, bundle, entrypoint, in), bundle.smokeCases());
+                        EmbeddedRevision.evaluateOn(instance, bundle, entrypoint, in), bundle.smokeCases());
                 if (selfTest instanceof PolicyOutcome.Failed<String> failed) {
                     return new PolicyOutcome.Failed<>(failed.fault());
                 }
@@ -223,51 +269,7 @@ public final class EmbeddedPdp extends EvaluatingPdp {
             return new PolicyOutcome.Decided<>(new WasmPool(instances));
         } catch (Throwable e) { // a corrupt module can fail anywhere inside the runtime, with Errors too
             return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.BUNDLE_UNAVAILABLE,
-                    "the policy module cannot be instantiated: " + describe(e)));
+                    "the policy module cannot be instantiated: " + EmbeddedRevision.describe(e)));
         }
-    }
-
-    /** marshal → Wasm → read the result set; the one place this engine touches the runtime. */
-    private static PolicyOutcome<ResultSet> evaluateOn(WasmInstance instance, WasmBundle bundle,
-            Entrypoint entrypoint, ObjectNode input) {
-        String raw;
-        try {
-            raw = instance.evaluate(entrypoint, PolicyJson.write(input));
-        } catch (Throwable e) { // includes Errors: a trap or out-of-bounds access inside generated code
-            LOG.warn("Wasm evaluation of {} failed: {}", entrypoint.path(), describe(e));
-            return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.EVALUATION_ERROR, describe(e)));
-        }
-        try {
-            JsonNode results = PolicyJson.MAPPER.readTree(raw);
-            return new PolicyOutcome.Decided<>(new ResultSet(results, bundle.revision(), bundle.keyId()));
-        } catch (JsonProcessingException e) {
-            return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.MALFORMED_RESULT,
-                    "the engine returned text that is not JSON"));
-        }
-    }
-
-    private static WasmInstance replacement(WasmBundle bundle, WasmInstance broken) {
-        try {
-            WasmInstance fresh = new WasmInstance(bundle);
-            PolicyOutcome<String> selfTest = SelfTest.run((entrypoint, in) ->
-                    evaluateOn(fresh, bundle, entrypoint, in));
-            if (selfTest instanceof PolicyOutcome.Failed<String> failed) {
-                LOG.error("Replacement policy instance failed its self-test; keeping the old one: {}",
-                        failed.fault().detail());
-            } else {
-                return fresh;
-            }
-        } catch (Throwable e) {
-            LOG.error("Replacement policy instance could not be built; keeping the old one: {}", describe(e));
-        }
-        return broken;
-    }
-
-    private static String describe(Throwable e) {
-        return e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-    }
-
-    /** One revision's engine: the bundle and its pool of instances, all self-tested. */
-    private record Serving(WasmBundle bundle, WasmPool pool, String archiveSha256) {
     }
 }

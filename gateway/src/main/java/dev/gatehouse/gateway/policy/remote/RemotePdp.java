@@ -4,13 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.Entrypoint;
-import dev.gatehouse.gateway.policy.EvaluatingPdp;
+import dev.gatehouse.gateway.policy.DecisionParser;
+import dev.gatehouse.gateway.policy.EnforcementDocument;
+import dev.gatehouse.gateway.policy.EvaluatingPolicy;
+import dev.gatehouse.gateway.policy.PolicyDocument;
 import dev.gatehouse.gateway.policy.PolicyJson;
 import dev.gatehouse.gateway.policy.ResultSet;
 import dev.gatehouse.gateway.policy.SelfTest;
+import dev.gatehouse.gateway.policy.api.EnforcementCheck;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
+import dev.gatehouse.gateway.policy.api.PolicyContents;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.ServedPolicy;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -22,13 +29,17 @@ import io.micronaut.http.client.exceptions.HttpClientException;
 import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.http.client.exceptions.ReadTimeoutException;
 import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
@@ -50,12 +61,21 @@ import reactor.core.publisher.Mono;
  * shared parser like the embedded engine's. The bundle revision is taken from {@code provenance.bundles}
  * ({@code "unknown"} when OPA reports none).
  *
- * <p>At start-up the {@link SelfTest} runs once; its outcome, and after that the outcome of the latest call, is
- * what {@link #status()} reports. The bean starts even when OPA is not reachable yet; calls then fail closed.
+ * <p><b>Revisions.</b> OPA activates bundles by itself, unseen. The gateway reads the contents of the revision OPA
+ * serves (the {@code enforcement} entry point), checks that it can enforce them ({@link EnforcementCheck}) and runs
+ * the {@link SelfTest} on it before it uses that revision; every later answer names the revision that gave it, and an
+ * answer from another revision than the one the call's contents came from is a fault
+ * ({@link PolicyFault#REVISION_CHANGED}, so the call is denied {@code policy_unavailable}, retryable) after which the
+ * next call reads the new revision's contents. A revision OPA serves that this gateway cannot enforce leaves no
+ * revision serving here (every call fails closed) until OPA serves one it can: OPA, not the gateway, chose to
+ * activate it.
+ *
+ * <p>{@link #status()} reports the outcome of the latest call. The bean starts even when OPA is not reachable yet;
+ * calls then fail closed.
  */
 @Singleton
 @Requires(property = "gatehouse.policy.engine", value = RemotePdp.ENGINE)
-public final class RemotePdp extends EvaluatingPdp {
+public final class RemotePdp implements PolicyDecisionPoint {
 
     /** The value of {@code gatehouse.policy.engine} that selects this engine. */
     public static final String ENGINE = "remote";
@@ -68,37 +88,43 @@ public final class RemotePdp extends EvaluatingPdp {
     private final HttpClient client;
     private final URI base;
     private final Duration deadline;
+    private final EnforcementCheck enforcement;
+    private final Clock clock;
     private volatile PdpStatus status;
+    private volatile RemoteRevision current;
 
-    /** Creates the client and runs the self-test once; never throws for an unreachable or broken OPA. */
+    /** An engine whose revisions' contents are accepted as they are (engine tests). */
     public RemotePdp(RemotePdpConfiguration configuration) {
+        this(configuration, contents -> List.of(), Clock.systemUTC());
+    }
+
+    /**
+     * Creates the client and reads OPA's revision once; never throws for an unreachable or broken OPA.
+     *
+     * @param enforcement whether this gateway can enforce a revision's contents
+     */
+    @Inject
+    public RemotePdp(RemotePdpConfiguration configuration, EnforcementCheck enforcement, Clock clock) {
         this.base = URI.create(configuration.getUrl());
         this.deadline = configuration.getDeadline();
+        this.enforcement = enforcement;
+        this.clock = clock;
         DefaultHttpClientConfiguration http = new DefaultHttpClientConfiguration();
         http.setConnectTimeout(deadline);
         http.setReadTimeout(deadline);
         http.setFollowRedirects(false);
         this.client = HttpClient.create(url(base), http);
         this.status = new PdpStatus(ENGINE, Optional.empty(), Optional.empty());
-        PolicyOutcome<String> selfTest = SelfTest.run(this);
-        observe(selfTest);
-        if (selfTest instanceof PolicyOutcome.Failed<String> failed) {
-            LOG.error("Remote PDP at {} failed its self-test; calls are denied until it answers correctly: {}",
-                    base, failed.fault().detail());
+        if (refresh() == null) {
+            LOG.error("Remote PDP at {} has no revision this gateway can use yet; calls are denied until it has: {}",
+                    base, status.fault().map(PolicyFault::detail).orElse("?"));
         }
     }
 
     @Override
-    public PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input) {
-        return call(entrypoint, input);
-    }
-
-    @Override
-    protected void observe(PolicyOutcome<String> outcome) {
-        status = outcome instanceof PolicyOutcome.Decided<String> revision
-                ? new PdpStatus(ENGINE, Optional.of(revision.value()), Optional.empty())
-                : new PdpStatus(ENGINE, status.bundleRevision(),
-                        Optional.of(((PolicyOutcome.Failed<String>) outcome).fault()));
+    public Optional<ServedPolicy> serving() {
+        RemoteRevision revision = current;
+        return Optional.ofNullable(revision != null ? revision : refresh());
     }
 
     @Override
@@ -110,6 +136,79 @@ public final class RemotePdp extends EvaluatingPdp {
     @PreDestroy
     public void close() {
         client.close();
+    }
+
+    /**
+     * Reads the revision OPA serves now: its contents, whether this gateway can enforce them, and its self-test.
+     *
+     * @return the revision, also kept as the current one; null when there is none this gateway can use (the status
+     *         says why)
+     */
+    private synchronized RemoteRevision refresh() {
+        RemoteRevision known = current;
+        if (known != null) {
+            return known; // another call read it first
+        }
+        PolicyOutcome<ResultSet> answer = call(Entrypoint.ENFORCEMENT, PolicyJson.MAPPER.createObjectNode());
+        if (answer instanceof PolicyOutcome.Failed<ResultSet> failed) {
+            return unusable(failed.fault());
+        }
+        ResultSet result = ((PolicyOutcome.Decided<ResultSet>) answer).value();
+        PolicyOutcome<PolicyDocument> document = DecisionParser.document(result);
+        if (document instanceof PolicyOutcome.Failed<PolicyDocument> failed) {
+            return unusable(failed.fault());
+        }
+        EnforcementDocument.Read read = EnforcementDocument.read(
+                ((PolicyOutcome.Decided<PolicyDocument>) document).value().value());
+        List<String> problems = read instanceof EnforcementDocument.Problems found ? found.problems()
+                : enforcement.problems(((EnforcementDocument.Contents) read).contents());
+        if (!problems.isEmpty()) {
+            return unusable(new PolicyFault(PolicyFault.BUNDLE_UNAVAILABLE, "revision " + result.revision()
+                    + " cannot be enforced by this gateway: " + String.join("; ", problems)));
+        }
+        RemoteRevision revision = new RemoteRevision(result.revision(),
+                ((EnforcementDocument.Contents) read).contents(), clock.instant());
+        PolicyOutcome<String> selfTest = SelfTest.run(revision);
+        if (selfTest instanceof PolicyOutcome.Failed<String> failed) {
+            return unusable(failed.fault());
+        }
+        current = revision;
+        status = new PdpStatus(ENGINE, Optional.of(revision.revision()), Optional.empty());
+        LOG.info("Remote PDP at {} serves revision {}", base, revision.revision());
+        return revision;
+    }
+
+    private RemoteRevision unusable(PolicyFault fault) {
+        status = new PdpStatus(ENGINE, status.bundleRevision(), Optional.of(fault));
+        return null;
+    }
+
+    /** The revision OPA served when its contents were read; evaluations on it must come from it. */
+    private final class RemoteRevision extends EvaluatingPolicy {
+
+        RemoteRevision(String revision, PolicyContents contents, Instant activatedAt) {
+            super(revision, Optional.empty(), activatedAt, contents);
+        }
+
+        @Override
+        public PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input) {
+            PolicyOutcome<ResultSet> answer = call(entrypoint, input);
+            if (answer instanceof PolicyOutcome.Decided<ResultSet> decided
+                    && !decided.value().revision().equals(revision())) {
+                current = null; // the next call reads the revision OPA serves now
+                return failed(PolicyFault.REVISION_CHANGED, "OPA answered from revision "
+                        + decided.value().revision() + ", not " + revision() + " whose contents this call used");
+            }
+            return answer;
+        }
+
+        @Override
+        protected void observe(PolicyOutcome<String> outcome) {
+            status = outcome instanceof PolicyOutcome.Decided<String> revision
+                    ? new PdpStatus(ENGINE, Optional.of(revision.value()), Optional.empty())
+                    : new PdpStatus(ENGINE, status.bundleRevision(),
+                            Optional.of(((PolicyOutcome.Failed<String>) outcome).fault()));
+        }
     }
 
     private PolicyOutcome<ResultSet> call(Entrypoint entrypoint, ObjectNode input) {

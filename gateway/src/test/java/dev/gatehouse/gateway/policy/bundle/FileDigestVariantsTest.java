@@ -34,7 +34,7 @@ class FileDigestVariantsTest {
         SignedBundles.Keys keys = SignedBundles.keys(dir.resolve("keys"));
         Path policies = Files.createDirectories(dir.resolve("src/policies/variants"));
         Files.writeString(policies.resolve("data.json"), object(random, 0));
-        Path bundle = SignedBundles.build(policies.getParent(), dir.resolve("b.tar.gz"), false, "v" + seed,
+        Path bundle = SignedBundles.buildRaw(policies.getParent(), dir.resolve("b.tar.gz"), "v" + seed,
                 keys.privateKey(), null);
         PolicyBundle verified = PolicyBundle.verify(BundleArchive.read(bundle), keys.verification(""));
         assertEquals("v" + seed, verified.revision());

@@ -2,7 +2,6 @@ package dev.gatehouse.gateway.policy.bundle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gatehouse.gateway.policy.Entrypoint;
 import dev.gatehouse.gateway.policy.TestBundle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -76,43 +75,66 @@ public final class SignedBundles {
     }
 
     /**
-     * {@code opa build} of {@code policies} (run in its parent, so names are {@code policies/…} as in
-     * {@code make bundle}).
+     * The bundle {@code make bundle} would build from {@code policies} (scripts/build-bundle.sh: the policies staged
+     * with the repository's tool schemas and the reason catalogue, files named {@code policies/…}).
      *
-     * @param wasm       true for {@code -t wasm} with every {@link Entrypoint} and the Wasm capabilities
+     * @param wasm       true for {@code -t wasm} with the Wasm capabilities
      * @param revision   the manifest revision
      * @param signingKey the private key, or null for an unsigned bundle
      * @param claims     extra signature claims ({@code --claims-file}), e.g. {@code {"iat": 1, "scope": "x"}}
      */
     public static Path build(Path policies, Path target, boolean wasm, String revision, Path signingKey,
             String claims) throws IOException {
-        List<String> command = new ArrayList<>(List.of(TestBundle.opa().toString(), "build", "-b",
-                policies.getFileName().toString(), "--revision", revision, "-o", target.toAbsolutePath().toString()));
+        List<String> command = new ArrayList<>(List.of(TestBundle.repo().resolve("scripts/build-bundle.sh")
+                .toString(), "-o", target.toAbsolutePath().toString(), "--policies", policies.toString(),
+                "--revision", revision));
         if (wasm) {
-            command.addAll(List.of("-t", "wasm", "--capabilities",
-                    TestBundle.repo().resolve("scripts/wasm-capabilities.json").toString()));
-            for (Entrypoint entrypoint : Entrypoint.values()) {
-                command.addAll(List.of("-e", entrypoint.path()));
-            }
+            command.add("--wasm");
         }
+        command.add("--");
+        command.addAll(signing(target, signingKey, claims));
+        run(command, TestBundle.repo());
+        return target;
+    }
+
+    /**
+     * A plain {@code opa build} of whatever {@code dir} holds (files named {@code <dir name>/…}), without staging: for
+     * tests of bundle verification that need data no policy reads.
+     */
+    public static Path buildRaw(Path dir, Path target, String revision, Path signingKey, String claims)
+            throws IOException {
+        List<String> command = new ArrayList<>(List.of(TestBundle.opa().toString(), "build", "-b",
+                dir.getFileName().toString(), "--revision", revision, "-o", target.toAbsolutePath().toString()));
+        command.addAll(signing(target, signingKey, claims));
+        run(command, dir.getParent());
+        return target;
+    }
+
+    private static List<String> signing(Path target, Path signingKey, String claims) throws IOException {
+        List<String> options = new ArrayList<>();
         if (signingKey != null) {
-            command.addAll(List.of("--signing-key", signingKey.toAbsolutePath().toString()));
+            options.addAll(List.of("--signing-key", signingKey.toAbsolutePath().toString()));
             if (claims != null) {
                 Path claimsFile = Files.writeString(target.resolveSibling(target.getFileName() + ".claims.json"),
                         claims);
-                command.addAll(List.of("--claims-file", claimsFile.toAbsolutePath().toString()));
+                options.addAll(List.of("--claims-file", claimsFile.toAbsolutePath().toString()));
             }
         }
+        return options;
+    }
+
+    private static void run(List<String> command, Path directory) throws IOException {
         try {
-            Process process = new ProcessBuilder(command).directory(policies.getParent().toFile())
-                    .redirectErrorStream(true).start();
+            ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile())
+                    .redirectErrorStream(true);
+            builder.environment().put("OPA", TestBundle.opa().toString());
+            Process process = builder.start();
             String out = new String(process.getInputStream().readAllBytes());
-            assertEquals(0, process.waitFor(), "opa build failed: " + command + "\n" + out);
+            assertEquals(0, process.waitFor(), "bundle build failed: " + command + "\n" + out);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(e);
         }
-        return target;
     }
 
     /** The entries of a bundle as written (names with their leading {@code /}), in order. */

@@ -1,6 +1,6 @@
 package dev.gatehouse.gateway.policy.embedded;
 
-import dev.gatehouse.gateway.policy.EvaluatingPdp;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.PdpContractTest;
 import dev.gatehouse.gateway.policy.TestBundle;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,7 +17,7 @@ class EmbeddedPdpContractTest extends PdpContractTest {
     }
 
     @Override
-    protected EvaluatingPdp pdp() {
+    protected PolicyDecisionPoint pdp() {
         return pdp;
     }
 

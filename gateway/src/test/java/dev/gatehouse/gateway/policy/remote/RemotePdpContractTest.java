@@ -2,7 +2,7 @@ package dev.gatehouse.gateway.policy.remote;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gatehouse.gateway.policy.EvaluatingPdp;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.PdpContractTest;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
@@ -34,7 +34,7 @@ class RemotePdpContractTest extends PdpContractTest {
     }
 
     @Override
-    protected EvaluatingPdp pdp() {
+    protected PolicyDecisionPoint pdp() {
         return pdp;
     }
 

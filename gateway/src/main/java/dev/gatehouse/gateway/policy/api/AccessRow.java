@@ -1,4 +1,4 @@
-package dev.gatehouse.gateway.gate;
+package dev.gatehouse.gateway.policy.api;
 
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -8,12 +8,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * One row of the access table (policies/gatehouse/access_table/data.json, schemas/access-table.json) as the PEP
- * needs it. The policy reads the same row to decide; Java reads it only to register the tool, to know which
- * argument fields name target threads (whose shells the PIP must look up), and to know which obligations an allowed
- * call of the row must carry (docs/design.md, Decision contract). Nothing here says what the fields mean.
+ * One row of the access table (policies/gatehouse/access_table/data.json, schemas/access-table.json) as the served
+ * revision gives it. The policy reads the same row to decide; Java reads it only to know which argument fields name
+ * target threads (whose shells the PIP must look up), which fields' values the policy reads, and which obligations an
+ * allowed call of the row must carry (docs/design.md, Decision contract). Nothing here says what the fields mean.
  *
- * @param toolkit      {@code thread|project|wiki}
+ * @param toolkit      the facade family serving the tool ({@code thread|project|wiki} today)
  * @param accessClass  the access class (docs/domain.md §3)
  * @param capability   the capability the row needs, if any (docs/domain.md §4)
  * @param threadFields argument fields naming target threads

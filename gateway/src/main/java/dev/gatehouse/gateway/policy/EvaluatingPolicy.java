@@ -1,0 +1,144 @@
+package dev.gatehouse.gateway.policy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.NoticeInput;
+import dev.gatehouse.gateway.policy.api.PolicyContents;
+import dev.gatehouse.gateway.policy.api.PolicyFault;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.ServedPolicy;
+import dev.gatehouse.gateway.policy.api.VisibleTools;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * One activated revision of either engine, and the one call path of every engine: marshal
+ * ({@link DecisionInputMapper}) → evaluate (the engine, {@link #evaluate}) → parse ({@link DecisionParser}). Engines
+ * supply only {@link #evaluate}; the marshalling and the rules for what counts as an answer are the same for all.
+ */
+public abstract class EvaluatingPolicy implements ServedPolicy, PolicyEvaluator {
+
+    private final String revision;
+    private final Optional<String> keyId;
+    private final Instant activatedAt;
+    private final PolicyContents contents;
+
+    /**
+     * @param revision    the manifest revision
+     * @param keyId       the id of the key that verified it, if known
+     * @param activatedAt when this gateway activated it
+     * @param contents    what the revision says the PEP enforces
+     */
+    protected EvaluatingPolicy(String revision, Optional<String> keyId, Instant activatedAt,
+            PolicyContents contents) {
+        this.revision = Objects.requireNonNull(revision, "revision");
+        this.keyId = Objects.requireNonNull(keyId, "keyId");
+        this.activatedAt = Objects.requireNonNull(activatedAt, "activatedAt");
+        this.contents = Objects.requireNonNull(contents, "contents");
+    }
+
+    @Override
+    public final String revision() {
+        return revision;
+    }
+
+    @Override
+    public final Optional<String> keyId() {
+        return keyId;
+    }
+
+    @Override
+    public final Instant activatedAt() {
+        return activatedAt;
+    }
+
+    @Override
+    public final PolicyContents contents() {
+        return contents;
+    }
+
+    @Override
+    public final PolicyOutcome<Decision> decide(DecisionInput input) {
+        long start = System.nanoTime();
+        return marshalled(() -> DecisionInputMapper.forCall(input), json -> decide(json, start));
+    }
+
+    @Override
+    public final PolicyOutcome<VisibleTools> visibleTools(DecisionInput input) {
+        long start = System.nanoTime();
+        return marshalled(() -> DecisionInputMapper.forListing(input), json -> visibleTools(json, start));
+    }
+
+    @Override
+    public final PolicyOutcome<Decision> notice(NoticeInput input) {
+        return notice(DecisionInputMapper.forNotice(input), System.nanoTime());
+    }
+
+    @Override
+    public final PolicyOutcome<List<String>> heldCapabilities(DecisionInput input) {
+        return marshalled(() -> DecisionInputMapper.forListing(input), json -> evaluateAndParse(
+                Entrypoint.HELD_CAPABILITIES, json, DecisionParser::names, names -> revision));
+    }
+
+    /**
+     * Decides on decision-input JSON as given. Package-private: production callers go through the typed
+     * {@link #decide(DecisionInput)}; the golden replay also needs inputs the typed API cannot express (an absent
+     * caller, a malformed wiki root).
+     */
+    final PolicyOutcome<Decision> decide(ObjectNode input, long startNanos) {
+        return evaluateAndParse(Entrypoint.DECISION, input, result -> DecisionParser.decision(result, startNanos),
+                Decision::bundleRevision);
+    }
+
+    /** Lists visible tools for decision-input JSON as given; package-private for the same reason. */
+    final PolicyOutcome<VisibleTools> visibleTools(ObjectNode input, long startNanos) {
+        return evaluateAndParse(Entrypoint.VISIBLE_TOOLS, input,
+                result -> DecisionParser.visibleTools(result, startNanos), VisibleTools::bundleRevision);
+    }
+
+    /** Decides a notice on input JSON as given; package-private for the golden replay. */
+    final PolicyOutcome<Decision> notice(ObjectNode input, long startNanos) {
+        return evaluateAndParse(Entrypoint.NOTICE, input, result -> DecisionParser.decision(result, startNanos),
+                Decision::bundleRevision);
+    }
+
+    /**
+     * Sees the outcome of every evaluation after parsing. Engines whose health can change while running (the remote
+     * one) track their status here; the default ignores it.
+     *
+     * @param outcome the bundle revision that decided, or the fault that kept the engine from deciding
+     */
+    protected void observe(PolicyOutcome<String> outcome) {
+    }
+
+    /** The one path of every entry point: evaluate, parse the result strictly, report the outcome to observe. */
+    private <T> PolicyOutcome<T> evaluateAndParse(Entrypoint entrypoint, ObjectNode input,
+            Function<ResultSet, PolicyOutcome<T>> parse, Function<T, String> revisionOf) {
+        PolicyOutcome<ResultSet> answer = evaluate(entrypoint, input);
+        PolicyOutcome<T> outcome = answer instanceof PolicyOutcome.Decided<ResultSet> decided
+                ? parse.apply(decided.value())
+                : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<ResultSet>) answer).fault());
+        observe(outcome instanceof PolicyOutcome.Decided<T> d
+                ? new PolicyOutcome.Decided<>(revisionOf.apply(d.value()))
+                : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<T>) outcome).fault()));
+        return outcome;
+    }
+
+    /** Marshals the input, then evaluates; an input that cannot be written is this engine's fault, not the caller's. */
+    private static <T> PolicyOutcome<T> marshalled(Supplier<ObjectNode> marshal,
+            Function<ObjectNode, PolicyOutcome<T>> evaluate) {
+        ObjectNode json;
+        try {
+            json = marshal.get();
+        } catch (RuntimeException | StackOverflowError e) { // arguments nested too deep to serialise
+            return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.EVALUATION_ERROR,
+                    "the decision input cannot be serialised: " + e.getClass().getName()));
+        }
+        return evaluate.apply(json);
+    }
+}

@@ -1,0 +1,88 @@
+package dev.gatehouse.gateway.support;
+
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.NoticeInput;
+import dev.gatehouse.gateway.policy.api.PdpStatus;
+import dev.gatehouse.gateway.policy.api.PolicyContents;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.ServedPolicy;
+import dev.gatehouse.gateway.policy.api.VisibleTools;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * A PDP that serves a real engine's revision but answers tools/call decisions with {@code decide}: for gate tests of
+ * what the PEP does with answers the real policy never gives (a busy engine, an allow without obligations).
+ */
+public final class DecidingPdp implements PolicyDecisionPoint {
+
+    private final PolicyDecisionPoint real;
+    private final Function<DecisionInput, PolicyOutcome<Decision>> decide;
+
+    public DecidingPdp(PolicyDecisionPoint real, Function<DecisionInput, PolicyOutcome<Decision>> decide) {
+        this.real = real;
+        this.decide = decide;
+    }
+
+    @Override
+    public Optional<ServedPolicy> serving() {
+        return real.serving().map(Served::new);
+    }
+
+    @Override
+    public PdpStatus status() {
+        return real.status();
+    }
+
+    private final class Served implements ServedPolicy {
+        private final ServedPolicy revision;
+
+        Served(ServedPolicy revision) {
+            this.revision = revision;
+        }
+
+        @Override
+        public String revision() {
+            return revision.revision();
+        }
+
+        @Override
+        public Optional<String> keyId() {
+            return revision.keyId();
+        }
+
+        @Override
+        public Instant activatedAt() {
+            return revision.activatedAt();
+        }
+
+        @Override
+        public PolicyContents contents() {
+            return revision.contents();
+        }
+
+        @Override
+        public PolicyOutcome<Decision> decide(DecisionInput input) {
+            return decide.apply(input);
+        }
+
+        @Override
+        public PolicyOutcome<VisibleTools> visibleTools(DecisionInput input) {
+            return revision.visibleTools(input);
+        }
+
+        @Override
+        public PolicyOutcome<Decision> notice(NoticeInput input) {
+            return revision.notice(input);
+        }
+
+        @Override
+        public PolicyOutcome<List<String>> heldCapabilities(DecisionInput input) {
+            return revision.heldCapabilities(input);
+        }
+    }
+}
