@@ -14,6 +14,7 @@ import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.ServedPolicy;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
+import dev.gatehouse.gateway.policy.bundle.SignedBundles;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
 import dev.gatehouse.gateway.support.Facts;
@@ -208,8 +209,8 @@ class MemoizingPdpTest {
         Files.delete(policies.resolve("gatehouse/smoke/data.json"));
         Path bundle = dir.resolve("other.tar.gz");
         // Signed with the key of make bundle, as every bundle the embedded engine accepts must be.
-        OpaCli.buildWasmBundle(policies, bundle, List.of("--revision", "memo-swap", "--signing-key",
-                TestBundle.publicKey().resolveSibling("private.pem").toString()));
+        SignedBundles.build(policies, bundle, true, "memo-swap", TestBundle.publicKey().resolveSibling("private.pem"),
+                "{\"iat\": " + java.time.Instant.now().getEpochSecond() + "}");
         Swapping swapping = new Swapping(engine, engine(bundle));
         MemoizingPdp memo = new MemoizingPdp(swapping, swapping::revision, new MemoConfiguration(),
                 new SimpleMeterRegistry());

@@ -71,6 +71,28 @@ public final class OpaCli {
         build(command);
     }
 
+    /**
+     * A plain {@code opa build -t wasm} of {@code policyDir} with every {@link Entrypoint}, unsigned, revision
+     * {@code fault-test}: without staging and without the Wasm capabilities, for a test of what the engine does with a
+     * module that calls a built-in its host lacks.
+     */
+    public static void buildUncheckedWasmBundle(Path policyDir, Path target) {
+        List<String> command = new ArrayList<>(List.of(TestBundle.opa().toString(), "build", "-t", "wasm", "-b",
+                policyDir.toString(), "--revision", "fault-test", "-o", target.toString()));
+        for (Entrypoint entrypoint : Entrypoint.values()) {
+            command.addAll(List.of("-e", entrypoint.path()));
+        }
+        try {
+            Process process = new ProcessBuilder(command).inheritIO().start();
+            assertEquals(0, process.waitFor(), "opa build failed: " + command);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static void build(List<String> arguments) {
         List<String> command = new ArrayList<>(List.of(TestBundle.repo().resolve("scripts/build-bundle.sh")
                 .toString()));

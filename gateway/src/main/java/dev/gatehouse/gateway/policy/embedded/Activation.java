@@ -16,4 +16,11 @@ public sealed interface Activation {
     /** The bundle was not activated; the serving revision, if any, keeps serving. */
     record Refused(String reason) implements Activation {
     }
+
+    /**
+     * The bundle could not be decided on now (the store of accepted revisions did not answer, so it cannot be shown
+     * not to be a rollback); the serving revision keeps serving and the same bundle is offered again later.
+     */
+    record Deferred(String reason) implements Activation {
+    }
 }

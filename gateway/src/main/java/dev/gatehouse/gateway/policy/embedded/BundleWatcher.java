@@ -86,8 +86,10 @@ public final class BundleWatcher {
             }
             try {
                 BundleArchive archive = BundleArchive.read(file);
-                seen = now;
-                pdp.offer(archive); // the PDP logs what the offer did
+                // The PDP logs what the offer did; a deferred one is offered again at the next look.
+                if (!(pdp.offer(archive) instanceof Activation.Deferred)) {
+                    seen = now;
+                }
             } catch (BundleException e) {
                 if (now.equals(unreadable)) {
                     // Unchanged since the last look and still unreadable: corrupt, not half-written. Reported
@@ -153,7 +155,8 @@ public final class BundleWatcher {
             BundleServiceClient.Poll.Fetched fetched = (BundleServiceClient.Poll.Fetched) poll;
             failures = 0;
             Activation activation = pdp.offer(fetched.archive());
-            etag = activation instanceof Activation.Refused ? Optional.empty() : fetched.etag();
+            etag = activation instanceof Activation.Refused || activation instanceof Activation.Deferred
+                    ? Optional.empty() : fetched.etag();
             return jitter();
         }
 

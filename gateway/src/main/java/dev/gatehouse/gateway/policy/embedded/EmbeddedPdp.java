@@ -15,6 +15,7 @@ import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.ServedPolicy;
+import dev.gatehouse.gateway.policy.bundle.AcceptedRevisions;
 import dev.gatehouse.gateway.policy.bundle.BundleArchive;
 import dev.gatehouse.gateway.policy.bundle.BundleException;
 import dev.gatehouse.gateway.policy.bundle.PolicyBundle;
@@ -26,6 +27,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -41,8 +43,11 @@ import org.slf4j.LoggerFactory;
  * {@link EmbeddedRevision} evaluates on one.
  *
  * <p><b>Activation.</b> A bundle is offered ({@link #offer}: the file at start-up, then whatever
- * {@link BundleWatcher} finds). It is verified ({@link PolicyBundle#verify}, OPA's signing rules), refused when it
- * was signed earlier than the serving one (unless {@code allow-rollback}), then {@link EmbeddedPdpConfiguration#poolSize()}
+ * {@link BundleWatcher} finds). It is verified ({@link PolicyBundle#verify}, OPA's signing rules) and checked against
+ * rollback: a signed bundle must carry {@code iat}, no further in the future than {@code iat-leeway}, and no earlier
+ * than the newest revision this deployment ever accepted ({@link AcceptedRevisions}, shared by every replica and
+ * kept across restarts); {@code allow-rollback} lifts the first and the last rule for development. Then
+ * {@link EmbeddedPdpConfiguration#poolSize()}
  * instances are built with the data loaded once each (an instance whose module lacks an {@link Entrypoint} fails
  * here), the {@link SelfTest} with the bundle's smoke cases runs on every instance, the revision's contents are read
  * from its {@code enforcement} entry point ({@link EnforcementDocument}) and the {@link EnforcementCheck} confirms
@@ -71,6 +76,7 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
 
     private final EmbeddedPdpConfiguration configuration;
     private final EnforcementCheck enforcement;
+    private final AcceptedRevisions accepted;
     private final Clock clock;
     private final ExecutorService rebuild = Executors.newSingleThreadExecutor(runnable -> {
         Thread thread = new Thread(runnable, "policy-instance-rebuild");
@@ -83,10 +89,12 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
 
     /**
      * An engine for callers that enforce nothing themselves (benchmarks, engine tests): every revision's contents are
-     * accepted as they are. Loads, builds and self-tests the bundle file, with meters of its own; never throws.
+     * accepted as they are, and the rollback floor is kept in this process. Loads, builds and self-tests the bundle
+     * file, with meters of its own; never throws.
      */
     public EmbeddedPdp(EmbeddedPdpConfiguration configuration) {
-        this(configuration, new SimpleMeterRegistry(), contents -> List.of(), Clock.systemUTC());
+        this(configuration, new SimpleMeterRegistry(), contents -> List.of(), AcceptedRevisions.inMemory(),
+                Clock.systemUTC());
     }
 
     /**
@@ -94,12 +102,14 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
      * does not exist the PDP starts without a bundle (a bundle service may bring one).
      *
      * @param enforcement whether this gateway can enforce a revision's contents; asked before each activation
+     * @param accepted    the newest revision ever accepted, the rollback floor
      */
     @Inject
     public EmbeddedPdp(EmbeddedPdpConfiguration configuration, MeterRegistry meters, EnforcementCheck enforcement,
-            Clock clock) {
+            AcceptedRevisions accepted, Clock clock) {
         this.configuration = configuration;
         this.enforcement = enforcement;
+        this.accepted = accepted;
         this.clock = clock;
         this.lending = new EmbeddedRevision.Lending(configuration.getDecisionDeadline(), queueWait(meters, "lent"),
                 queueWait(meters, "busy"), rebuild);
@@ -137,10 +147,9 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
         } catch (BundleException | RuntimeException e) {
             return refuse("bundle refused: " + e.getMessage());
         }
-        if (current != null && isOlder(bundle, current.bundle()) && !configuration.isAllowRollback()) {
-            return refuse("bundle revision " + bundle.revision() + " was signed at " + bundle.signedAt().get()
-                    + ", before the serving revision " + current.revision() + " ("
-                    + current.bundle().signedAt().get() + "); set gatehouse.policy.allow-rollback to roll back");
+        Optional<Activation> rollback = rollback(bundle);
+        if (rollback.isPresent()) {
+            return rollback.get();
         }
         PolicyOutcome<WasmPool> pool = build(bundle, configuration.poolSize());
         if (pool instanceof PolicyOutcome.Failed<WasmPool> failed) {
@@ -153,6 +162,10 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
         if (!problems.isEmpty()) {
             return refuse("bundle revision " + bundle.revision() + " cannot be enforced by this gateway: "
                     + String.join("; ", problems));
+        }
+        Optional<Activation> raced = record(bundle);
+        if (raced.isPresent()) {
+            return raced.get();
         }
         EmbeddedRevision next = new EmbeddedRevision(bundle, instances, contents.get(), clock.instant(), lending,
                 archive.sha256());
@@ -217,9 +230,65 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
         return new Activation.Refused(reason);
     }
 
-    private static boolean isOlder(WasmBundle offered, WasmBundle serving) {
-        return offered.signedAt().isPresent() && serving.signedAt().isPresent()
-                && offered.signedAt().get().isBefore(serving.signedAt().get());
+    /**
+     * The refusal of a bundle that would roll the policy back (class comment), checked before anything is built: a
+     * signed bundle without {@code iat}, with one too far in the future, or older than the newest ever accepted.
+     */
+    private Optional<Activation> rollback(WasmBundle bundle) {
+        if (bundle.keyId().isEmpty()) {
+            return Optional.empty(); // unsigned, allowed for development: nothing says when it was made
+        }
+        if (bundle.signedAt().isEmpty()) {
+            return configuration.isAllowRollback() ? Optional.empty() : Optional.of(refuse("bundle revision "
+                    + bundle.revision() + " is signed without iat, so it cannot be ordered against the revisions "
+                    + "already accepted; sign it with make bundle (BUNDLE_SIGNING_KEY), or set "
+                    + "gatehouse.policy.allow-rollback for development"));
+        }
+        Instant signedAt = bundle.signedAt().get();
+        Instant latest = clock.instant().plus(configuration.getIatLeeway());
+        if (signedAt.isAfter(latest)) {
+            return Optional.of(refuse("bundle revision " + bundle.revision() + " was signed at " + signedAt
+                    + ", in the future (later than " + latest + "): refused, it would lock out every honest revision"));
+        }
+        if (configuration.isAllowRollback()) {
+            return Optional.empty();
+        }
+        Optional<Instant> newest;
+        try {
+            newest = accepted.newest();
+        } catch (RuntimeException e) {
+            return Optional.of(defer(bundle, e));
+        }
+        return newest.filter(signedAt::isBefore).map(floor -> refuse(older(bundle, floor)));
+    }
+
+    /** Records the bundle as the newest accepted; a refusal when a newer one was recorded meanwhile. */
+    private Optional<Activation> record(WasmBundle bundle) {
+        if (bundle.keyId().isEmpty() || bundle.signedAt().isEmpty() || configuration.isAllowRollback()) {
+            return Optional.empty();
+        }
+        try {
+            if (accepted.accept(bundle.signedAt().get(), bundle.revision())) {
+                return Optional.empty();
+            }
+            return Optional.of(refuse(older(bundle, accepted.newest().orElse(bundle.signedAt().get()))));
+        } catch (RuntimeException e) {
+            return Optional.of(defer(bundle, e));
+        }
+    }
+
+    private static String older(WasmBundle bundle, Instant floor) {
+        return "bundle revision " + bundle.revision() + " was signed at " + bundle.signedAt().get()
+                + ", before the newest revision ever accepted (" + floor + "): a rollback; set "
+                + "gatehouse.policy.allow-rollback to roll back in development";
+    }
+
+    private Activation defer(WasmBundle bundle, RuntimeException e) {
+        String reason = "bundle revision " + bundle.revision() + " not activated for now: the newest accepted "
+                + "revision could not be read (" + e.getMessage() + "); it is offered again";
+        lastRefusal = Optional.of(new PolicyFault(PolicyFault.BUNDLE_UNAVAILABLE, reason));
+        LOG.warn(reason);
+        return new Activation.Deferred(reason);
     }
 
     private static Timer queueWait(MeterRegistry meters, String outcome) {

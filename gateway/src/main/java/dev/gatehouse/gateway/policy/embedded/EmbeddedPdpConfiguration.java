@@ -32,6 +32,7 @@ public class EmbeddedPdpConfiguration {
     private List<String> excludeFilesVerify = List.of();
     private boolean allowUnsigned;
     private boolean allowRollback;
+    private Duration iatLeeway = Duration.ofSeconds(60);
     private Duration bundleWatchInterval = Duration.ofSeconds(1);
 
     /**
@@ -139,8 +140,9 @@ public class EmbeddedPdpConfiguration {
     }
 
     /**
-     * Accept a bundle signed earlier ({@code iat}) than the serving one. Default false: an older bundle (a stale
-     * or replayed download) is refused and the serving revision keeps serving.
+     * Development only: accept a signed bundle without {@code iat}, or signed earlier than the newest revision ever
+     * accepted. Default false: such a bundle (a stale or replayed download, an older and weaker policy) is refused
+     * and the serving revision keeps serving.
      */
     public boolean isAllowRollback() {
         return allowRollback;
@@ -148,6 +150,18 @@ public class EmbeddedPdpConfiguration {
 
     public void setAllowRollback(boolean allowRollback) {
         this.allowRollback = allowRollback;
+    }
+
+    /**
+     * How far in the future a bundle's {@code iat} may lie, for clocks that disagree. A later one is refused (it would
+     * raise the rollback floor beyond every honest revision). Default 60 s.
+     */
+    public Duration getIatLeeway() {
+        return iatLeeway;
+    }
+
+    public void setIatLeeway(Duration iatLeeway) {
+        this.iatLeeway = iatLeeway;
     }
 
     /** How often the bundle file is checked for a change (size or modification time). Default 1 s. */

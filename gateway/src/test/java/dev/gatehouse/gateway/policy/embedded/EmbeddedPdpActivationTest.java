@@ -84,7 +84,7 @@ class EmbeddedPdpActivationTest {
     void anOlderRevisionIsRefusedUnlessRollbackIsAllowed() throws Exception {
         EmbeddedPdp pdp = pdp(r2, false);
         Activation refused = pdp.offer(BundleArchive.read(r1));
-        assertTrue(assertInstanceOf(Activation.Refused.class, refused).reason().contains("before the serving"),
+        assertTrue(assertInstanceOf(Activation.Refused.class, refused).reason().contains("before the newest revision ever accepted"),
                 refused.toString());
         assertEquals("r2", revisionOfADecision(pdp));
         assertTrue(pdp.status().healthy());

@@ -87,15 +87,25 @@ class EmbeddedPdpFaultTest {
 
                 visible_tools := ["t"]
 
-                access_table := {}
+                enforcement := {
+                  "accessTable": {"t": {"toolkit": "wiki", "class": "read", "capability": null, "threadFields": [],
+                    "modeFields": {}, "paths": {}}},
+                  "toolSchemas": {"t": {"type": "object"}},
+                  "reasons": {}
+                }
 
                 held_capabilities := []
 
                 notice := {"allow": false, "reasons": [{"code": "unavailable", "message": "no"}], "obligations": {}}
                 """);
         Path bundle = dir.resolve("builtin.tar.gz");
-        OpaCli.buildWasmBundle(policies, bundle);
-        EmbeddedPdp pdp = pdpFor(bundle);
+        OpaCli.buildUncheckedWasmBundle(policies, bundle);
+        EmbeddedPdpConfiguration configuration = TestBundle.configuration(bundle);
+        configuration.setAllowUnsigned(true);
+        configuration.setPoolSize(1);
+        // The replacement of the failed instance is built off the request path; the next call waits for it.
+        configuration.setDecisionDeadline(java.time.Duration.ofSeconds(60));
+        EmbeddedPdp pdp = new EmbeddedPdp(configuration);
         assertTrue(pdp.status().healthy(), "the self-test does not reach the built-in");
         PolicyFault fault = assertInstanceOf(PolicyOutcome.Failed.class, pdp.decide(call("boom"))).fault();
         assertEquals(PolicyFault.EVALUATION_ERROR, fault.code());

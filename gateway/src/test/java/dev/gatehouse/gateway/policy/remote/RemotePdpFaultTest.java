@@ -22,6 +22,7 @@ import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.support.Facts;
+import dev.gatehouse.gateway.support.PolicySources;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
@@ -41,7 +42,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * An OPA that answers anything but a well-formed decision is a fault and never an allow: WireMock stands in for OPA, answering each broken shape, an error status, or nothing in time.
+ * An OPA that answers anything but a well-formed decision is a fault and never an allow: WireMock stands in for OPA,
+ * answering each broken shape, an error status, or nothing in time. Before each test it serves a revision the
+ * gateway can use: the enforcement document and the self-test's answers (matched by the self-test's input, so the
+ * answers a test stubs for real calls never reach the self-test).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RemotePdpFaultTest {
@@ -49,6 +53,7 @@ class RemotePdpFaultTest {
     private static final Duration DEADLINE = Duration.ofMillis(500);
     private static final String DECISION_PATH = "/v1/data/gatehouse/authz/decision";
     private static final String LIST_PATH = "/v1/data/gatehouse/authz/visible_tools";
+    private static final String ENFORCEMENT_PATH = "/v1/data/gatehouse/authz/enforcement";
 
     private static final CallerFacts CALLER = Facts.a1();
     private static final DecisionInput WIKI_READ = new DecisionInput(Optional.of("wiki_read"),
@@ -61,6 +66,7 @@ class RemotePdpFaultTest {
     void start() {
         opa = new WireMockServer(WireMockConfiguration.options().bindAddress("127.0.0.1").dynamicPort());
         opa.start();
+        serve(Optional.empty());
         pdp = pdpAt("http://127.0.0.1:" + opa.port());
         // One answered call first, so the deadline below is measured against a warm client, not class loading.
         opa.stubFor(post(urlPathEqualTo(DECISION_PATH)).willReturn(okJson(
@@ -80,6 +86,22 @@ class RemotePdpFaultTest {
     @BeforeEach
     void reset() {
         opa.resetAll();
+        serve(Optional.empty());
+    }
+
+    /** OPA serving a revision the gateway can use ({@code revision} in its provenance, none when empty). */
+    private void serve(Optional<String> revision) {
+        String provenance = revision.map(r -> "\"provenance\":{\"bundles\":{\"policies\":{\"revision\":\""
+                + r + "\"}}},").orElse("");
+        String contents = PolicyJson.write(PolicyJson.MAPPER.valueToTree(Map.of("accessTable",
+                PolicySources.accessTable(), "toolSchemas", PolicySources.schemas(), "reasons", Map.of())));
+        opa.stubFor(post(urlPathEqualTo(ENFORCEMENT_PATH)).atPriority(1)
+                .willReturn(okJson("{" + provenance + "\"result\":" + contents + "}")));
+        opa.stubFor(post(urlPathEqualTo(DECISION_PATH)).atPriority(1).withRequestBody(containing("self-test"))
+                .willReturn(okJson("{" + provenance + "\"result\":{\"allow\":false,\"reasons\":[{\"code\":"
+                        + "\"x\",\"message\":\"m\"}],\"obligations\":{}}}")));
+        opa.stubFor(post(urlPathEqualTo(LIST_PATH)).atPriority(1).withRequestBody(containing("self-test"))
+                .willReturn(okJson("{" + provenance + "\"result\":[]}")));
     }
 
     static Stream<Arguments> brokenAnswers() {
@@ -128,26 +150,62 @@ class RemotePdpFaultTest {
                 pdp.visibleTools(DecisionInput.forListing(CALLER, "agents/a1"))).fault().code());
     }
 
+    /**
+     * OPA activated another revision unseen: the answer that names it is refused (the call's contents came from
+     * the one read before), and the next call reads the new revision's contents and decides on them.
+     */
     @Test
     void aWellFormedAnswerDecidesAndCarriesItsRevision() {
+        assertEquals(RemotePdp.UNKNOWN_REVISION, pdp.serving().orElseThrow().revision());
+        serve(Optional.of("r-42"));
         opa.stubFor(post(urlPathEqualTo(DECISION_PATH)).willReturn(okJson("""
                 {"provenance":{"version":"1.22.3","bundles":{"policies":{"revision":"r-42"}}},
                  "result":{"allow":true,"reasons":[],"obligations":{"wikiPaths":{"path":"agents/a1/page.md"}}}}
                 """)));
+        assertEquals(PolicyFault.REVISION_CHANGED, assertInstanceOf(PolicyOutcome.Failed.class,
+                pdp.decide(WIKI_READ)).fault().code());
         Decision decision = (Decision) assertInstanceOf(PolicyOutcome.Decided.class, pdp.decide(WIKI_READ)).value();
         assertTrue(decision.allow());
         assertEquals("r-42", decision.bundleRevision());
+        assertEquals("r-42", pdp.serving().orElseThrow().revision());
         assertEquals("r-42", pdp.status().bundleRevision().orElseThrow());
         opa.verify(postRequestedFor(urlEqualTo(DECISION_PATH + "?provenance=true"))
                 .withHeader("Content-Type", containing(
                         "application/json"))
                 .withRequestBody(equalToJson("{\"input\":" + PolicyJson.write(DecisionInputMapper.forCall(WIKI_READ))
                         + "}")));
-        opa.stubFor(post(urlPathEqualTo(LIST_PATH)).willReturn(okJson("{\"result\":[\"wiki_read\"]}")));
+        opa.stubFor(post(urlPathEqualTo(LIST_PATH)).willReturn(okJson(
+                "{\"provenance\":{\"bundles\":{\"policies\":{\"revision\":\"r-42\"}}},\"result\":[\"wiki_read\"]}")));
         VisibleTools tools = (VisibleTools) assertInstanceOf(PolicyOutcome.Decided.class,
                 pdp.visibleTools(DecisionInput.forListing(CALLER, "agents/a1"))).value();
         assertEquals(List.of("wiki_read"), tools.names());
-        assertEquals(RemotePdp.UNKNOWN_REVISION, tools.bundleRevision());
+        assertEquals("r-42", tools.bundleRevision());
+        serve(Optional.empty());
+        opa.stubFor(post(urlPathEqualTo(DECISION_PATH)).willReturn(okJson(
+                "{\"result\":{\"allow\":true,\"reasons\":[],\"obligations\":{\"wikiPaths\":{\"path\":\"p\"}}}}")));
+        assertEquals(PolicyFault.REVISION_CHANGED, assertInstanceOf(PolicyOutcome.Failed.class,
+                pdp.decide(WIKI_READ)).fault().code(), "back to a bundle without a revision: read again too");
+        assertEquals(RemotePdp.UNKNOWN_REVISION, pdp.serving().orElseThrow().revision());
+    }
+
+    /** A revision OPA serves that this gateway cannot enforce is not used: every call fails closed. */
+    @Test
+    void aRevisionTheGatewayCannotEnforceIsNotUsed() {
+        RemotePdpConfiguration configuration = new RemotePdpConfiguration();
+        configuration.setUrl("http://127.0.0.1:" + opa.port());
+        configuration.setDeadline(DEADLINE);
+        RemotePdp refusing = new RemotePdp(configuration, contents -> List.of("access-table row without handler: x"),
+                java.time.Clock.systemUTC());
+        try {
+            assertTrue(refusing.serving().isEmpty());
+            String detail = refusing.status().fault().orElseThrow().detail();
+            assertTrue(detail.contains("cannot be enforced by this gateway: access-table row without handler: x"),
+                    detail);
+            assertEquals(PolicyFault.BUNDLE_UNAVAILABLE, assertInstanceOf(PolicyOutcome.Failed.class,
+                    refusing.decide(WIKI_READ)).fault().code());
+        } finally {
+            refusing.close();
+        }
     }
 
     @Test
