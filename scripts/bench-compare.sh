@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench-compare BASE=<git revision>`: the policies of BASE (default HEAD) against the working tree's, both
-# built as Wasm bundles exactly as `make bundle` builds them (unsigned) and evaluated on the same inputs in
+# built as Wasm bundles exactly as `make bundle` builds them (scripts/build-bundle.sh, unsigned; BASE must have the
+# `enforcement` entry point, which every revision the gateway serves has) and evaluated on the same inputs in
 # alternating rounds of one JVM (bench/src/main/java/dev/gatehouse/bench/BundleComparison.java). The run fails when
 # the two decide any input differently.
 set -euo pipefail
@@ -9,11 +10,9 @@ base="${BASE:-HEAD}"
 opa="${OPA:-$HOME/.cache/gatehouse/opa-v1.22.3/opa}"
 out=bench/target/compare
 rm -rf "$out" && mkdir -p "$out/base"
-git archive "$base" policies | tar -x -C "$out/base"
-entrypoints=(-e gatehouse/authz/decision -e gatehouse/authz/visible_tools -e gatehouse/authz/access_table
-  -e gatehouse/authz/held_capabilities -e gatehouse/authz/notice)
-for side in base:"$out/base/policies" work:policies; do
-  "$opa" build -b "${side#*:}" -t wasm "${entrypoints[@]}" --capabilities scripts/wasm-capabilities.json \
+git archive "$base" policies schemas/tools | tar -x -C "$out/base"
+for side in base:"$out/base" work:.; do
+  OPA="$opa" scripts/build-bundle.sh --wasm --policies "${side#*:}/policies" --schemas "${side#*:}/schemas/tools" \
     --revision "${side%%:*}" -o "$out/${side%%:*}.tar.gz"
 done
 # The bench's bundle reader is configured with the local verification key (unsigned bundles allowed): the key pair

@@ -46,8 +46,8 @@ while len(grown) < rows:
     k += 1
 json.dump(grown, open(path, "w"), indent=2)
 PY
-  "$opa" build -b "$tmp/policies" -t wasm -e gatehouse/authz/decision -e gatehouse/authz/visible_tools \
-    --capabilities scripts/wasm-capabilities.json --revision "$revision" -o "$out/bundles/bundle-$rows.tar.gz"
+  OPA="$opa" scripts/build-bundle.sh --wasm --policies "$tmp/policies" --revision "$revision" \
+    -o "$out/bundles/bundle-$rows.tar.gz"
   rm -rf "$tmp"
 done
 real_rows="$(python3 -c 'import json; print(len(json.load(open("policies/gatehouse/access_table/data.json"))))')"
@@ -95,8 +95,7 @@ if [[ "$quick" != 1 ]]; then
   for doc in decision allow reasons obligations arguments/ok modes/ok wiki/ok; do
     entrypoints+=(-e "gatehouse/authz/$doc")
   done
-  "$opa" build -t wasm -b policies "${entrypoints[@]}" --capabilities scripts/wasm-capabilities.json \
-    -o "$out/profile-bundle.tar.gz"
+  OPA="$opa" scripts/build-bundle.sh --wasm -o "$out/profile-bundle.tar.gz" -- "${entrypoints[@]}"
   timing=(-f 1 -wi 2 -w 2s -i 3 -r 2s)
   run documents-sample-t1 'PolicyDocumentsBenchmark' -bm sample -tu us -t 1 \
     -jvmArgsAppend "-Dgatehouse.profile-bundle=$out/profile-bundle.tar.gz"

@@ -43,6 +43,7 @@ final class GatewayStack implements AutoCloseable {
     private final String serviceCredential;
     int authPort;
     private final Map<String, String> extraEnv;
+    private Path bundle = Path.of(property("gatehouse.bundle.dir"), "bundle.tar.gz");
     private String local;
     private List<String> gatewayCommand;
     private Map<String, String> gatewayEnv;
@@ -66,6 +67,22 @@ final class GatewayStack implements AutoCloseable {
     static GatewayStack start(Path workDir, Map<String, String> env) throws Exception {
         GatewayStack stack = new GatewayStack(workDir, freePort(), SessionTokens.mint(), SessionTokens.mint(), env);
         return launched(stack, Optional.empty());
+    }
+
+    /**
+     * Starts the three processes with the gateway watching a copy of the bundle of {@code make bundle} in the work
+     * directory ({@link #bundle()}), so a test can replace it with another revision, as {@code make bundle} does.
+     */
+    static GatewayStack startWatching(Path workDir) throws Exception {
+        GatewayStack stack = new GatewayStack(workDir, freePort(), SessionTokens.mint(), SessionTokens.mint(),
+                Map.of());
+        stack.bundle = Files.copy(stack.bundle, workDir.resolve("bundle.tar.gz"));
+        return launched(stack, Optional.empty());
+    }
+
+    /** The bundle file the gateway watches. */
+    Path bundle() {
+        return bundle;
     }
 
     /**
@@ -110,7 +127,7 @@ final class GatewayStack implements AutoCloseable {
             awaitHttp(URI.create(issuer() + "/.well-known/oauth-authorization-server"), auth, "local-auth");
         }
         List<String> command = new ArrayList<>(List.of("java",
-                "-Dgatehouse.policy.bundle-path=" + Path.of(property("gatehouse.bundle.dir"), "bundle.tar.gz"),
+                "-Dgatehouse.policy.bundle-path=" + bundle,
                 "-Dgatehouse.policy.verification-key=" + property("gatehouse.policy.verification-key"),
                 "-Dgatehouse.audit.path=" + workDir.resolve("decisions.jsonl")));
         for (String service : List.of("host", "project", "wiki")) {

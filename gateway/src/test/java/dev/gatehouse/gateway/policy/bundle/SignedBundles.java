@@ -85,9 +85,15 @@ public final class SignedBundles {
      */
     public static Path build(Path policies, Path target, boolean wasm, String revision, Path signingKey,
             String claims) throws IOException {
+        return build(policies, TestBundle.repo().resolve("schemas/tools"), target, wasm, revision, signingKey, claims);
+    }
+
+    /** {@link #build(Path, Path, boolean, String, Path, String)} with the tool input schemas of {@code schemas}. */
+    public static Path build(Path policies, Path schemas, Path target, boolean wasm, String revision,
+            Path signingKey, String claims) throws IOException {
         List<String> command = new ArrayList<>(List.of(TestBundle.repo().resolve("scripts/build-bundle.sh")
                 .toString(), "-o", target.toAbsolutePath().toString(), "--policies", policies.toString(),
-                "--revision", revision));
+                "--schemas", schemas.toString(), "--revision", revision));
         if (wasm) {
             command.add("--wasm");
         }
