@@ -11,7 +11,7 @@ BUNDLE      := $(BUNDLE_DIR)/bundle.tar.gz
 COVERAGE_MIN := 95
 MVN         := mvn -B -ntp
 
-.PHONY: replicas help opa policy policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-cost policy-mutation bundle browser build test run demo conformance bench bench-compare clean
+.PHONY: replicas help opa policy policy-java-vocabulary policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-cost policy-mutation bundle browser build test run demo conformance bench bench-compare clean
 
 help:
 	@echo "make run    - build and start the gateway on the embedded default backends"
@@ -35,10 +35,15 @@ opa:
 	[[ "$$("$(OPA)" version)" == *"Version: $(OPA_VERSION:v%=%)"* ]] || { echo "built OPA does not report $(OPA_VERSION)"; exit 1; }; \
 	echo ">> OPA $(OPA_VERSION) ready"
 
-policy: policy-families policy-lint policy-reason-codes policy-fmt policy-check policy-test policy-cost
+policy: policy-families policy-lint policy-reason-codes policy-java-vocabulary policy-fmt policy-check policy-test policy-cost
 
 policy-families:
 	@scripts/check-families.sh
+
+# Java keeps no copy of the policy's vocabulary (modes, ceilings, wiki folders, reason codes): the served revision
+# says what they are (docs/design.md, "One served revision").
+policy-java-vocabulary:
+	@python3 scripts/check-java-vocabulary.py
 
 # `not f(input.x)` never fires when input.x is absent (docs/design.md, "Decision contract").
 policy-lint:
