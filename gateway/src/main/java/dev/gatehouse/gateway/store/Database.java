@@ -1,19 +1,33 @@
 package dev.gatehouse.gateway.store;
 
 import io.micronaut.data.jdbc.runtime.JdbcOperations;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The one way the stores reach PostgreSQL: one plain SQL statement per call, through Micronaut Data's
  * {@link JdbcOperations} on the Hikari pool (a connection per statement, auto-commit). Any failure becomes a
  * {@link StoreUnavailableException}. A new table needs a migration under {@code db/migration} and a store class that
  * uses {@link #query}, {@link #one} and {@link #update}; nothing here knows the tables.
+ *
+ * <p><b>Deadline.</b> Each call ends within {@code gatehouse.database.deadline} (default 2 s), whatever PostgreSQL
+ * does: getting the connection is bounded by the pool ({@link DataSourceSetup}), and the statement gets what is left,
+ * as the connection's socket timeout (milliseconds) for every read of its answer. A server that stops answering
+ * (stalled, frozen, cut off) ends the call as unavailable at the deadline; the driver closes that connection and the
+ * pool replaces it, so the pool recovers by itself when the server answers again. A write that timed out may still
+ * commit (whole: every write is one statement) once the server resumes; the callers' writes are idempotent or
+ * versioned for that reason.
  */
 @Singleton
 public class Database {
@@ -30,10 +44,23 @@ public class Database {
         T map(ResultSet row) throws SQLException;
     }
 
-    private final JdbcOperations jdbc;
+    /** Socket timeouts are set on the calling thread (the driver ignores the executor). */
+    private static final Executor ON_CALLER = Runnable::run;
 
-    public Database(JdbcOperations jdbc) {
+    private final JdbcOperations jdbc;
+    private final long deadlineNanos;
+    private final LongSupplier nanoClock;
+
+    @Inject
+    public Database(JdbcOperations jdbc, DatabaseProperties properties) {
+        this(jdbc, properties.getDeadline(), System::nanoTime);
+    }
+
+    /** With the monotonic clock (nanoseconds) the deadline is measured on. */
+    Database(JdbcOperations jdbc, Duration deadline, LongSupplier nanoClock) {
         this.jdbc = jdbc;
+        this.deadlineNanos = deadline.toNanos();
+        this.nanoClock = nanoClock;
     }
 
     /** All rows of a query. */
@@ -84,8 +111,15 @@ public class Database {
     }
 
     private <T> T run(String sql, Work<T> work) {
+        long start = nanoClock.getAsLong();
         try {
             return jdbc.execute(connection -> {
+                long left = deadlineNanos - (nanoClock.getAsLong() - start);
+                if (left <= 0) {
+                    throw new SQLTimeoutException("the deadline passed while waiting for a connection");
+                }
+                // The pool puts the connection's own socket timeout back when it is returned.
+                connection.setNetworkTimeout(ON_CALLER, (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
                 try (PreparedStatement statement = connection.prepareStatement(sql)) {
                     return work.apply(statement);
                 }
