@@ -7,10 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.gatehouse.gateway.mcp.HandshakeSessions;
 import dev.gatehouse.gateway.support.FrozenPostgres;
 import io.micronaut.context.ApplicationContext;
-import io.micronaut.data.jdbc.runtime.JdbcOperations;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.runtime.server.EmbeddedServer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -28,6 +30,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -172,32 +175,32 @@ class StoreStallTest {
     }
 
     @Test
-    void aCallWhoseDeadlinePassedWhileWaitingForAConnectionRunsNothing() throws Exception {
-        // A clock that moves by the whole deadline between the start of the call and the moment it has a connection.
-        long[] now = {0};
+    void theStoreCallsOfOneRequestShareOneDeadlineAndACallWithNoTimeLeftRunsNothing() throws Exception {
+        long[] now = {0}; // the clock the deadlines are measured on, moved by the test
         try (ApplicationContext context = ApplicationContext.run(Map.of("micronaut.server.port", "-1",
                 "gatehouse.policy.bundle-path", "../target/bundle/bundle.tar.gz",
                 "gatehouse.audit.path", "target/test-decisions/stall-clock.jsonl"), "test")) {
-            Database real = context.getBean(Database.class);
-            Database late = new Database(context.getBean(JdbcOperations.class),
-                    Duration.ofSeconds(2), () -> {
-                        long t = now[0];
-                        now[0] += Duration.ofSeconds(2).toNanos();
-                        return t;
-                    });
-            StoreUnavailableException refused = assertThrows(
-                    StoreUnavailableException.class, () -> late.update("INSERT INTO handshake_session"
-                            + " (mcp_session_id, owner, replica_id, last_used) VALUES ('late', 'o', 'r', now())",
-                            statement -> {
-                            }));
-            assertInstanceOf(SQLTimeoutException.class, rootCause(refused));
-            assertEquals(0L, real.one("SELECT count(*) FROM handshake_session WHERE mcp_session_id = 'late'",
-                    statement -> {
-                    }, row -> row.getLong(1)).orElseThrow(), "the statement never ran");
-            now[0] = 0;
-            Database inTime = new Database(context.getBean(JdbcOperations.class),
-                    Duration.ofSeconds(2), () -> now[0]);
-            assertTrue(inTime.ping(), "with time left the same call runs");
+            HikariDataSource pool = (HikariDataSource) DelegatingDataSource.unwrapDataSource(
+                    context.getBean(DataSource.class));
+            Database database = new Database(pool, Duration.ofSeconds(2), () -> now[0]);
+            String insert = "INSERT INTO handshake_session (mcp_session_id, owner, replica_id, last_used)"
+                    + " VALUES (?, 'o', 'r', now())";
+            try (Database.Budget request = database.requestBudget()) {
+                assertEquals(1, database.update(insert, statement -> statement.setString(1, "first")));
+                now[0] += Duration.ofMillis(1_900).toNanos(); // the first lookup took 1.9 s
+                StoreUnavailableException refused = assertThrows(StoreUnavailableException.class,
+                        () -> database.update(insert, statement -> statement.setString(1, "second")));
+                assertInstanceOf(SQLTimeoutException.class, rootCause(refused));
+                try (Database.Budget nested = database.requestBudget()) {
+                    assertFalse(database.ping(), "a nested budget adds no time");
+                }
+                assertThrows(StoreUnavailableException.class,
+                        () -> database.update(insert, statement -> statement.setString(1, "third")));
+            }
+            assertTrue(database.ping(), "outside a request a call gets the whole deadline");
+            assertEquals(List.of("first"), database.query("SELECT mcp_session_id FROM handshake_session"
+                    + " WHERE mcp_session_id IN ('first', 'second', 'third')", statement -> {
+                    }, row -> row.getString(1)), "a call without time left never ran its statement");
         }
     }
 
