@@ -134,8 +134,8 @@ public class PostgresNoticeStore implements NoticeStore {
 
     @Override
     public int startAggregate(String aggregateId, Group group, Optional<String> threadId, List<String> noticeIds) {
-        return database.update("WITH a AS (INSERT INTO notice_aggregate (aggregate_id, agent_id, project_id, thread_id, state,"
-                + " created_at, updated_at) VALUES (?, ?, ?, ?, 'sending', now(), now()) RETURNING aggregate_id)"
+        return database.update("WITH a AS (INSERT INTO notice_aggregate (aggregate_id, agent_id, project_id, thread_id,"
+                + " state, created_at, updated_at) VALUES (?, ?, ?, ?, 'sending', now(), now()) RETURNING aggregate_id)"
                 + " UPDATE notice_receipt SET aggregate_id = (SELECT aggregate_id FROM a), updated_at = now()"
                 + " WHERE notice_id = ANY(?) AND state IN ('pending', 'coalesced') AND aggregate_id IS NULL",
                 statement -> {

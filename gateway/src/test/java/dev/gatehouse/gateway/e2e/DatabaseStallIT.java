@@ -281,8 +281,10 @@ class DatabaseStallIT {
         long resumedAt;
         try {
             Thread.sleep(3_000); // steady load first
+            frozenAt = System.nanoTime(); // the postmaster's SIGSTOP is the first thing freeze does
             try (FrozenPostgres frozen = FrozenPostgres.freeze(work.resolve("pg"))) {
-                frozenAt = System.nanoTime();
+                System.out.printf("cluster stopped (%d processes) in %d ms%n", frozen.pids().size(),
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - frozenAt));
                 Thread.sleep(TimeUnit.SECONDS.toMillis(STALL_SECONDS));
             }
             resumedAt = System.nanoTime();

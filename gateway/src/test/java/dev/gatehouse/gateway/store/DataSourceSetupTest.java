@@ -39,8 +39,8 @@ class DataSourceSetupTest {
                         .getSimpleName() + " value is invisible to the driver");
             }
             DataSourceSetup.asStrings(driver);
-            assertEquals(String.valueOf(property.getValue()), PGProperty.forName(property.getKey()).getOrDefault(driver),
-                    property.getKey());
+            assertEquals(String.valueOf(property.getValue()),
+                    PGProperty.forName(property.getKey()).getOrDefault(driver), property.getKey());
         }
     }
 

@@ -83,7 +83,8 @@ class StoreStallTest {
                 for (int round = 0; round < 2; round++) {
                     Map<String, Future<Object>> pending = new LinkedHashMap<>();
                     for (Map.Entry<String, Callable<Object>> kind : kinds.entrySet()) {
-                        pending.put(kind.getKey(), callers.submit(timed(kind.getValue(), millis, kind.getKey() + round)));
+                        pending.put(kind.getKey(),
+                                callers.submit(timed(kind.getValue(), millis, kind.getKey() + round)));
                     }
                     for (Map.Entry<String, Future<Object>> answer : pending.entrySet()) {
                         answers.put(answer.getKey() + round, answer.getValue().get(2 * WATCHDOG_SECONDS,
@@ -120,14 +121,19 @@ class StoreStallTest {
         kinds.put("readiness", () -> {
             HttpResponse<String> ready = get(server, "/health/readiness", false);
             String store = JSON.readTree(ready.body()).path("store").path("status").asText();
-            return ready.statusCode() == 200 && store.equals("UP") ? "ok"
-                    : ready.statusCode() == 503 && store.equals("DOWN") ? "unavailable" : ready.statusCode() + " " + store;
+            if (ready.statusCode() == 200 && store.equals("UP")) {
+                return "ok";
+            }
+            return ready.statusCode() == 503 && store.equals("DOWN") ? "unavailable" : ready.statusCode() + " " + store;
         });
         kinds.put("admin-sessions", () -> {
             HttpResponse<String> listed = get(server, "/admin/sessions", true);
-            return listed.statusCode() == 200 ? "ok"
-                    : listed.statusCode() == 503 && listed.headers().firstValue("Retry-After").isPresent()
-                            && listed.body().contains("unavailable") ? "unavailable" : listed.statusCode() + " " + listed.body();
+            if (listed.statusCode() == 200) {
+                return "ok";
+            }
+            boolean unavailable = listed.statusCode() == 503 && listed.headers().firstValue("Retry-After").isPresent()
+                    && listed.body().contains("unavailable");
+            return unavailable ? "unavailable" : listed.statusCode() + " " + listed.body();
         });
         return kinds;
     }

@@ -34,20 +34,19 @@ public final class FrozenPostgres implements AutoCloseable {
         Set<Long> pids = new LinkedHashSet<>(List.of(postmaster));
         FrozenPostgres frozen = new FrozenPostgres(new ArrayList<>());
         try {
-            // A backend forked while the postmaster was being stopped shows up in the next pass.
+            // The postmaster first, alone, so it forks no more backends; then all of those it has, in one signal; a
+            // backend forked meanwhile shows up in the next pass.
             for (int pass = 0; pass < 100; pass++) {
-                ProcessHandle.of(postmaster).ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));
                 List<Long> running = pids.stream().filter(pid -> state(pid).filter(s -> s != 'T').isPresent())
                         .toList();
-                if (running.isEmpty()) {
+                if (running.isEmpty() && pass > 0) {
                     return frozen;
                 }
-                for (long pid : running) {
-                    if (!frozen.stopped.contains(pid)) {
-                        frozen.stopped.add(pid);
-                    }
-                    signal("STOP", pid);
+                if (!running.isEmpty()) {
+                    running.stream().filter(pid -> !frozen.stopped.contains(pid)).forEach(frozen.stopped::add);
+                    signal("STOP", running);
                 }
+                ProcessHandle.of(postmaster).ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));
                 Thread.sleep(10);
             }
             throw new IllegalStateException("the PostgreSQL processes " + pids + " did not all stop");
@@ -78,14 +77,12 @@ public final class FrozenPostgres implements AutoCloseable {
             return;
         }
         resumed = true;
-        for (int i = stopped.size() - 1; i >= 0; i--) {
-            try {
-                signal("CONT", stopped.get(i));
-            } catch (IOException | RuntimeException e) {
-                System.err.println("could not resume PostgreSQL process " + stopped.get(i) + ": " + e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        try {
+            signal("CONT", stopped);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("could not resume every PostgreSQL process of " + stopped + ": " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -100,11 +97,15 @@ public final class FrozenPostgres implements AutoCloseable {
         }
     }
 
-    private static void signal(String signal, long pid) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+    /** One {@code kill} for all of {@code pids}; fails unless each was signalled or is gone. */
+    private static void signal(String signal, List<Long> pids) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+        pids.forEach(pid -> command.add(Long.toString(pid)));
+        Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(kill.getInputStream().readAllBytes());
-        if (kill.waitFor() != 0 && state(pid).isPresent()) {
-            throw new IllegalStateException("kill -" + signal + " " + pid + " failed: " + output.strip());
+        if (kill.waitFor() != 0 && pids.stream().anyMatch(pid -> state(pid).isPresent())
+                && !output.lines().allMatch(line -> line.contains("No such process"))) {
+            throw new IllegalStateException(String.join(" ", command) + " failed: " + output.strip());
         }
     }
 }
