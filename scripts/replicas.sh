@@ -38,7 +38,14 @@ secret oauth-hs256-secret > /dev/null
 STATE_KEY="$(cat "$SECRETS/request-state-key")"
 
 PIDS=()
-stop() { trap - INT TERM EXIT; for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+stop() {
+  trap - INT TERM EXIT; for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true
+  # Replica A stops the embedded PostgreSQL when it exits; after a kill -9 of A it is left running: stop it here.
+  local postmaster; postmaster="$(head -1 "$DATA/postgres/postmaster.pid" 2>/dev/null || true)"
+  if [[ -n "$postmaster" ]] && tr '\0' ' ' 2>/dev/null < "/proc/$postmaster/cmdline" | grep -qF -- "$DATA/postgres"; then
+    kill -INT "$postmaster" 2>/dev/null || true
+  fi
+}
 trap stop INT TERM EXIT
 wait_for() {
   for _ in $(seq 1 120); do
