@@ -54,7 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
  * average: they are measurements, not assertions.</li>
  * </ul>
  * Run alone: {@code mvn -B -ntp -pl gateway -am verify -Dit.test=DatabaseStallIT -Dtest=none
- * -Dsurefire.failIfNoSpecifiedTests=false}.
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false}.
  */
 class DatabaseStallIT {
 

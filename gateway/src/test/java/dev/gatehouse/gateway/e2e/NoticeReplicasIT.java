@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * streams over, and in the end every notice is delivered and ACKed exactly once: each notice in one aggregate, each
  * aggregate once in the thread, none left open. The takeover time (kill to the survivor holding the streams) is
  * printed. Run alone: {@code mvn -B -ntp -pl gateway -am verify -Dit.test=NoticeReplicasIT -Dtest=none
- * -Dsurefire.failIfNoSpecifiedTests=false}.
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false}.
  */
 class NoticeReplicasIT {
 
