@@ -3,7 +3,8 @@
 # starts the embedded PostgreSQL (data in $DATA/postgres) on 127.0.0.1:GATEHOUSE_PG_PORT (54329); replica B
 # (GATEHOUSE_PORT_B, 8081) uses it as an external database (GATEHOUSE_DATABASE_URL), as a managed PostgreSQL would be
 # used in production. Both share the admin credential, the OAuth secret and the 2026-07-28 request-state key, and one
-# local-services. A session attached through A is then called on B. Ctrl-C stops everything.
+# local-services. A session attached through A is then called on B. Both run the Project Work notice consumer
+# (replica names a and b); one at a time holds the notice streams, and /health says which. Ctrl-C stops everything.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,7 +38,14 @@ secret oauth-hs256-secret > /dev/null
 STATE_KEY="$(cat "$SECRETS/request-state-key")"
 
 PIDS=()
-stop() { trap - INT TERM EXIT; for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+stop() {
+  trap - INT TERM EXIT; for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true
+  # Replica A stops the embedded PostgreSQL when it exits; after a kill -9 of A it is left running: stop it here.
+  local postmaster; postmaster="$(head -1 "$DATA/postgres/postmaster.pid" 2>/dev/null || true)"
+  if [[ -n "$postmaster" ]] && tr '\0' ' ' 2>/dev/null < "/proc/$postmaster/cmdline" | grep -qF -- "$DATA/postgres"; then
+    kill -INT "$postmaster" 2>/dev/null || true
+  fi
+}
 trap stop INT TERM EXIT
 wait_for() {
   for _ in $(seq 1 120); do
@@ -56,6 +64,8 @@ wait_for "http://127.0.0.1:$LOCAL_PORT/" local-services "${PIDS[0]}"
 gateway() { # name, port, extra environment assignments...
   local name="$1" port="$2"; shift 2
   env GATEHOUSE_ADMIN_CREDENTIAL="$ADMIN_CREDENTIAL" GATEHOUSE_OAUTH_DEV_HS256_SECRET_FILE="$SECRETS/oauth-hs256-secret" \
+    GATEHOUSE_REPLICA_NAME="$name" GATEHOUSE_NOTICES_ENABLED=true GATEHOUSE_NOTICES_CLIENT_ID=gatehouse-local \
+    GATEHOUSE_NOTICES_HOST_PROJECT=demo \
     GATEHOUSE_BUNDLE_VERIFICATION_KEY="${GATEHOUSE_BUNDLE_VERIFICATION_KEY:-$DATA/bundle-signing/public.pem}" \
     GATEHOUSE_PORT="$port" GATEHOUSE_PUBLIC_URL="http://127.0.0.1:$port" GATEHOUSE_OAUTH_ISSUER="http://127.0.0.1:$PORT_A" \
     GATEHOUSE_MCP_REQUEST_STATE_KEY="$STATE_KEY" GATEHOUSE_DATA_DIR="$DATA" "$@" \
@@ -78,7 +88,12 @@ gateway b "$PORT_B" GATEHOUSE_DATABASE_EMBEDDED=false \
 
 admin() { curl -sf -X "$1" "http://127.0.0.1:$PORT_A$2" -H "Authorization: Bearer $ADMIN_CREDENTIAL" \
   -H 'Content-Type: application/json' -d "$3"; }
-admin PUT /admin/agents/a1 '{"wiki":{"read":true,"write":true}}' > /dev/null
+admin PUT /admin/agents/a1 '{"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
+  "wiki":{"read":true,"write":true}}' > /dev/null
+# a1 takes Project Work notices from this environment's Project client, delivered by whichever replica holds the
+# streams (README, "Project Work notices").
+admin PUT /admin/notices/agents/a1 '{"projectClientId":"gatehouse-local","runtimeMode":"full-access",
+  "interactionMode":"plan","limitRuntimeMode":"auto","limitInteractionMode":"default"}' > /dev/null
 TOKEN="$(admin POST /admin/sessions '{"environmentId":"local","threadId":"t1","providerSessionId":"ps-t1",
   "providerInstanceId":"pi-1","logicalAgentId":"a1","t3ProjectId":"demo","provider":"codex"}' \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')"
@@ -98,6 +113,9 @@ cat <<INFO
 Two replicas are running on one PostgreSQL: A http://127.0.0.1:$PORT_A/mcp, B http://127.0.0.1:$PORT_B/mcp.
   a1 token (attached through A, works on both): $TOKEN
   Revoke or change settings through either admin API; the other replica applies it at the next call.
+  Project Work notices: both run the consumer, one holds the streams (curl -s http://127.0.0.1:$PORT_A/health:
+  notices.hold). Kill the holder (replica A is pid ${PIDS[1]}, B is pid ${PIDS[2]}; kill -9 <pid>) and the other
+  takes them over within about a second (its /health: notices.hold.holding true).
   Any load balancer in front works for 2026-07-28 calls; handshake-era sessions need sticky routing (or the client
   initializes again after a 404). Logs: $DATA/logs/gateway-{a,b}.log   Ctrl-C stops everything.
 INFO

@@ -17,11 +17,13 @@ import java.util.Map;
  * {status: "UP"}}} ({@code bundleRevision} is the manifest revision serving, {@code bundleKeyId} the key that verified
  * it, {@code lastRefusal} why the latest bundle offered was not activated while this one keeps serving) while the PDP
  * has a bundle and the shared store answers, else 503 {@code {status: "DOWN", …}} with a {@code fault: {code, detail}}
- * on the part that is down (the store check waits at most the pool's connection timeout). A gateway without a bundle stays up, says
- * why here, and denies every call with {@code policy_unavailable}. When Project Work notices are consumed,
- * {@code notices: {project?, host?: {state, since, detail?}}} reports their streams ({@code state} is {@code ok} or
- * a failure kind such as {@code authentication}); it does not change the status. Public: no secrets, no decision
- * input.
+ * on the part that is down (the store check waits at most the store deadline, 2 s, a stalled server included). A
+ * gateway without a bundle stays up, says why here, and denies every call with {@code policy_unavailable}. When
+ * Project Work notices are consumed, {@code notices: {project?, host?: {state, since, detail?}, hold: {replica,
+ * holding, holder?, since}}} reports their streams ({@code state} is {@code ok} or a failure kind such as
+ * {@code authentication}) and which replica holds them as this one last saw it ({@code holding}: this one does;
+ * {@code holder} absent: none, or the store did not say); it does not change the status. Public: no secrets, no
+ * decision input.
  *
  * <p>Probes, at Micronaut's conventional paths: {@code GET /health/liveness} is 200 {@code {status: "UP"}} while the
  * process answers HTTP at all (restart it when this fails); {@code GET /health/readiness} is 200 with the body of
@@ -82,7 +84,11 @@ public class HealthController {
         body.put("pdp", engine);
         body.put("store", store);
         // Detail only: a Project Service that refuses the notice credential is reported, and /mcp keeps serving.
-        Map<String, Object> streams = notices.view();
+        Map<String, Object> streams = new LinkedHashMap<>(notices.view());
+        Map<String, Object> hold = notices.holdView();
+        if (!hold.isEmpty()) {
+            streams.put("hold", hold);
+        }
         if (!streams.isEmpty()) {
             body.put("notices", streams);
         }

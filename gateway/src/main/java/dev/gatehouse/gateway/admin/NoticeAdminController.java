@@ -23,8 +23,10 @@ import java.util.Optional;
  * The admin API of Project Work notices (docs/domain.md §9), behind {@link AdminCredentialFilter}:
  * <ul>
  * <li>{@code GET /admin/notices} → 200 {@code {enabled, clientId?, streams: {project?, host?: {state, since,
- * detail?}}, counts: {pending, coalesced, delivered, refused, stale}}}: every notice received is in exactly one
- * count; a refused Project credential shows as {@code streams.project.state = "authentication"};</li>
+ * detail?}}, hold?: {replica, holding, holder?, since}, counts: {pending, coalesced, delivered, refused, stale}}}:
+ * every notice received is in exactly one count; a refused Project credential shows as
+ * {@code streams.project.state = "authentication"}; {@code hold} (while the consumer runs) names this replica and
+ * the one holding the streams as this one last saw it;</li>
  * <li>{@code PUT /admin/notices/agents/{agentId}} ({@link ProfileRequest}) → 200 the stored delivery profile; 400
  * {@code {error: "invalid_fields", missing[]}} when the client id or a limit is missing;</li>
  * <li>{@code GET /admin/notices/agents/{agentId}} → 200 the profile, 404 when none.</li>
@@ -57,6 +59,10 @@ public class NoticeAdminController {
         out.put("enabled", properties.isEnabled());
         properties.getClientId().ifPresent(id -> out.put("clientId", id));
         out.put("streams", status.view());
+        Map<String, Object> hold = status.holdView();
+        if (!hold.isEmpty()) {
+            out.put("hold", hold);
+        }
         Map<String, Long> counts = new LinkedHashMap<>();
         store.counts().forEach((state, count) -> counts.put(state.wire(), count));
         out.put("counts", counts);

@@ -14,15 +14,21 @@ import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs notice delivery when {@code gatehouse.notices.enabled}: one thread long-polls the Project notice stream from
+ * Runs notice delivery when {@code gatehouse.notices.enabled}, on every replica; exactly one replica at a time holds
+ * the streams ({@link StreamLock}) and delivers. One thread ({@code gatehouse-notice-streams}) tries every
+ * {@code lock-interval} to take the streams while another replica holds them (or none does), and, while this replica
+ * holds them, confirms the hold as often. While held, three threads run: one long-polls the Project notice stream from
  * its stored cursor, one long-polls the host's thread events (a run-ended event triggers delivery for that thread),
  * and one sweeps every {@code sweep-interval} as the fallback for a missed event and the retry of failed deliveries.
- * A stream that fails (a refused credential included) is reported in {@link NoticeStatus} and polled again after a
- * pause that doubles up to {@code max-backoff}; consumption resumes from the stored cursor. Stopped with the context.
+ * A hold that cannot be confirmed stops them, and the streams are taken again only after all three have ended, so
+ * one process never delivers under two holds. A stream that fails (a refused credential included) is reported in
+ * {@link NoticeStatus} and polled again after a pause that doubles up to {@code max-backoff}; consumption resumes
+ * from the stored cursor. Stopped with the context, which lets go of the streams.
  */
 @Context
 @Requires(property = "gatehouse.notices.enabled", value = "true")
@@ -36,34 +42,124 @@ public class NoticeConsumer {
     private final NoticeFeed feed;
     private final NoticeThreads host;
     private final NoticeStatus status;
-    private final List<Thread> threads = new ArrayList<>();
+    private final StreamLock lock;
+    private final String replica;
+    private final Thread supervisor;
     private volatile boolean running = true;
 
     public NoticeConsumer(NoticeProperties properties, NoticeDelivery delivery, NoticeStore store, NoticeFeed feed,
-            NoticeThreads host, NoticeStatus status) {
+            NoticeThreads host, NoticeStatus status, StreamLock lock) {
         this.properties = properties;
         this.delivery = delivery;
         this.store = store;
         this.feed = feed;
         this.host = host;
         this.status = status;
+        this.lock = lock;
+        this.replica = properties.getReplicaName();
+        this.supervisor = new Thread(this::supervise, "gatehouse-notice-streams");
+        supervisor.setDaemon(true);
     }
 
     @PostConstruct
     void start() {
         String clientId = properties.getClientId().orElseThrow(() -> new IllegalStateException(
                 "gatehouse.notices.enabled is true but gatehouse.notices.client-id is not set"));
-        threads.add(loop("gatehouse-notices", () -> pollNotices(clientId)));
-        threads.add(loop("gatehouse-thread-events", this::pollEvents));
-        threads.add(loop("gatehouse-notice-sweep", this::sweep));
-        threads.forEach(Thread::start);
-        LOG.info("consuming Project Work notices for client {}", clientId);
+        status.hold(replica, Optional.empty());
+        supervisor.start();
+        LOG.info("replica {} consumes Project Work notices for client {} while it holds the streams", replica,
+                clientId);
     }
 
     @PreDestroy
     void stop() {
         running = false;
-        threads.forEach(Thread::interrupt);
+        supervisor.interrupt();
+        try {
+            supervisor.join(properties.getLockInterval().multipliedBy(5).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The three consuming threads of one hold of the streams. */
+    private final class Hold {
+        private final List<Thread> threads = new ArrayList<>();
+        private volatile boolean active = true;
+
+        Hold(String clientId) {
+            threads.add(loop("gatehouse-notices", this, () -> pollNotices(clientId)));
+            threads.add(loop("gatehouse-thread-events", this, NoticeConsumer.this::pollEvents));
+            threads.add(loop("gatehouse-notice-sweep", this, NoticeConsumer.this::sweep));
+            threads.forEach(Thread::start);
+        }
+
+        boolean active() {
+            return active && running;
+        }
+
+        void stop() {
+            active = false;
+            threads.forEach(Thread::interrupt);
+        }
+
+        /** True once every thread of this hold has returned (a step under way finishes first). */
+        boolean ended() {
+            return threads.stream().noneMatch(Thread::isAlive);
+        }
+    }
+
+    /**
+     * Takes the streams when free, confirms them while held, and starts or stops the consuming threads accordingly.
+     * A store that does not answer leaves things as they are until the next interval, except a hold that cannot be
+     * confirmed, which is given up.
+     */
+    private void supervise() {
+        String clientId = properties.getClientId().orElseThrow();
+        Hold current = null;
+        Hold previous = null;
+        while (running) {
+            try {
+                if (current != null && !lock.confirm()) {
+                    LOG.warn("replica {} could not confirm its hold of the notice streams; it stops delivering",
+                            replica);
+                    current.stop();
+                    previous = current;
+                    current = null;
+                    status.hold(replica, Optional.empty());
+                }
+                if (current == null && (previous == null || previous.ended())) {
+                    if (lock.tryTake()) {
+                        delivery.streamTaken();
+                        current = new Hold(clientId);
+                        status.hold(replica, Optional.of(replica));
+                        LOG.info("replica {} holds the notice streams and delivers", replica);
+                    } else {
+                        status.hold(replica, lock.holder());
+                    }
+                }
+            } catch (StoreUnavailableException e) {
+                status.hold(replica, current == null ? Optional.empty() : Optional.of(replica));
+                LOG.debug("notice stream lock: {}", e.getMessage());
+            }
+            try {
+                Thread.sleep(properties.getLockInterval().toMillis());
+            } catch (InterruptedException e) {
+                break;
+            }
+        }
+        if (current != null) {
+            current.stop();
+            // A step under way ends before the streams are let go, unless the context is gone first.
+            for (int wait = 0; wait < 30 && !current.ended(); wait++) {
+                try {
+                    Thread.sleep(properties.getLockInterval().toMillis() / 10 + 1);
+                } catch (InterruptedException e) {
+                    break;
+                }
+            }
+        }
+        lock.release();
     }
 
     /** One step of a loop: returns how long to pause before the next (zero: go on at once). */
@@ -72,10 +168,10 @@ public class NoticeConsumer {
         Duration run() throws InterruptedException, FailedStream;
     }
 
-    private Thread loop(String name, Step step) {
+    private Thread loop(String name, Hold hold, Step step) {
         Thread thread = new Thread(() -> {
             Duration failures = Duration.ZERO;
-            while (running) {
+            while (hold.active()) {
                 try {
                     Duration pause = step.run();
                     if (!pause.isZero()) {

@@ -25,6 +25,7 @@ import dev.gatehouse.gateway.policy.api.NoticeInput;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.ServedPolicy;
+import io.micronaut.context.annotation.Value;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -32,9 +33,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -55,13 +58,20 @@ import org.slf4j.LoggerFactory;
  *   <li>otherwise the aggregate row is stored with its notices ({@code sending}) before the host is called; the
  *       host's confirmation marks it sent and its notices {@code delivered} in one statement;</li>
  *   <li>a send whose outcome is unknown stays {@code sending}, and the next pass reads the thread for the aggregate
- *       id: found is delivered, absent is released and sent again; never resent without that read;</li>
+ *       id: found is delivered, absent is released and sent again; never resent without that read. An aggregate
+ *       that an earlier holder of the streams (another replica, or this process before it lost the streams) left
+ *       sending is read only once the host's deadline has passed since this holder took the streams: a send of
+ *       that holder may still be under way until then;</li>
+ *   <li>an aggregate is sent only when it took every notice it was built for (a notice is in at most one aggregate),
+ *       so two delivery steps that raced for the same notices never both send;</li>
  *   <li>ACKs go out only for receipts whose final state is committed, and are repeated until the service took them
- *       (an ACK is idempotent there).</li>
+ *       (an ACK is idempotent there); a notice received again after its final state is ACKed again with it, so a
+ *       Project Service that did not hear the first ACK stops re-sending it.</li>
  * </ol>
  * Failures wait with exponential backoff per agent + project (2 s doubling up to {@code max-backoff}); a refused
  * Project credential is reported in {@link NoticeStatus} and deletes no session, thread or mapping. All methods are
- * serialised: one delivery step at a time.
+ * serialised: one delivery step at a time; {@link NoticeConsumer} calls them only while this replica holds the
+ * streams ({@link StreamLock}).
  */
 @Singleton
 public class NoticeDelivery {
@@ -85,7 +95,11 @@ public class NoticeDelivery {
     private final ProjectFacade projects;
     private final NoticeStatus status;
     private final Clock clock;
+    private final Duration hostDeadline;
     private final Map<Group, Backoff> backoff = new HashMap<>();
+    /** Aggregates this holder started and has not settled; any other one still sending is an earlier holder's. */
+    private final Set<String> started = new HashSet<>();
+    private Instant takenAt;
 
     private record Backoff(Duration delay, Instant until) {
     }
@@ -93,14 +107,20 @@ public class NoticeDelivery {
     @Inject
     public NoticeDelivery(NoticeProperties properties, NoticeStore store, PolicyDecisionPoint pdp, DecisionLog decisionLog,
             AgentDirectory directory, NoticeFeed feed, NoticeThreads host, ProjectFacade projects,
-            NoticeStatus status) {
-        this(properties, store, pdp, decisionLog, directory, feed, host, projects, status, Clock.systemUTC());
+            NoticeStatus status, @Value("${gatehouse.services.host.deadline:10s}") Duration hostDeadline) {
+        this(properties, store, pdp, decisionLog, directory, feed, host, projects, status, Clock.systemUTC(),
+                hostDeadline);
     }
 
-    /** With the clock backoff is measured on (tests step it instead of waiting). */
-    public NoticeDelivery(NoticeProperties properties, NoticeStore store, PolicyDecisionPoint pdp, DecisionLog decisionLog,
+    /**
+     * With the clock backoff and the wait for an earlier holder's sends are measured on (tests step it instead of
+     * waiting), and the host's whole-call deadline (the longest a send can be under way). The streams count as taken
+     * now ({@link #streamTaken}).
+     */
+    public NoticeDelivery(NoticeProperties properties, NoticeStore store, PolicyDecisionPoint pdp,
+            DecisionLog decisionLog,
             AgentDirectory directory, NoticeFeed feed, NoticeThreads host, ProjectFacade projects,
-            NoticeStatus status, Clock clock) {
+            NoticeStatus status, Clock clock, Duration hostDeadline) {
         this.properties = properties;
         this.store = store;
         this.pdp = pdp;
@@ -111,6 +131,17 @@ public class NoticeDelivery {
         this.projects = projects;
         this.status = status;
         this.clock = clock;
+        this.hostDeadline = hostDeadline;
+        this.takenAt = clock.instant();
+    }
+
+    /**
+     * This replica has just taken the streams: every aggregate still sending is an earlier holder's from now on, and
+     * is settled no sooner than the host's deadline after now.
+     */
+    public synchronized void streamTaken() {
+        takenAt = clock.instant();
+        started.clear();
     }
 
     /**
@@ -123,7 +154,8 @@ public class NoticeDelivery {
             NoticeStore.Received received = store.receive(notice, fence(notice));
             Receipt receipt = received.receipt();
             if (!received.first()) {
-                LOG.info("notice {} received again; already {}", notice.noticeId(), receipt.state().wire());
+                LOG.info("notice {} received again; already {}{}", notice.noticeId(), receipt.state().wire(),
+                        receipt.state().isFinal() ? ", ACKed again" : "");
             } else if (receipt.state() == NoticeState.STALE) {
                 LOG.info("notice {} is stale: a newer assignment of run {} is known", notice.noticeId(),
                         notice.runId());
@@ -243,7 +275,14 @@ public class NoticeDelivery {
         List<String> ids = notices.stream().map(Receipt::noticeId).toList();
         String aggregateId = AggregateMessage.id(group, ids);
         Optional<String> target = create.isPresent() ? Optional.empty() : thread.threadId();
-        store.startAggregate(aggregateId, group, target, ids);
+        int taken = store.startAggregate(aggregateId, group, target, ids);
+        if (taken != ids.size()) {
+            store.releaseAggregate(aggregateId);
+            retryLater(group, "aggregate " + aggregateId + " took " + taken + " of its " + ids.size()
+                    + " notices; another delivery step has the others");
+            return;
+        }
+        started.add(aggregateId);
         if (create.isPresent()) {
             FacadeResult<NoticeThread> created = host.create(group.agentId(), group.projectId(), hostProject.get(),
                     create.get(), message, aggregateId);
@@ -264,6 +303,7 @@ public class NoticeDelivery {
 
     private void sent(Group group, String aggregateId, String threadId, String how) {
         store.aggregateSent(aggregateId, threadId);
+        started.remove(aggregateId);
         backoff.remove(group);
         LOG.info("aggregate {} delivered to thread {} of agent {} ({})", aggregateId, threadId, group.agentId(), how);
     }
@@ -275,6 +315,7 @@ public class NoticeDelivery {
             return;
         }
         store.releaseAggregate(aggregateId);
+        started.remove(aggregateId);
         if (error instanceof ServiceError.NotFound && threadId.isPresent()) {
             store.unmapThread(group, threadId.get());
         }
@@ -289,6 +330,11 @@ public class NoticeDelivery {
      */
     private boolean settle(Group group) {
         for (NoticeStore.Aggregate aggregate : store.sending(group)) {
+            if (!started.contains(aggregate.aggregateId()) && clock.instant().isBefore(takenAt.plus(hostDeadline))) {
+                retryLater(group, "aggregate " + aggregate.aggregateId() + " was left sending by an earlier holder of"
+                        + " the streams; it is read once no send of that holder can still be under way");
+                return false;
+            }
             List<String> threads;
             if (aggregate.threadId().isPresent()) {
                 threads = List.of(aggregate.threadId().get());
@@ -318,6 +364,7 @@ public class NoticeDelivery {
             } else {
                 LOG.info("aggregate {} is not in the thread; its notices will be sent again", aggregate.aggregateId());
                 store.releaseAggregate(aggregate.aggregateId());
+                started.remove(aggregate.aggregateId());
             }
         }
         return true;

@@ -11,6 +11,8 @@ import java.util.Optional;
  * How notice consumption is doing, for readiness detail, {@code GET /admin/notices} and the log: per stream
  * ({@code project} notices, {@code host} thread events) the last outcome ({@code ok}, or a docs/domain.md §8 kind such
  * as {@code authentication}), since when, and a safe message. A credential failure shows here and deletes nothing.
+ * While {@link NoticeConsumer} runs, also which replica holds the streams as this replica last saw it
+ * ({@link #holdView}); reading it never asks the store.
  */
 @Singleton
 public class NoticeStatus {
@@ -19,7 +21,17 @@ public class NoticeStatus {
     public record StreamStatus(String state, Instant since, Optional<String> detail) {
     }
 
+    /**
+     * Who holds the notice streams, as this replica last saw it.
+     *
+     * @param holder the holding replica's name; empty when none does or the store did not say
+     * @param since  when this replica last saw the holder change
+     */
+    public record Hold(String replica, boolean holding, Optional<String> holder, Instant since) {
+    }
+
     private final Map<String, StreamStatus> streams = new LinkedHashMap<>();
+    private Hold hold;
 
     /** The stream answered. */
     public synchronized void ok(String stream) {
@@ -57,6 +69,34 @@ public class NoticeStatus {
             s.detail().ifPresent(d -> one.put("detail", d));
             view.put(name, one);
         });
+        return view;
+    }
+
+    /** This replica ({@code replica}) holds the streams, or saw {@code holder} (empty: none, or unknown) hold them. */
+    public synchronized void hold(String replica, Optional<String> holder) {
+        boolean holding = holder.filter(replica::equals).isPresent();
+        if (hold == null || hold.holding() != holding || !hold.holder().equals(holder)) {
+            hold = new Hold(replica, holding, holder, Instant.now());
+        }
+    }
+
+    /** The hold as last seen, empty while the consumer does not run. */
+    public synchronized Optional<Hold> hold() {
+        return Optional.ofNullable(hold);
+    }
+
+    /**
+     * {@code {replica, holding, holder?, since}} ({@code holder} absent when no replica holds the streams or the store
+     * did not answer), for {@code /health} and the admin status; empty while the consumer does not run.
+     */
+    public synchronized Map<String, Object> holdView() {
+        Map<String, Object> view = new LinkedHashMap<>();
+        if (hold != null) {
+            view.put("replica", hold.replica());
+            view.put("holding", hold.holding());
+            hold.holder().ifPresent(h -> view.put("holder", h));
+            view.put("since", hold.since().toString());
+        }
         return view;
     }
 }

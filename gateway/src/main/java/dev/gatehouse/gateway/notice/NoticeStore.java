@@ -32,7 +32,9 @@ public interface NoticeStore {
 
     /**
      * Stores a notice the first time its id is seen, as {@code stale} when a receipt with a higher fence exists for
-     * the same agent, project and run, else {@code pending}; a known id changes nothing and returns the stored row.
+     * the same agent, project and run, else {@code pending}. A known id returns the stored row and changes nothing
+     * but this: when its state is final, the receipt is marked for another ACK of that state (the Project Service
+     * sends a notice again when it did not hear the ACK).
      */
     Received receive(WorkNotice notice, long fence);
 
@@ -63,11 +65,13 @@ public interface NoticeStore {
     void unmapThread(Group group, String threadId);
 
     /**
-     * Creates aggregate {@code aggregateId} (sending) and puts the given open receipts into it, in one statement.
+     * Creates aggregate {@code aggregateId} (sending) and puts those of the given receipts that are still open and
+     * in no aggregate into it, in one statement.
      *
      * @param threadId the thread it goes to, empty when it will be a new thread's first message
+     * @return how many receipts it took: fewer than {@code noticeIds} when another step took some first
      */
-    void startAggregate(String aggregateId, Group group, Optional<String> threadId, List<String> noticeIds);
+    int startAggregate(String aggregateId, Group group, Optional<String> threadId, List<String> noticeIds);
 
     /** The group's aggregates still sending (outcome unknown until settled). */
     List<Aggregate> sending(Group group);

@@ -1,19 +1,39 @@
 package dev.gatehouse.gateway.store;
 
-import io.micronaut.data.jdbc.runtime.JdbcOperations;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import javax.sql.DataSource;
 
 /**
- * The one way the stores reach PostgreSQL: one plain SQL statement per call, through Micronaut Data's
- * {@link JdbcOperations} on the Hikari pool (a connection per statement, auto-commit). Any failure becomes a
- * {@link StoreUnavailableException}. A new table needs a migration under {@code db/migration} and a store class that
- * uses {@link #query}, {@link #one} and {@link #update}; nothing here knows the tables.
+ * The one way the stores reach PostgreSQL: one plain SQL statement per call on a connection of the Hikari pool
+ * (auto-commit). Any failure becomes a {@link StoreUnavailableException}. A new table needs a migration under
+ * {@code db/migration} and a store class that uses {@link #query}, {@link #one} and {@link #update}; nothing here knows
+ * the tables.
+ *
+ * <p><b>Deadline.</b> A store call ends within {@code gatehouse.database.deadline} (default 2 s), whatever PostgreSQL
+ * does, and so do all the store calls of one request together: a request's budget is opened when it arrives
+ * ({@link #requestBudget}) and each call gets what is left of it (a call outside any request, such as the notice
+ * consumer's, gets the deadline). The wait for a pooled connection is bounded by what is left, less the
+ * {@value DataSourceSetup#VALIDATION_MILLIS} ms the pool may spend checking one; the statement gets the rest as the
+ * connection's socket timeout for every read of its answer. A server that stops answering (stalled, frozen, cut off)
+ * ends the call as unavailable at the deadline; the driver closes that connection and the pool replaces it, so the
+ * pool recovers by itself when the server answers again. A write that timed out may still commit (whole: every write
+ * is one statement) once the server resumes; the callers' writes are idempotent or versioned for that reason.
  */
 @Singleton
 public class Database {
@@ -30,10 +50,46 @@ public class Database {
         T map(ResultSet row) throws SQLException;
     }
 
-    private final JdbcOperations jdbc;
+    /** The store budget of the request a thread serves; closing it ends the budget. */
+    public interface Budget extends AutoCloseable {
+        @Override
+        void close();
+    }
 
-    public Database(JdbcOperations jdbc) {
-        this.jdbc = jdbc;
+    /** When the budget of the request this thread serves runs out (the clock's nanoseconds); unset outside one. */
+    private static final ThreadLocal<Long> REQUEST_ENDS = new ThreadLocal<>();
+    /** Socket timeouts are set on the calling thread (the driver ignores the executor). */
+    private static final Executor ON_CALLER = Runnable::run;
+
+    private final HikariPool pool;
+    private final long deadlineNanos;
+    private final LongSupplier nanoClock;
+
+    @Inject
+    public Database(DataSource dataSource, DatabaseProperties properties) {
+        this((HikariDataSource) DelegatingDataSource.unwrapDataSource(dataSource), properties.getDeadline(),
+                System::nanoTime);
+    }
+
+    /** With the monotonic clock (nanoseconds) deadlines are measured on. */
+    Database(HikariDataSource dataSource, Duration deadline, LongSupplier nanoClock) {
+        // The pool itself, for a connection wait bounded per call; the data source's wait is one fixed length.
+        this.pool = (HikariPool) dataSource.getHikariPoolMXBean();
+        this.deadlineNanos = deadline.toNanos();
+        this.nanoClock = nanoClock;
+    }
+
+    /**
+     * Opens the store budget of the request this thread starts serving now: every store call it makes until the
+     * budget is closed shares one deadline. Inside a budget already open this changes nothing (the outer one holds).
+     */
+    public Budget requestBudget() {
+        if (REQUEST_ENDS.get() != null) {
+            return () -> {
+            };
+        }
+        REQUEST_ENDS.set(nanoClock.getAsLong() + deadlineNanos);
+        return REQUEST_ENDS::remove;
     }
 
     /** All rows of a query. */
@@ -84,13 +140,28 @@ public class Database {
     }
 
     private <T> T run(String sql, Work<T> work) {
+        long end = nanoClock.getAsLong() + deadlineNanos;
+        Long requestEnds = REQUEST_ENDS.get();
+        if (requestEnds != null && requestEnds - end < 0) {
+            end = requestEnds;
+        }
         try {
-            return jdbc.execute(connection -> {
+            long wait = TimeUnit.NANOSECONDS.toMillis(end - nanoClock.getAsLong()) - DataSourceSetup.VALIDATION_MILLIS;
+            if (wait <= 0) {
+                throw new SQLTimeoutException("no store time left for this request");
+            }
+            try (Connection connection = pool.getConnection(wait)) {
+                long left = TimeUnit.NANOSECONDS.toMillis(end - nanoClock.getAsLong());
+                if (left <= 0) {
+                    throw new SQLTimeoutException("the deadline passed while waiting for a connection");
+                }
+                // The pool puts the connection's own socket timeout back when it is returned.
+                connection.setNetworkTimeout(ON_CALLER, (int) left);
                 try (PreparedStatement statement = connection.prepareStatement(sql)) {
                     return work.apply(statement);
                 }
-            });
-        } catch (RuntimeException e) {
+            }
+        } catch (SQLException | RuntimeException e) {
             // The SQLState says what failed; driver messages may quote row values, so they are not repeated here.
             throw new StoreUnavailableException("the shared store did not answer (" + e.getClass().getSimpleName()
                     + sqlState(e).map(state -> ", SQLState " + state).orElse("") + ")", e);

@@ -17,6 +17,10 @@ import java.util.Optional;
  * </ul>
  * {@code cache-ttl} ({@code GATEHOUSE_DATABASE_CACHE_TTL}, default 1 s, at most 1 s, 0 turns the cache off) bounds how
  * long a replica may answer a session, settings or registration lookup from its cache ({@link StoreChanges}).
+ * {@code deadline} ({@code GATEHOUSE_DATABASE_DEADLINE}, default 2 s, from 0.5 s to 30 s) bounds one store call in all:
+ * waiting for a pooled connection, checking it, and every read of its statement's answer ({@link Database}); past it
+ * the call is {@link StoreUnavailableException}, which the transport, the admin API and the probes answer as
+ * {@code unavailable} (HTTP 503 with {@code Retry-After}), the same budget as a tool call's decision.
  */
 @ConfigurationProperties(DatabaseProperties.PREFIX)
 public class DatabaseProperties {
@@ -25,6 +29,12 @@ public class DatabaseProperties {
 
     /** The longest {@link #getCacheTtl} may be: the bound on how late a change applies on another replica. */
     public static final Duration MAX_CACHE_TTL = Duration.ofSeconds(1);
+
+    /** The shortest {@link #getDeadline}: room for checking a pooled connection and one round trip. */
+    public static final Duration MIN_DEADLINE = Duration.ofMillis(500);
+
+    /** The longest {@link #getDeadline}: a store call is on the path of a request a client waits for. */
+    public static final Duration MAX_DEADLINE = Duration.ofSeconds(30);
 
     private Optional<Boolean> embedded = Optional.empty();
     private Optional<String> url = Optional.empty();
@@ -35,6 +45,7 @@ public class DatabaseProperties {
     private String embeddedDatabase = "gatehouse";
     private boolean freshDatabase;
     private Duration cacheTtl = MAX_CACHE_TTL;
+    private Duration deadline = Duration.ofSeconds(2);
 
     /** Embedded when set to true, or when unset and no URL is given. */
     public boolean isEmbedded() {
@@ -120,5 +131,19 @@ public class DatabaseProperties {
                     + MAX_CACHE_TTL.toMillis() + " ms, was " + cacheTtl.toMillis() + " ms");
         }
         this.cacheTtl = cacheTtl;
+    }
+
+    /** How long one store call may take in all, connection wait included, before it is unavailable. */
+    public Duration getDeadline() {
+        return deadline;
+    }
+
+    /** @throws IllegalArgumentException when outside {@link #MIN_DEADLINE} … {@link #MAX_DEADLINE} */
+    public void setDeadline(Duration deadline) {
+        if (deadline.compareTo(MIN_DEADLINE) < 0 || deadline.compareTo(MAX_DEADLINE) > 0) {
+            throw new IllegalArgumentException("gatehouse.database.deadline must be between " + MIN_DEADLINE.toMillis()
+                    + " and " + MAX_DEADLINE.toMillis() + " ms, was " + deadline.toMillis() + " ms");
+        }
+        this.deadline = deadline;
     }
 }

@@ -52,7 +52,8 @@ public class PostgresNoticeStore implements NoticeStore {
         if (inserted.isPresent()) {
             return new Received(inserted.get(), true);
         }
-        return new Received(database.one("SELECT " + RECEIPT + " FROM notice_receipt WHERE notice_id = ?",
+        return new Received(database.one("UPDATE notice_receipt SET acked = CASE WHEN state IN ('delivered',"
+                + " 'refused', 'stale') THEN false ELSE acked END WHERE notice_id = ? RETURNING " + RECEIPT,
                 statement -> statement.setString(1, notice.noticeId()), PostgresNoticeStore::receipt)
                 .orElseThrow(() -> new StoreUnavailableException("notice " + notice.noticeId()
                         + " was neither inserted nor found", null)), false);
@@ -132,9 +133,9 @@ public class PostgresNoticeStore implements NoticeStore {
     }
 
     @Override
-    public void startAggregate(String aggregateId, Group group, Optional<String> threadId, List<String> noticeIds) {
-        database.update("WITH a AS (INSERT INTO notice_aggregate (aggregate_id, agent_id, project_id, thread_id, state,"
-                + " created_at, updated_at) VALUES (?, ?, ?, ?, 'sending', now(), now()) RETURNING aggregate_id)"
+    public int startAggregate(String aggregateId, Group group, Optional<String> threadId, List<String> noticeIds) {
+        return database.update("WITH a AS (INSERT INTO notice_aggregate (aggregate_id, agent_id, project_id, thread_id,"
+                + " state, created_at, updated_at) VALUES (?, ?, ?, ?, 'sending', now(), now()) RETURNING aggregate_id)"
                 + " UPDATE notice_receipt SET aggregate_id = (SELECT aggregate_id FROM a), updated_at = now()"
                 + " WHERE notice_id = ANY(?) AND state IN ('pending', 'coalesced') AND aggregate_id IS NULL",
                 statement -> {

@@ -165,6 +165,16 @@ final class GatewayStack implements AutoCloseable {
         awaitHttp(URI.create(baseUrl() + "/health"), gateway, "gateway");
     }
 
+    /**
+     * Kills the gateway process with SIGKILL ({@code kill -9}: no shutdown hook, no drain, no goodbye to PostgreSQL);
+     * local-services and the authorization server keep running.
+     */
+    void killGateway() throws InterruptedException {
+        Process gateway = processes.get(processes.size() - 1);
+        gateway.destroyForcibly();
+        gateway.waitFor();
+    }
+
     String baseUrl() {
         return "http://127.0.0.1:" + gatewayPort;
     }

@@ -25,6 +25,9 @@ final class FakeProject implements ProjectFacade, NoticeFeed {
     final List<String> acks = new ArrayList<>();
     boolean credentialRefused;
     int listings;
+    /** Runs inside the next work listing, between a delivery step's reading of open notices and its aggregate. */
+    Runnable duringListing = () -> {
+    };
 
     synchronized void assign(String agentId, String projectId, WorkRun run) {
         work.computeIfAbsent(new ProjectBinding(agentId, projectId), b -> new ArrayList<>()).add(run);
@@ -42,6 +45,10 @@ final class FakeProject implements ProjectFacade, NoticeFeed {
             return refused();
         }
         listings++;
+        Runnable once = duringListing;
+        duringListing = () -> {
+        };
+        once.run();
         return new FacadeResult.Ok<>(List.copyOf(work.getOrDefault(binding, List.of())));
     }
 

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,8 @@ class NoticeDeliveryTest {
 
     private static final String CLIENT = "c-local";
     private static final String PROJECT = "ps-1";
+    /** The host's whole-call deadline: the longest a send of an earlier holder of the streams can be under way. */
+    private static final Duration HOST_DEADLINE = Duration.ofSeconds(10);
 
     private static ApplicationContext context;
     private static NoticeStore store;
@@ -113,7 +116,7 @@ class NoticeDeliveryTest {
         properties.setHostProject("p-notices");
         return new NoticeDelivery(properties, store, context.getBean(PolicyDecisionPoint.class),
                 context.getBean(DecisionLog.class), context.getBean(AgentDirectory.class), project, host, project,
-                status, clock);
+                status, clock, HOST_DEADLINE);
     }
 
     /** An agent bound to this client and to PROJECT, configured for full-access/plan, limited to auto/default. */
@@ -190,7 +193,8 @@ class NoticeDeliveryTest {
         assertEquals(1, host.of("rep-a").size(), "one thread");
         assertEquals(1, host.of("rep-a").get(0).messages.size(), "one message");
         assertEquals(List.of("n-rep-1"), states("rep-a").get(NoticeState.DELIVERED));
-        assertEquals(List.of("delivered"), project.acksOf("n-rep-1"), "ACKed once, after the state was stored");
+        assertEquals(List.of("delivered", "delivered", "delivered"), project.acksOf("n-rep-1"),
+                "ACKed after the state was stored, and again each time it was received again");
     }
 
     @Test
@@ -303,11 +307,13 @@ class NoticeDeliveryTest {
         assertEquals(2, thread.messages.size());
         NoticeDelivery third = newDelivery();
         host.endTurn(thread.threadId);
+        // The aggregate is process two's: process three reads the thread once a send of it cannot be under way.
+        clock.step(HOST_DEADLINE);
         third.turnEnded(thread.threadId);
         third.receive(page(notice("n-rst-3", "rst-a", "r-3", 1)));
         assertEquals(2, thread.messages.size(), "settled by reading the thread, not sent again");
         assertEquals(List.of("n-rst-1", "n-rst-2", "n-rst-3"), states("rst-a").get(NoticeState.DELIVERED));
-        assertEquals(List.of("delivered"), project.acksOf("n-rst-3"));
+        assertEquals(List.of("delivered", "delivered"), project.acksOf("n-rst-3"), "once settled, once received again");
     }
 
     @Test
@@ -456,6 +462,122 @@ class NoticeDeliveryTest {
             assertTrue(host.of(agent).size() <= 1, "one current thread per agent and project: " + agent);
         }
         assertTrue(host.of("bulk-7").isEmpty());
-        assertEquals(sent.size(), project.acks.size(), "every notice ACKed exactly once, with its final state");
+        Map<String, NoticeState> finalState = new HashMap<>();
+        states.forEach((state, ids) -> ids.forEach(id -> finalState.put(id, state)));
+        for (WorkNotice notice : sent) {
+            List<String> acks = project.acksOf(notice.noticeId());
+            assertFalse(acks.isEmpty(), "every notice ACKed: " + notice.noticeId());
+            assertEquals(List.of(finalState.get(notice.noticeId()).wire()), acks.stream().distinct().toList(),
+                    "only ever with its final state: " + notice.noticeId());
+        }
+        assertTrue(project.acks.size() <= 1_000, "at most one ACK per notice received");
+    }
+
+    @Test
+    void aNoticeReceivedAgainIsAcknowledgedAgainWithItsStoredFinalState() {
+        bind("ack-a");
+        project.assign("ack-a", PROJECT, run("r-1"));
+        WorkNotice delivered = notice("n-ack-delivered", "ack-a", "r-1", 5);
+        WorkNotice stale = notice("n-ack-stale", "ack-a", "r-1", 4);
+        WorkNotice refused = notice("n-ack-refused", "ack-unbound", "r-1", 1);
+        delivery.receive(page(delivered, stale, refused));
+        Map<String, String> finalStates = Map.of("n-ack-delivered", "delivered", "n-ack-stale", "stale",
+                "n-ack-refused", "refused");
+        finalStates.forEach((id, state) -> assertEquals(List.of(state), project.acksOf(id), id));
+        // The Project Service did not hear those ACKs and sends each again, twice; a changed name changes nothing.
+        for (int again = 2; again <= 3; again++) {
+            delivery.receive(page(delivered, notice("n-ack-stale", "ack-a", "Renamed", "r-1", 4), refused));
+            for (Map.Entry<String, String> notice : finalStates.entrySet()) {
+                assertEquals(Collections.nCopies(again, notice.getValue()), project.acksOf(notice.getKey()),
+                        notice.getKey() + " ACKed again with its stored state");
+            }
+        }
+        assertEquals(1, host.of("ack-a").get(0).messages.size(), "received again, delivered once");
+
+        // An ACK that is not taken is repeated until it is, still with the stored state.
+        project.credentialRefused = true;
+        delivery.receive(page(delivered));
+        project.credentialRefused = false;
+        assertEquals(3, project.acksOf("n-ack-delivered").size(), "not taken while refused");
+        clock.step(Duration.ofSeconds(3));
+        delivery.sweep();
+        assertEquals(Collections.nCopies(4, "delivered"), project.acksOf("n-ack-delivered"));
+
+        // A notice received again before its final state is ACKed once, when it has one.
+        bind("ack-b");
+        project.assign("ack-b", PROJECT, run("r-1"));
+        host.down = true;
+        WorkNotice open = notice("n-ack-open", "ack-b", "r-1", 1);
+        delivery.receive(page(open));
+        delivery.receive(page(open));
+        assertTrue(project.acksOf("n-ack-open").isEmpty(), "no state to ACK yet");
+        host.down = false;
+        clock.step(Duration.ofSeconds(5)); // two failures: the backoff is 4 s
+        delivery.sweep();
+        assertEquals(List.of("delivered"), project.acksOf("n-ack-open"));
+    }
+
+    @Test
+    void twoDeliveryStepsRacingForTheSameNoticesNeverBothSend() {
+        bind("race-a");
+        project.assign("race-a", PROJECT, run("r-1"));
+        FakeHost.HostThread thread = host.add("race-a", PROJECT, false);
+        store.startAggregate("agg-race-seed", new NoticeStore.Group("race-a", PROJECT), Optional.of(thread.threadId),
+                List.of());
+        store.aggregateSent("agg-race-seed", thread.threadId);
+        NoticeStore.Group group = new NoticeStore.Group("race-a", PROJECT);
+        // Another holder's step takes one of the two notices between this step's read and its aggregate.
+        project.duringListing = () -> assertEquals(1, store.startAggregate("agg-race-rival", group,
+                Optional.of(thread.threadId), List.of("n-race-1")));
+        delivery.receive(page(notice("n-race-1", "race-a", "r-1", 1), notice("n-race-2", "race-a", "r-2", 1)));
+        assertTrue(thread.messages.isEmpty(), "this step did not get all its notices, so it sent nothing");
+        assertEquals(List.of("agg-race-rival"), store.sending(group).stream().map(NoticeStore.Aggregate::aggregateId)
+                .toList(), "its own aggregate was released, the rival's is untouched");
+        assertEquals(List.of("n-race-2"), store.open(group).stream().map(NoticeStore.Receipt::noticeId).toList());
+        // The rival's send arrives; once a send of the rival cannot be under way any more, this holder settles it
+        // by reading and sends the rest once.
+        thread.aggregateIds.add("agg-race-rival");
+        thread.messages.add("the rival's aggregate");
+        clock.step(HOST_DEADLINE);
+        delivery.sweep();
+        assertEquals(2, thread.messages.size(), "one aggregate each, no notice in two");
+        assertEquals(List.of("n-race-1", "n-race-2"), states("race-a").get(NoticeState.DELIVERED));
+    }
+
+    @Test
+    void anAggregateAnEarlierHolderLeftSendingIsReadOnlyOnceItsSendCannotBeUnderWay() {
+        for (boolean arrivesLate : new boolean[] {true, false}) {
+            String agent = "held-" + arrivesLate;
+            bind(agent);
+            project.assign(agent, PROJECT, run("r-1"));
+            FakeHost.HostThread thread = host.add(agent, PROJECT, false);
+            store.startAggregate("agg-" + agent + "-seed", new NoticeStore.Group(agent, PROJECT),
+                    Optional.of(thread.threadId), List.of());
+            store.aggregateSent("agg-" + agent + "-seed", thread.threadId);
+            // The first holder's send has not arrived when it loses the streams (its outcome is unknown).
+            host.timeouts = 1;
+            host.timeoutAfterApplying = false;
+            delivery.receive(page(notice("n-" + agent, agent, "r-1", 1)));
+            String aggregate = store.sending(new NoticeStore.Group(agent, PROJECT)).get(0).aggregateId();
+            int sends = host.sends;
+
+            NoticeDelivery next = newDelivery();
+            next.streamTaken();
+            clock.step(HOST_DEADLINE.minusSeconds(1));
+            next.sweep();
+            assertEquals(sends, host.sends, "nothing sent while the first holder's send may be under way");
+            assertEquals(List.of("n-" + agent), states(agent).get(NoticeState.PENDING));
+            if (arrivesLate) {
+                thread.aggregateIds.add(aggregate);
+                thread.messages.add("the first holder's aggregate, arriving late");
+            }
+            clock.step(Duration.ofSeconds(2)); // past the deadline, and past the 2 s backoff of the early look
+            next.sweep();
+            assertEquals(1, thread.messages.size(), "exactly one aggregate in the thread either way");
+            assertEquals(sends + (arrivesLate ? 0 : 1), host.sends,
+                    arrivesLate ? "found by reading: not sent again" : "absent: sent once, by the new holder");
+            assertEquals(List.of("n-" + agent), states(agent).get(NoticeState.DELIVERED));
+            assertEquals(List.of("delivered"), project.acksOf("n-" + agent));
+        }
     }
 }
