@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -156,8 +157,8 @@ public class Gate {
         if (allowed.isEmpty()) {
             return new GateResult.Denied(decisionId, reasons(outcome));
         }
-        return steps.run("handler",
-                () -> runHandler(decisionId, registered.get(), arguments, allowed.get(), resolved.context()));
+        return steps.run("handler", () -> runHandler(record.decisionId(), registered.get(), arguments,
+                allowed.get(), resolved.context()));
     }
 
     /** Asks the PDP in the {@code decision} step, recording its answer time. */
@@ -231,11 +232,12 @@ public class Gate {
     }
 
     @SuppressWarnings("unchecked")
-    private static GateResult runHandler(String decisionId, RegisteredTool tool, Object arguments, Decision decision,
+    private static GateResult runHandler(UUID decision, RegisteredTool tool, Object arguments, Decision allowed,
             TrustedContext context) {
+        String decisionId = decision.toString();
         try {
             ToolOutcome result = tool.handler().handle(
-                    new ToolCall((Map<String, Object>) arguments, decision.obligations(), context));
+                    new ToolCall((Map<String, Object>) arguments, allowed.obligations(), context, decision));
             if (result == null) {
                 LOG.error("handler of {} returned null (decision {})", tool.name(), decisionId);
                 return new GateResult.HandlerFault(decisionId);
