@@ -74,8 +74,9 @@ PIDS+=($!)
 wait_for "http://127.0.0.1:$LOCAL_PORT/" local-services "${PIDS[0]}"
 
 echo ">> starting the authorization server on $ISSUER (outside agents o1: read-only, o2: full-access)"
+# It signs with its own key pair, made into $SECRETS on first start (mode 600) and reused.
 GATEHOUSE_AUTH_PORT="$AUTH_PORT" GATEHOUSE_AUTH_AUDIENCE="$BASE/mcp" GATEHOUSE_AUTH_SCOPE="$SCOPE" \
-GATEHOUSE_AUTH_CLIENTS="o1=read-only,o2=full-access" \
+GATEHOUSE_AUTH_CLIENTS="o1=read-only,o2=full-access" GATEHOUSE_AUTH_KEY_FILE="$SECRETS/local-auth-signing-key.json" \
   java -jar "$AUTH_JAR" >> "$DATA/logs/local-auth.log" 2>&1 &
 PIDS+=($!)
 wait_for "$ISSUER/.well-known/oauth-authorization-server" local-auth "${PIDS[1]}"

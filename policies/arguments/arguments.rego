@@ -3,11 +3,13 @@
 # description: |
 #   Arguments must be an object that passed the tool's closed input schema (violations arrive as
 #   facts in input.argumentErrors) and must carry no identity key at any depth (docs/domain.md §6).
-#   Identity keys are policy data (policies/gatehouse/identity/data.json) and are matched by meaning:
-#   the PEP reports every argument key at any depth with its folded form (input.argumentKeys: Unicode
-#   NFKC, full case folding, NFKC again, format and default-ignorable characters dropped, whitespace
-#   as " ", trimmed; Rego has no NFKC), and the policy removes the separators listed in the data
-#   (`ignored_separators`) before comparing. A key present in the arguments but not reported is a
+#   Identity keys are policy data (policies/gatehouse/identity/data.json) and are matched by meaning and
+#   by look: the PEP reports every argument key at any depth with its folded forms (input.argumentKeys:
+#   NFKC, invisible characters and combining marks dropped, each character read through the UTS #39
+#   confusable skeleton with case folding, only letters and digits kept, l read as i, rn as m; a key
+#   that looks other than NFKC makes it mean is reported twice; Rego has no NFKC or confusables data),
+#   and the policy removes the separators listed in the data (`ignored_separators`) from them and from
+#   the key in lower case before comparing. A key present in the arguments but not reported is a
 #   schema problem, so an incomplete report cannot hide a key. A requested mode must be a mode of its axis or `inherit` (the schema says so too; the policy
 #   does not rely on it).
 package gatehouse.authz.arguments
@@ -55,8 +57,9 @@ compared contains entry.folded if {
 
 compared contains lower(key) if some key in argument_key_names
 
-# The identity keys that apply to the called tool, held by meaning in the data already (lower case, no
-# separator; policy-tests/arguments checks that), so they are not re-derived on every evaluation.
+# The identity keys that apply to the called tool, held in the data in the PEP's folded form already (lower case, no
+# separator; policy-tests/arguments checks that, and the gateway's tests that each is its own fold), so they are not
+# re-derived on every evaluation.
 identity_key(meaning) if every_tool_keys[meaning]
 
 identity_key(meaning) if toolkit_keys[meaning]

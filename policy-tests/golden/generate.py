@@ -91,11 +91,15 @@ def unicode_facts(tool, args, root):
 
 
 def pep_fold(key):
-    """The folded form the PEP reports (gateway ArgumentKeys): NFKC, case fold, NFKC, default-ignorables
-    dropped, whitespace as one space, trimmed. Separators are left for the policy to remove."""
-    s = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", key).casefold())
-    s = "".join(ch for ch in s if not oracle._ignorable(ch))
-    return "".join(" " if ch.isspace() else ch for ch in s).strip()
+    """The folded form the PEP reports (gateway ArgumentKeys.fold), for the keys these cases use: NFKC,
+    default-ignorables dropped, canonically decomposed without combining marks, case folded, each character
+    read as the Latin letters it looks like (here only the ASCII ones: l, 1 and | as i, 0 as o), only letters and
+    digits kept, rn written m. Other scripts' confusables are read by the PEP through ICU; no case here uses one."""
+    s = "".join(ch for ch in unicodedata.normalize("NFKC", key) if not oracle._ignorable(ch))
+    s = "".join(ch for ch in unicodedata.normalize("NFD", s) if not unicodedata.category(ch).startswith("M"))
+    s = "".join({"l": "i", "1": "i", "|": "i", "0": "o"}.get(ch, ch) for ch in s.casefold())
+    s = "".join(ch for ch in s if unicodedata.category(ch).startswith("L") or unicodedata.category(ch) == "Nd")
+    return s.replace("rn", "m")
 
 
 def _pointer(parts):
@@ -242,7 +246,8 @@ add("caller", "wiki_write__thread_without_session_instance",
 
 # --- arguments: identity keys at the top level, nested, any case; schema facts ---------------------------
 every = list(oracle.IDENTITY["every_tool"])
-spelled = {"agentid": "agentId", "clientid": "clientId", "consumerid": "consumerId", "executorref": "executorRef",
+spelled = {"agentid": "agentId", "ciientid": "clientId", "credentiai": "credential", "consumerid": "consumerId",
+           "executorref": "executorRef",
            "wikiroot": "wikiRoot", "sessionid": "sessionId", "providersessionid": "providerSessionId",
            "providerinstanceid": "providerInstanceId", "environmentid": "environmentId",
            "projectid": "projectId", "projectserviceprojectid": "projectServiceProjectId", "threadid": "threadId"}

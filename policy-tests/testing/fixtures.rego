@@ -64,17 +64,20 @@ root_folder(caller) := "agents" if caller.kind != "outside_agent"
 
 root_folder(caller) := "agents" if not caller.kind
 
-# The argument keys the PEP reports, folded as it folds them; test keys are ASCII, where folding is lower().
-argument_keys(args) := [{"path": pointer(array.concat(path, [key])), "key": key, "folded": lower(key)} |
+# The argument keys the PEP reports, folded as it folds them (gateway ArgumentKeys.fold); test keys are ASCII, where
+# the fold is lower case with l and 1 read as i, 0 as o and rn written m (the separators are left for the policy).
+argument_keys(args) := [{"path": pointer(array.concat(path, [key])), "key": key, "folded": ascii_fold(key)} |
 	walk(args, [path, value])
 	is_object(value)
 	some key, _ in value
 ]
 
+ascii_fold(key) := strings.replace_n({"l": "i", "1": "i", "0": "o", "rn": "m"}, lower(key))
+
 # A JSON Pointer (RFC 6901) to the value at `path`.
 pointer(path) := concat("", [concat("", ["/", strings.replace_n({"~": "~0", "/": "~1"}, sprintf("%v", [p]))]) | some p in path])
 
-# `input_` with argumentKeys reporting `key` folded as `folded` (for keys lower() does not fold).
+# `input_` with argumentKeys reporting `key` folded as `folded` (for keys ascii_fold does not fold).
 folded_as(input_, key, folded) := object.union(input_, {"argumentKeys": [refolded |
 	some entry in input_.argumentKeys
 	refolded := object.union(entry, {"folded": folded_if(entry, key, folded)})

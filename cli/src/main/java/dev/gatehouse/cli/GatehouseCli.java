@@ -120,8 +120,8 @@ public final class GatehouseCli implements Runnable {
                 doc = doc.get("input");
             }
             if (doc.isObject() && doc.has("arguments") && !doc.has("argumentKeys")) {
-                // The facts the gateway adds to every call: each argument key with its fold (lower case is that
-                // fold for ASCII keys; give argumentKeys yourself for others, see schemas/decision-input.json).
+                // The facts the gateway adds to every call: each argument key with its fold ({@link #asciiFold} is
+                // that fold for ASCII keys; give argumentKeys yourself for others, see schemas/decision-input.json).
                 ArrayNode keys = ((ObjectNode) doc).putArray("argumentKeys");
                 addKeys(doc.get("arguments"), keys);
                 inputFile = Files.createTempFile("gatehouse-explain-input-", ".json");
@@ -457,12 +457,33 @@ public final class GatehouseCli implements Runnable {
         if (value.isObject()) {
             value.fields().forEachRemaining(member -> {
                 keys.addObject().put("path", "").put("key", member.getKey())
-                        .put("folded", member.getKey().toLowerCase(java.util.Locale.ROOT));
+                        .put("folded", asciiFold(member.getKey()));
                 addKeys(member.getValue(), keys);
             });
         } else if (value.isArray()) {
             value.forEach(element -> addKeys(element, keys));
         }
+    }
+
+    /**
+     * The gateway's fold of an argument key (its policy.api.ArgumentKeys, docs/domain.md §6) as it is for ASCII: lower
+     * case, {@code l}, {@code 1} and {@code |} read as {@code i} and {@code 0} as {@code o} (their confusable
+     * skeletons), every other character that is not a letter or digit dropped, {@code rn} written {@code m}. Other
+     * characters are kept in lower case: the gateway reads them through ICU's confusables data, which this tool does
+     * not carry.
+     */
+    static String asciiFold(String key) {
+        StringBuilder folded = new StringBuilder();
+        key.toLowerCase(java.util.Locale.ROOT).codePoints().forEach(cp -> {
+            if (cp == 'l' || cp == '1' || cp == '|') {
+                folded.append('i');
+            } else if (cp == '0') {
+                folded.append('o');
+            } else if (cp >= 0x80 || Character.isLetterOrDigit(cp)) {
+                folded.appendCodePoint(cp);
+            }
+        });
+        return folded.toString().replace("rn", "m");
     }
 
     static JsonNode readJson(Path file) {

@@ -103,9 +103,10 @@ final class Matrix {
             "\tsome pi, p in input.profiles",
             "\tsome tool, _ in data.gatehouse.access_table",
             "\targs := object.get(input.arguments, tool, {})",
-            // The gateway reports every argument key with its Unicode fold; lower() is that fold for ASCII keys,
-            // which is all the profiles' minimal arguments use.
-            "\tkeys := [{\"path\": \"\", \"key\": k, \"folded\": lower(k)} | walk(args, [_, v]); is_object(v); some k, _ in v]",
+            // The gateway reports every argument key with its Unicode fold; for the profiles' minimal arguments
+            // (ASCII letters) that is lower case with l read as i and rn written m (GatehouseCli.asciiFold).
+            "\tkeys := [{\"path\": \"\", \"key\": k, \"folded\": strings.replace_n({\"l\": \"i\", \"rn\": \"m\"}, lower(k))} |",
+            "\t\twalk(args, [_, v]); is_object(v); some k, _ in v]",
             "\tcell := object.union(p.input, {\"tool\": tool, \"arguments\": args, \"argumentKeys\": keys})",
             "\td := data.gatehouse.authz.decision with input as cell",
             "}",

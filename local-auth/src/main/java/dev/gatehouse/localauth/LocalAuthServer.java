@@ -1,6 +1,8 @@
 package dev.gatehouse.localauth;
 
+import com.nimbusds.jose.jwk.RSAKey;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -19,10 +21,16 @@ import no.nav.security.mock.oauth2.OAuth2Config;
  * MCP resource, {@code scope} and the {@code t3_mode_ceiling} claim. A client not in the list gets a token without
  * a ceiling, which the gateway refuses. Like every mock server it accepts any client secret: local use only.
  *
- * <p>Environment: {@code GATEHOUSE_AUTH_PORT} (8282), {@code GATEHOUSE_AUTH_AUDIENCE}
- * ({@code http://127.0.0.1:8080/mcp}), {@code GATEHOUSE_AUTH_CLIENTS} ({@code o1=read-only}: comma-separated
- * {@code client=ceiling}), {@code GATEHOUSE_AUTH_SCOPE} ({@code mcp}), {@code GATEHOUSE_AUTH_TOKEN_SECONDS} (3600).
- * Stops on SIGTERM or Ctrl-C.
+ * <p>Tokens are signed with this installation's own key ({@link SigningKey}: generated into
+ * {@code GATEHOUSE_AUTH_KEY_FILE}, mode 600, on first start, and reused), never with the keys that ship inside
+ * mock-oauth2-server's library, which anyone could use to mint a token the gateway would accept. The gateway finds the
+ * public half at the issuer's JWKS URL.
+ *
+ * <p>Environment: {@code GATEHOUSE_AUTH_KEY_FILE} (required: the signing key's file, e.g.
+ * {@code .gatehouse-data/secrets/local-auth-signing-key.json}), {@code GATEHOUSE_AUTH_PORT} (8282),
+ * {@code GATEHOUSE_AUTH_AUDIENCE} ({@code http://127.0.0.1:8080/mcp}), {@code GATEHOUSE_AUTH_CLIENTS}
+ * ({@code o1=read-only}: comma-separated {@code client=ceiling}), {@code GATEHOUSE_AUTH_SCOPE} ({@code mcp}),
+ * {@code GATEHOUSE_AUTH_TOKEN_SECONDS} (3600). Stops on SIGTERM or Ctrl-C.
  */
 public final class LocalAuthServer {
 
@@ -33,10 +41,15 @@ public final class LocalAuthServer {
     }
 
     public static void main(String[] args) throws Exception {
+        String keyFile = env("GATEHOUSE_AUTH_KEY_FILE", "");
+        if (keyFile.isEmpty()) {
+            System.err.println("GATEHOUSE_AUTH_KEY_FILE must name the signing key's file (made on first start)");
+            System.exit(2);
+        }
         int port = Integer.parseInt(env("GATEHOUSE_AUTH_PORT", "8282"));
         MockOAuth2Server server = start(port, env("GATEHOUSE_AUTH_AUDIENCE", "http://127.0.0.1:8080/mcp"),
                 clients(env("GATEHOUSE_AUTH_CLIENTS", "o1=read-only")), env("GATEHOUSE_AUTH_SCOPE", "mcp"),
-                Long.parseLong(env("GATEHOUSE_AUTH_TOKEN_SECONDS", "3600")));
+                Long.parseLong(env("GATEHOUSE_AUTH_TOKEN_SECONDS", "3600")), SigningKey.loadOrCreate(Path.of(keyFile)));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.shutdown();
@@ -47,19 +60,23 @@ public final class LocalAuthServer {
     }
 
     /**
-     * Starts the server on 127.0.0.1.
+     * Starts the server on 127.0.0.1, signing with {@code signingKey} (a private RSA key).
      *
      * @param clients approved client id → mode ceiling, in order
      */
     public static MockOAuth2Server start(int port, String audience, Map<String, String> clients, String scope,
-            long tokenSeconds) throws Exception {
+            long tokenSeconds, RSAKey signingKey) throws Exception {
         MockOAuth2Server server = new MockOAuth2Server(OAuth2Config.Companion.fromJson(
-                config(audience, clients, scope, tokenSeconds)), new PathInsertedMetadata());
+                config(audience, clients, scope, tokenSeconds, signingKey)), new PathInsertedMetadata());
+        // The library hands its initial keys to issuers in the order they are first asked for: bind ours to the one
+        // issuer now, before any request could ask for another issuer first (that one gets a fresh key of its own).
+        server.getConfig().getTokenProvider().publicJwkSet(ISSUER_ID);
         server.start(InetAddress.getByName("127.0.0.1"), port);
         return server;
     }
 
-    static String config(String audience, Map<String, String> clients, String scope, long tokenSeconds) {
+    static String config(String audience, Map<String, String> clients, String scope, long tokenSeconds,
+            RSAKey signingKey) {
         StringBuilder mappings = new StringBuilder();
         clients.forEach((client, ceiling) -> {
             if (mappings.length() > 0) {
@@ -72,9 +89,10 @@ public final class LocalAuthServer {
                     .append(",\"scope\":").append(quote(scope))
                     .append(",\"t3_mode_ceiling\":").append(quote(ceiling)).append("}}");
         });
-        return "{\"interactiveLogin\":false,\"httpServer\":\"NettyWrapper\",\"tokenCallbacks\":[{\"issuerId\":"
-                + quote(ISSUER_ID) + ",\"tokenExpiry\":" + tokenSeconds + ",\"requestMappings\":[" + mappings
-                + "]}]}";
+        return "{\"interactiveLogin\":false,\"httpServer\":\"NettyWrapper\",\"tokenProvider\":{\"keyProvider\":"
+                + "{\"initialKeys\":" + quote(signingKey.toJSONString()) + ",\"algorithm\":\"RS256\"}},"
+                + "\"tokenCallbacks\":[{\"issuerId\":" + quote(ISSUER_ID) + ",\"tokenExpiry\":" + tokenSeconds
+                + ",\"requestMappings\":[" + mappings + "]}]}";
     }
 
     static Map<String, String> clients(String spec) {

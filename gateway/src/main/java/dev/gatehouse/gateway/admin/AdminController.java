@@ -53,9 +53,11 @@ import org.slf4j.LoggerFactory;
  * {@code GET /admin/outside-agents} → 200 {@code [OutsideAgentView]};
  * {@code DELETE /admin/outside-agents?issuer=&subject=} → 204, or 404 when not registered.</li>
  * </ul>
- * Thread agents and outside agents have separate namespaces (docs/domain.md §1): a thread agent's id may not lie in
- * the outside-agent namespace ({@code oa-…}, folded), an outside agent's always does; either mistake is 400
- * {@code {error: "invalid_fields", invalid[]}}.
+ * Thread agents and outside agents have separate namespaces (docs/domain.md §1): a thread agent's id (a session's
+ * {@code logicalAgentId}, the {@code {agentId}} of the settings routes, a registration's {@code sharesThreadAgent})
+ * is checked one way everywhere ({@link OutsideAgentIds#isThreadAgentId}: not blank, and not in the outside-agent
+ * namespace {@code oa-…} even by look), an outside agent's always lies in it; either mistake is 400
+ * {@code {error: "invalid_fields", invalid: [<field>]}}.
  * When the store does not answer: 503 {@code unavailable} with {@code Retry-After} ({@link StoreUnavailableHandler}).
  */
 @Controller("/admin")
@@ -93,7 +95,7 @@ public class AdminController {
         if (!missing.isEmpty()) {
             return HttpResponse.badRequest(Map.of("error", "missing_fields", "missing", missing));
         }
-        if (OutsideAgentIds.inNamespace(request.logicalAgentId())) {
+        if (!OutsideAgentIds.isThreadAgentId(request.logicalAgentId())) {
             return invalid("logicalAgentId");
         }
         Optional<String> refusal = providerRefusal(request.provider(), request.managed());
@@ -139,7 +141,7 @@ public class AdminController {
     @Put("/agents/{agentId}")
     public HttpResponse<?> putAgentSettings(String agentId, @Body AgentSettingsRequest request,
             @Nullable @Header("If-Match") String ifMatch) {
-        if (OutsideAgentIds.inNamespace(agentId)) {
+        if (!OutsideAgentIds.isThreadAgentId(agentId)) {
             return invalid("agentId");
         }
         boolean projectEnabled = request.project() != null && Boolean.TRUE.equals(request.project().enabled());
@@ -183,7 +185,7 @@ public class AdminController {
             return invalid("logicalAgentId");
         }
         Optional<String> shared = Optional.ofNullable(request.sharesThreadAgent());
-        if (shared.isPresent() && (shared.get().isBlank() || OutsideAgentIds.inNamespace(shared.get()))) {
+        if (shared.isPresent() && !OutsideAgentIds.isThreadAgentId(shared.get())) {
             return invalid("sharesThreadAgent");
         }
         Optional<AgentSettings> stored = settingsOf(request.browserAccess(), request.project(), request.wiki());

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -164,8 +165,8 @@ public class Gate {
                     GateReasons.POLICY_UNAVAILABLE.equals(reason.code())
                             || served.get().contents().retryable(reason.code())));
         }
-        return steps.run("handler",
-                () -> runHandler(decisionId, registered.get(), arguments, allowed.get(), resolved.context()));
+        return steps.run("handler", () -> runHandler(record.decisionId(), registered.get(), arguments,
+                allowed.get(), resolved.context()));
     }
 
     /** Asks the PDP in the {@code decision} step, recording its answer time. */
@@ -239,11 +240,12 @@ public class Gate {
     }
 
     @SuppressWarnings("unchecked")
-    private static GateResult runHandler(String decisionId, ServedTool tool, Object arguments, Decision decision,
+    private static GateResult runHandler(UUID decision, ServedTool tool, Object arguments, Decision allowed,
             TrustedContext context) {
+        String decisionId = decision.toString();
         try {
             ToolOutcome result = tool.handler().handle(
-                    new ToolCall((Map<String, Object>) arguments, decision.obligations(), context));
+                    new ToolCall((Map<String, Object>) arguments, allowed.obligations(), context, decision));
             if (result == null) {
                 LOG.error("handler of {} returned null (decision {})", tool.name(), decisionId);
                 return new GateResult.HandlerFault(decisionId);

@@ -191,6 +191,55 @@ class AdminApiTest {
         assertEquals(400, admin("PUT", "/admin/agents/OA-1", "{}").statusCode());
     }
 
+    /**
+     * Issue 28: a registration's {@code sharesThreadAgent} is a thread agent id, checked as every other one (a
+     * session's {@code logicalAgentId}, the settings route's id): the three agree on every variant, and a refusal is a
+     * structured 400 naming the field. Look-alikes of the outside-agent namespace are refused too.
+     */
+    @Test
+    void aSharedThreadAgentIsCheckedAsEveryThreadAgentId() throws Exception {
+        List<String> refused = List.of("oa-x", "OA-x", "\uff4f\uff41-x", "\u200boa-x", "o\u200ba-x",
+                "\u043e\u0430-x", "oa\u2010x", "oa\u2011x", "oa\u2212x", "oa\uff0dx", "o\u0301a-x", "0a-x",
+                " oa-x", "\u039fA-x", " ", "\t", "\u3000");
+        List<String> accepted = List.of("a1", "oak", "boa-x", "oa_x", "o-a", "agent.7", "\u03b1gent");
+        for (String id : refused) {
+            assertInvalid(admin("PUT", "/admin/outside-agents", registration(id)), "sharesThreadAgent", id);
+            assertInvalid(admin("POST", "/admin/sessions", session(id)), "logicalAgentId", id);
+            assertInvalid(admin("PUT", "/admin/agents/" + pathSegment(id), "{}"), "agentId", id);
+        }
+        assertInvalid(admin("PUT", "/admin/outside-agents", registration("")), "sharesThreadAgent", "empty");
+        for (String id : accepted) {
+            HttpResponse<String> put = admin("PUT", "/admin/outside-agents", registration(id));
+            assertEquals(200, put.statusCode(), id + " " + put.body());
+            assertEquals(id, JSON.readTree(put.body()).path("sharesThreadAgent").asText());
+            assertEquals(201, admin("POST", "/admin/sessions", session(id)).statusCode(), id);
+            assertEquals(200, admin("PUT", "/admin/agents/" + pathSegment(id), "{}").statusCode(), id);
+        }
+    }
+
+    private static String registration(String sharesThreadAgent) {
+        return JSON.createObjectNode().put("issuer", "https://issuer.example").put("subject", "sharing")
+                .put("sharesThreadAgent", sharesThreadAgent).toString();
+    }
+
+    private static String session(String logicalAgentId) throws IOException {
+        return ((com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(SESSION))
+                .put("logicalAgentId", logicalAgentId).toString();
+    }
+
+    private static String pathSegment(String id) {
+        return java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** A structured 400 naming {@code field}: invalid, or (a blank one, where the route reads blank as absent) missing. */
+    private static void assertInvalid(HttpResponse<String> response, String field, String variant) throws IOException {
+        assertEquals(400, response.statusCode(), variant + " " + response.body());
+        JsonNode body = JSON.readTree(response.body());
+        String list = body.path("error").asText().equals("missing_fields") && variant.isBlank() ? "missing" : "invalid";
+        assertEquals(list + "_fields", body.path("error").asText(), variant);
+        assertEquals(List.of(field), JSON.convertValue(body.path(list), List.class), variant);
+    }
+
     @Test
     void settingsCarryAVersionAndAStaleOneIsAConflict() throws Exception {
         String agent = "v-" + SessionTokens.newId();

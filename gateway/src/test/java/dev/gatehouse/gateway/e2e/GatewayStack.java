@@ -123,7 +123,8 @@ final class GatewayStack implements AutoCloseable {
                     "GATEHOUSE_AUTH_PORT", String.valueOf(authPort),
                     "GATEHOUSE_AUTH_AUDIENCE", mcpUrl(),
                     "GATEHOUSE_AUTH_CLIENTS", "o1=read-only,o2=full-access",
-                    "GATEHOUSE_AUTH_SCOPE", SCOPE));
+                    "GATEHOUSE_AUTH_SCOPE", SCOPE,
+                    "GATEHOUSE_AUTH_KEY_FILE", workDir.resolve("auth/signing-key.json").toString()));
             awaitHttp(URI.create(issuer() + "/.well-known/oauth-authorization-server"), auth, "local-auth");
         }
         List<String> command = new ArrayList<>(List.of("java",

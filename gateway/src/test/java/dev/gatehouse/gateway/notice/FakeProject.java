@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.notice;
 
 import dev.gatehouse.facade.error.FacadeResult;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.project.NoticeFeed;
 import dev.gatehouse.facade.project.NoticePage;
@@ -72,7 +73,8 @@ final class FakeProject implements ProjectFacade, NoticeFeed {
     }
 
     @Override
-    public FacadeResult<Operation> submitWork(ProjectBinding binding, WorkSubmission submission) {
+    public FacadeResult<Operation> submitWork(ProjectBinding binding, WorkSubmission submission,
+            IdempotencyKey key) {
         throw new UnsupportedOperationException();
     }
 

@@ -57,7 +57,7 @@ class DecisionInputMapperTest {
                  "argumentKeys":[{"path":"/message","key":"message","folded":"message"},
                                  {"path":"/threadId","key":"threadId","folded":"threadid"},
                                  {"path":"/ｎｅｓｔｅｄ","key":"ｎｅｓｔｅｄ","folded":"nested"},
-                                 {"path":"/ｎｅｓｔｅｄ/0/a~1b~0","key":"a/b~","folded":"a/b~"}],
+                                 {"path":"/ｎｅｓｔｅｄ/0/a~1b~0","key":"a/b~","folded":"ab"}],
                  "caller":{"kind":"thread","logicalAgentId":"a1","threadId":"t1",
                            "session":{"providerInstanceId":"pi"},
                            "thread":{"lookup":"found","archived":false,"activeRun":true,"providerInstanceId":"pi",

@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.support;
 
 import dev.gatehouse.facade.error.FacadeResult;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.host.Delegation;
 import dev.gatehouse.facade.host.EnvironmentPreferences;
@@ -79,39 +80,42 @@ public final class ThreadStateHost implements HostFacade {
     }
 
     @Override
-    public FacadeResult<PreviewStatus> openPreview(HostCaller caller, String threadId, String url) {
+    public FacadeResult<PreviewStatus> openPreview(HostCaller caller, String threadId, String url,
+            IdempotencyKey key) {
         return unused();
     }
 
     @Override
     public FacadeResult<Delegation> delegate(HostCaller caller, String threadId, String task,
-            dev.gatehouse.facade.host.ThreadModes modes) {
+            dev.gatehouse.facade.host.ThreadModes modes, IdempotencyKey key) {
         return unused();
     }
 
     @Override
-    public FacadeResult<LaunchedThread> launch(HostCaller caller, LaunchRequest request) {
+    public FacadeResult<LaunchedThread> launch(HostCaller caller, LaunchRequest request, IdempotencyKey key) {
         return unused();
     }
 
     @Override
-    public FacadeResult<MessageReceipt> send(HostCaller caller, String threadId, String message) {
+    public FacadeResult<MessageReceipt> send(HostCaller caller, String threadId, String message,
+            IdempotencyKey key) {
         return unused();
     }
 
     @Override
-    public FacadeResult<InterruptReceipt> interrupt(HostCaller caller, String threadId) {
+    public FacadeResult<InterruptReceipt> interrupt(HostCaller caller, String threadId, IdempotencyKey key) {
         return unused();
     }
 
     @Override
-    public FacadeResult<HostProject> updateProject(HostCaller caller, String t3ProjectId, ProjectChanges changes) {
+    public FacadeResult<HostProject> updateProject(HostCaller caller, String t3ProjectId, ProjectChanges changes,
+            IdempotencyKey key) {
         return unused();
     }
 
     @Override
     public FacadeResult<EnvironmentPreferences> updatePreferences(HostCaller caller,
-            EnvironmentPreferences changes) {
+            EnvironmentPreferences changes, IdempotencyKey key) {
         return unused();
     }
 }

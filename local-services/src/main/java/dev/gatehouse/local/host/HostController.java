@@ -3,7 +3,10 @@ package dev.gatehouse.local.host;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.local.http.ApiException;
 import dev.gatehouse.local.http.ApiResponses;
+import dev.gatehouse.local.http.KeyedRequest;
 import dev.gatehouse.local.http.RequestBodies;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
@@ -23,12 +26,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
-/** The host HTTP contract (schemas/services/host.schema.json) over the {@link HostStore}. */
+/**
+ * The host HTTP contract (schemas/services/host.schema.json) over the {@link HostStore}. Every mutation honours an
+ * {@code Idempotency-Key} (schemas/services/README.md, "Idempotency keys").
+ */
 @Controller("/host/v1")
 @ExecuteOn(TaskExecutors.BLOCKING)
 @Consumes(MediaType.APPLICATION_JSON)
 public class HostController {
+
+    private static final String AGENT = "Gatehouse-Agent-Id";
+    private static final String THREAD = "Gatehouse-Thread-Id";
+    private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
     /** How many of the latest messages a thread read returns. */
     private static final int MESSAGES = 50;
@@ -104,22 +115,27 @@ public class HostController {
 
     /** {@code PUT /host/v1/threads/{threadId}/preview} with {@code OpenPreviewRequest} → {@code Preview}. */
     @Put("/threads/{threadId}/preview")
-    public HttpResponse<byte[]> openPreview(@PathVariable String threadId, @Body byte[] body) {
-        String url = RequestBodies.text(RequestBodies.object(body), "url");
-        return ApiResponses.ok(preview(store.openPreview(threadId, url)));
+    public HttpResponse<byte[]> openPreview(HttpRequest<?> http, @PathVariable String threadId, @Body byte[] body) {
+        JsonNode request = RequestBodies.object(body);
+        return once(http, request, () -> ok(preview(store.openPreview(threadId, RequestBodies.text(request, "url")))));
     }
 
     /** {@code POST /host/v1/threads} with {@code LaunchRequest} → 201 {@code LaunchedThread}. */
     @Post("/threads")
-    public HttpResponse<byte[]> launch(@Header("Gatehouse-Agent-Id") Optional<String> agentId, @Body byte[] body) {
+    public HttpResponse<byte[]> launch(HttpRequest<?> http, @Header(AGENT) Optional<String> agentId,
+            @Body byte[] body) {
         JsonNode request = RequestBodies.object(body);
-        HostState.Thread thread = store.launch(agent(agentId), RequestBodies.text(request, "projectId"),
-                RequestBodies.text(request, "prompt"), RequestBodies.optionalText(request, "title"),
-                RequestBodies.text(request, "runtimeMode"), RequestBodies.text(request, "interactionMode"),
-                RequestBodies.optionalText(request, "workProjectId"),
-                RequestBodies.optionalText(request, "aggregateId"));
-        return ApiResponses.json(HttpStatus.CREATED, Map.of("threadId", thread.threadId, "runId",
-                thread.activeRunId, "runtimeMode", thread.runtimeMode, "interactionMode", thread.interactionMode));
+        String agent = agent(agentId);
+        return once(http, request, () -> {
+            HostState.Thread thread = store.launch(agent, RequestBodies.text(request, "projectId"),
+                    RequestBodies.text(request, "prompt"), RequestBodies.optionalText(request, "title"),
+                    RequestBodies.text(request, "runtimeMode"), RequestBodies.text(request, "interactionMode"),
+                    RequestBodies.optionalText(request, "workProjectId"),
+                    RequestBodies.optionalText(request, "aggregateId"));
+            return new HostStore.Answer(HttpStatus.CREATED.getCode(), Map.of("threadId", thread.threadId, "runId",
+                    thread.activeRunId, "runtimeMode", thread.runtimeMode, "interactionMode",
+                    thread.interactionMode));
+        });
     }
 
     /**
@@ -127,32 +143,40 @@ public class HostController {
      * an {@code aggregateId} it is a Work notice aggregate: a user message that starts a turn on an idle thread.
      */
     @Post("/threads/{threadId}/messages")
-    public HttpResponse<byte[]> send(@PathVariable String threadId, @Body byte[] body) {
+    public HttpResponse<byte[]> send(HttpRequest<?> http, @PathVariable String threadId, @Body byte[] body) {
         JsonNode request = RequestBodies.object(body);
         Optional<String> aggregateId = RequestBodies.optionalText(request, "aggregateId");
         String message = RequestBodies.text(request, "message");
-        String messageId = aggregateId.isPresent() ? store.deliver(threadId, message, aggregateId.get())
-                : store.send(threadId, message);
-        return ApiResponses.json(HttpStatus.CREATED, Map.of("threadId", threadId, "messageId", messageId));
+        return once(http, request, () -> {
+            String messageId = aggregateId.isPresent() ? store.deliver(threadId, message, aggregateId.get())
+                    : store.send(threadId, message);
+            return new HostStore.Answer(HttpStatus.CREATED.getCode(), Map.of("threadId", threadId, "messageId",
+                    messageId));
+        });
     }
 
     /** {@code POST /host/v1/threads/{threadId}/interrupt} → {@code InterruptReceipt}. */
     @Post("/threads/{threadId}/interrupt")
-    public HttpResponse<byte[]> interrupt(@PathVariable String threadId) {
-        return ApiResponses.ok(Map.of("threadId", threadId, "interrupted", store.interrupt(threadId)));
+    public HttpResponse<byte[]> interrupt(HttpRequest<?> http, @PathVariable String threadId,
+            @Nullable @Body byte[] body) {
+        return once(http, RequestBodies.object(body),
+                () -> ok(Map.of("threadId", threadId, "interrupted", store.interrupt(threadId))));
     }
 
     /** {@code POST /host/v1/threads/{threadId}/delegations} with {@code DelegateRequest} → 201 {@code Delegation}. */
     @Post("/threads/{threadId}/delegations")
-    public HttpResponse<byte[]> delegate(@PathVariable String threadId,
-            @Header("Gatehouse-Agent-Id") Optional<String> agentId, @Body byte[] body) {
+    public HttpResponse<byte[]> delegate(HttpRequest<?> http, @PathVariable String threadId,
+            @Header(AGENT) Optional<String> agentId, @Body byte[] body) {
         JsonNode request = RequestBodies.object(body);
-        HostState.Delegation delegation = store.delegate(threadId, agent(agentId),
-                RequestBodies.text(request, "task"), RequestBodies.text(request, "runtimeMode"),
-                RequestBodies.text(request, "interactionMode"));
-        return ApiResponses.json(HttpStatus.CREATED, Map.of("delegationId", delegation.delegationId,
-                "runtimeMode", delegation.runtimeMode, "interactionMode", delegation.interactionMode,
-                "status", delegation.status));
+        String agent = agent(agentId);
+        return once(http, request, () -> {
+            HostState.Delegation delegation = store.delegate(threadId, agent,
+                    RequestBodies.text(request, "task"), RequestBodies.text(request, "runtimeMode"),
+                    RequestBodies.text(request, "interactionMode"));
+            return new HostStore.Answer(HttpStatus.CREATED.getCode(), Map.of("delegationId",
+                    delegation.delegationId, "runtimeMode", delegation.runtimeMode, "interactionMode",
+                    delegation.interactionMode, "status", delegation.status));
+        });
     }
 
     /** {@code GET /host/v1/projects} → {@code ProjectList}. */
@@ -163,29 +187,48 @@ public class HostController {
 
     /** {@code PATCH /host/v1/projects/{projectId}} with {@code ProjectChanges} → {@code Project}. */
     @Patch("/projects/{projectId}")
-    public HttpResponse<byte[]> updateProject(@PathVariable String projectId, @Body byte[] body) {
+    public HttpResponse<byte[]> updateProject(HttpRequest<?> http, @PathVariable String projectId,
+            @Body byte[] body) {
         JsonNode request = RequestBodies.object(body);
-        return ApiResponses.ok(project(store.updateProject(projectId, RequestBodies.optionalText(request, "name"),
-                RequestBodies.optionalText(request, "defaultBranch"))));
+        return once(http, request, () -> ok(project(store.updateProject(projectId,
+                RequestBodies.optionalText(request, "name"), RequestBodies.optionalText(request, "defaultBranch")))));
     }
 
     /** {@code PATCH /host/v1/environment/preferences} with {@code Preferences} → {@code Preferences}. */
     @Patch("/environment/preferences")
-    public HttpResponse<byte[]> updatePreferences(@Body byte[] body) {
+    public HttpResponse<byte[]> updatePreferences(HttpRequest<?> http, @Body byte[] body) {
         JsonNode request = RequestBodies.object(body);
         JsonNode days = request.get("autoArchiveDays");
         if (days != null && !days.isNull() && !(days.isIntegralNumber() && days.canConvertToInt())) {
             throw ApiException.badRequest("bad_request", "'autoArchiveDays' must be an integer");
         }
-        HostState.Preferences preferences = store.updatePreferences(
-                RequestBodies.optionalText(request, "defaultRuntimeMode"),
-                RequestBodies.optionalText(request, "defaultInteractionMode"),
-                days == null || days.isNull() ? Optional.empty() : Optional.of(days.intValue()));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("defaultRuntimeMode", preferences.defaultRuntimeMode);
-        out.put("defaultInteractionMode", preferences.defaultInteractionMode);
-        out.put("autoArchiveDays", preferences.autoArchiveDays);
-        return ApiResponses.ok(out);
+        return once(http, request, () -> {
+            HostState.Preferences preferences = store.updatePreferences(
+                    RequestBodies.optionalText(request, "defaultRuntimeMode"),
+                    RequestBodies.optionalText(request, "defaultInteractionMode"),
+                    days == null || days.isNull() ? Optional.empty() : Optional.of(days.intValue()));
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("defaultRuntimeMode", preferences.defaultRuntimeMode);
+            out.put("defaultInteractionMode", preferences.defaultInteractionMode);
+            out.put("autoArchiveDays", preferences.autoArchiveDays);
+            return ok(out);
+        });
+    }
+
+    /**
+     * Runs a mutation once per {@code Idempotency-Key} ({@link HostStore#once}): the request's fingerprint covers its
+     * method, path and query, acting agent and thread, and body.
+     */
+    private HttpResponse<byte[]> once(HttpRequest<?> http, JsonNode body, Supplier<HostStore.Answer> change) {
+        Optional<KeyedRequest> keyed = KeyedRequest.of(http.getHeaders().findFirst(IDEMPOTENCY_KEY),
+                http.getMethodName(), http.getUri().toString(), http.getHeaders().findFirst(AGENT),
+                http.getHeaders().findFirst(THREAD), body);
+        HostStore.Answer answer = store.once(keyed, change);
+        return ApiResponses.json(HttpStatus.valueOf(answer.status()), answer.body());
+    }
+
+    private static HostStore.Answer ok(Map<String, Object> body) {
+        return new HostStore.Answer(HttpStatus.OK.getCode(), body);
     }
 
     private static String agent(Optional<String> agentId) {

@@ -17,6 +17,11 @@ public final class HostState {
     public List<Event> events = new ArrayList<>();
     /** The stream position of the last event. */
     public long lastEvent;
+    /**
+     * The answers to keyed mutations by {@code Idempotency-Key}, oldest first, at most
+     * {@link HostStore#MAX_REPLIES}: saved with the change they answer, in the same file.
+     */
+    public Map<String, Reply> replies = new LinkedHashMap<>();
 
     /** One thread with its modes, live run, messages, worktree and preview. */
     public static final class Thread {
@@ -53,6 +58,13 @@ public final class HostState {
         public String threadId;
         public String type;
         public String runId;
+    }
+
+    /** The answer a keyed mutation got, with the fingerprint of its request ({@code KeyedRequest}). */
+    public static final class Reply {
+        public String fingerprint;
+        public int status;
+        public Map<String, Object> body;
     }
 
     public static final class Worktree {

@@ -1,18 +1,28 @@
 package dev.gatehouse.local.host;
 
 import dev.gatehouse.local.http.ApiException;
+import dev.gatehouse.local.http.KeyedRequest;
 import dev.gatehouse.local.storage.JsonState;
 import java.time.Clock;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The local host: threads with modes, archived flag, live run and provider instance; T3 projects; environment
  * preferences. All methods are serialised; every change is saved before it is answered. Missing things are 404
  * ({@code thread_not_found}, {@code project_not_found}); acting on an archived thread is 422
  * {@code thread_archived}; an unknown mode is 400 {@code bad_mode}.
+ *
+ * <p>A mutation sent with an {@code Idempotency-Key} goes through {@link #once}: its answer is kept with the key and
+ * saved in the same write as the change, so a crash leaves both or neither; the same key with the same request is
+ * answered with the kept answer and changes nothing; with another request it is 422
+ * {@code idempotency_key_reused}. Only successful answers are kept: a refused request changed nothing, and sent
+ * again it is decided again.
  */
 public final class HostStore {
 
@@ -20,9 +30,17 @@ public final class HostStore {
             "full-access");
     private static final Set<String> INTERACTION_MODES = Set.of("plan", "default");
 
+    /**
+     * The most answers kept; the oldest is forgotten first. A key older than that is taken as new: the gateway
+     * never resends a mutation, so only an agent's lookup after an unknown outcome, soon after, relies on it.
+     */
+    public static final int MAX_REPLIES = 1_000;
+
     private final JsonState<HostState> file;
     private final HostState state;
     private final Clock clock;
+    /** Set while {@link #once} runs a change: the change's own saves wait for the one that also keeps its answer. */
+    private boolean saveDeferred;
 
     public HostStore(JsonState<HostState> file, Clock clock) {
         this.file = file;
@@ -30,11 +48,62 @@ public final class HostStore {
         this.state = file.load().orElseGet(HostState::new);
     }
 
+    /** An answer to a mutation: HTTP status and JSON body. */
+    public record Answer(int status, Map<String, Object> body) {
+    }
+
+    /**
+     * Carries out {@code change} once per key: without a key it simply runs; with one seen before it returns the
+     * kept answer when the fingerprint matches and refuses otherwise; with a new key it runs the change and keeps
+     * its answer, saving both in one write.
+     *
+     * @throws ApiException 422 {@code idempotency_key_reused} when the key was sent with another request; whatever
+     *                      {@code change} throws, in which case nothing is kept
+     */
+    public synchronized Answer once(Optional<KeyedRequest> keyed, Supplier<Answer> change) {
+        if (keyed.isEmpty()) {
+            return change.get();
+        }
+        HostState.Reply kept = state.replies.get(keyed.get().key());
+        if (kept != null) {
+            if (!kept.fingerprint.equals(keyed.get().fingerprint())) {
+                throw ApiException.unprocessable("idempotency_key_reused",
+                        "the idempotency key was used for another request");
+            }
+            return new Answer(kept.status, kept.body);
+        }
+        Answer answer;
+        saveDeferred = true;
+        try {
+            answer = change.get();
+        } finally {
+            saveDeferred = false;
+        }
+        HostState.Reply reply = new HostState.Reply();
+        reply.fingerprint = keyed.get().fingerprint();
+        reply.status = answer.status();
+        reply.body = answer.body();
+        state.replies.put(keyed.get().key(), reply);
+        Iterator<String> oldest = state.replies.keySet().iterator();
+        while (state.replies.size() > MAX_REPLIES) {
+            oldest.next();
+            oldest.remove();
+        }
+        save();
+        return answer;
+    }
+
+    private void save() {
+        if (!saveDeferred) {
+            file.save(state);
+        }
+    }
+
     /** Adds projects and threads (demo seeding). */
     public synchronized void seed(List<HostState.Project> projects, List<HostState.Thread> threads) {
         projects.forEach(p -> state.projects.put(p.projectId, p));
         threads.forEach(t -> state.threads.put(t.threadId, t));
-        file.save(state);
+        save();
     }
 
     /** Threads, of one project when given. */
@@ -65,7 +134,7 @@ public final class HostStore {
         HostState.Project project = project(projectId);
         name.ifPresent(n -> project.name = n);
         defaultBranch.ifPresent(b -> project.defaultBranch = b);
-        file.save(state);
+        save();
         return project;
     }
 
@@ -101,7 +170,7 @@ public final class HostStore {
         thread.messages.add(first);
         state.threads.put(thread.threadId, thread);
         event(thread.threadId, "run_started", thread.activeRunId);
-        file.save(state);
+        save();
         return thread;
     }
 
@@ -110,7 +179,7 @@ public final class HostStore {
         HostState.Thread thread = activeThread(threadId);
         HostState.Message message = message("agent", text);
         thread.messages.add(message);
-        file.save(state);
+        save();
         return message.messageId;
     }
 
@@ -127,7 +196,7 @@ public final class HostStore {
             thread.activeRunId = "run-" + state.nextId++;
             event(threadId, "run_started", thread.activeRunId);
         }
-        file.save(state);
+        save();
         return message.messageId;
     }
 
@@ -157,7 +226,7 @@ public final class HostStore {
             event(threadId, "run_ended", thread.activeRunId);
         }
         thread.activeRunId = null;
-        file.save(state);
+        save();
         return running;
     }
 
@@ -184,7 +253,7 @@ public final class HostStore {
         delegation.status = "started";
         delegation.requestedBy = agentId;
         thread.delegations.add(delegation);
-        file.save(state);
+        save();
         return delegation;
     }
 
@@ -193,7 +262,7 @@ public final class HostStore {
         HostState.Thread thread = activeThread(threadId);
         thread.preview.open = true;
         thread.preview.url = url;
-        file.save(state);
+        save();
         return thread.preview;
     }
 
@@ -205,7 +274,7 @@ public final class HostStore {
         runtimeMode.ifPresent(mode -> state.preferences.defaultRuntimeMode = mode);
         interactionMode.ifPresent(mode -> state.preferences.defaultInteractionMode = mode);
         autoArchiveDays.ifPresent(days -> state.preferences.autoArchiveDays = days);
-        file.save(state);
+        save();
         return state.preferences;
     }
 

@@ -43,7 +43,7 @@ class ExactNumbersContractTest {
             WorkRun run = ((FacadeResult.Ok<WorkRun>) assertInstanceOf(FacadeResult.Ok.class,
                     project.getWork(A1_DEMO, "run-101"))).value();
             FacadeResult<Operation> submitted = project.submitWork(A1_DEMO, new WorkSubmission("run-101",
-                    run.runRevision(), run.assignmentRevision(), result));
+                    run.runRevision(), run.assignmentRevision(), result), LocalServices.key());
             assertEquals("committed", ((FacadeResult.Ok<Operation>) assertInstanceOf(FacadeResult.Ok.class,
                     submitted, String.valueOf(submitted))).value().status());
         }

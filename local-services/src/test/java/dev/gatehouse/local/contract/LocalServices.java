@@ -2,6 +2,7 @@ package dev.gatehouse.local.contract;
 
 import dev.gatehouse.facade.host.HttpHostFacade;
 import dev.gatehouse.facade.host.HttpNoticeThreads;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.http.ReplyMapper;
 import dev.gatehouse.facade.http.ServiceClient;
 import dev.gatehouse.facade.http.ServiceEndpoint;
@@ -15,6 +16,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 
 /** The local services on a random loopback port over a given data directory, and facades pointed at them. */
 final class LocalServices implements AutoCloseable {
@@ -29,6 +31,11 @@ final class LocalServices implements AutoCloseable {
                 "gatehouse.local.data-dir", dataDir.toString(),
                 "gatehouse.local.credential", CREDENTIAL,
                 "micronaut.server.port", -1), LocalServicesApplication.ENVIRONMENT);
+    }
+
+    /** An idempotency key as the gateway derives one, for a decision of its own. */
+    static IdempotencyKey key() {
+        return IdempotencyKey.forDecision(UUID.randomUUID());
     }
 
     URI uri() {

@@ -8,6 +8,7 @@ import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.host.EnvironmentPreferences;
 import dev.gatehouse.facade.host.HostCaller;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.host.HttpHostFacade;
 import dev.gatehouse.facade.host.LaunchRequest;
 import dev.gatehouse.facade.host.LaunchedThread;
@@ -103,7 +104,7 @@ class LocalServicesContractTest {
     @Test
     void aFullRequestOfEmojiIsStoredWhole() {
         String content = "\uD83D\uDE00".repeat(262_000);
-        FacadeResult<WikiRevision> written = wiki.write(A1, "agents/a1/emoji.md", content, Optional.empty());
+        FacadeResult<WikiRevision> written = wiki.write(A1, "agents/a1/emoji.md", content, Optional.empty(), key());
         assertInstanceOf(FacadeResult.Ok.class, written, String.valueOf(written));
         FacadeResult<WikiPage> read = wiki.read(A1, "agents/a1/emoji.md");
         assertEquals(content, ((FacadeResult.Ok<WikiPage>) assertInstanceOf(FacadeResult.Ok.class, read)).value()
@@ -119,13 +120,13 @@ class LocalServicesContractTest {
     @Test
     void longPathsAreStoredUpToWhatTheFileSystemHoldsAndRefusedCleanlyBeyond() {
         String stored = "agents/a1/" + arabicSegments("s", 12);
-        FacadeResult<WikiRevision> written = wiki.write(A1, stored, "x", Optional.empty());
+        FacadeResult<WikiRevision> written = wiki.write(A1, stored, "x", Optional.empty(), key());
         assertInstanceOf(FacadeResult.Ok.class, written, String.valueOf(written));
         assertEquals("x", ((FacadeResult.Ok<WikiPage>) assertInstanceOf(FacadeResult.Ok.class,
                 wiki.read(A1, stored))).value().content());
 
         String longest = "agents/a1/" + arabicSegments("t", 32);
-        FacadeResult<WikiRevision> refused = wiki.write(A1, longest, "x", Optional.empty());
+        FacadeResult<WikiRevision> refused = wiki.write(A1, longest, "x", Optional.empty(), key());
         assertEquals("path_too_long", ((ServiceError.Rejected) ((FacadeResult.Failed<WikiRevision>)
                 assertInstanceOf(FacadeResult.Failed.class, refused, String.valueOf(refused))).error()).serviceCode());
         FacadeResult<List<dev.gatehouse.facade.wiki.WikiEntry>> listing = wiki.list(A1, "agents/a1");
@@ -169,12 +170,12 @@ class LocalServicesContractTest {
     @Test
     void twoWritesFromOneRevisionOverHttpGiveOneRevisionAndOneConflict() {
         String page = "agents/a1/race.md";
-        String base = ok(wiki.write(A1, page, "base", Optional.empty())).revision();
+        String base = ok(wiki.write(A1, page, "base", Optional.empty(), key())).revision();
 
         CompletableFuture<FacadeResult<WikiRevision>> first = CompletableFuture.supplyAsync(
-                () -> wiki.write(A1, page, "A", Optional.of(base)));
+                () -> wiki.write(A1, page, "A", Optional.of(base), key()));
         CompletableFuture<FacadeResult<WikiRevision>> second = CompletableFuture.supplyAsync(
-                () -> wiki.write(A1, page, "B", Optional.of(base)));
+                () -> wiki.write(A1, page, "B", Optional.of(base), key()));
         List<FacadeResult<WikiRevision>> results = List.of(first.join(), second.join());
 
         List<WikiRevision> won = results.stream().filter(FacadeResult.Ok.class::isInstance)
@@ -189,19 +190,19 @@ class LocalServicesContractTest {
 
     @Test
     void aMoveOverHttpTakesThePageAlongAndNeverOverwritesOrLeavesTheSubtree() {
-        String base = ok(wiki.write(A1, "agents/a1/to-move.md", "moving", Optional.empty())).revision();
-        ok(wiki.write(A1, "agents/a1/taken.md", "stays", Optional.empty()));
+        String base = ok(wiki.write(A1, "agents/a1/to-move.md", "moving", Optional.empty(), key())).revision();
+        ok(wiki.write(A1, "agents/a1/taken.md", "stays", Optional.empty(), key()));
 
-        assertEquals("conflict", kind(wiki.move(A1, "agents/a1/to-move.md", "agents/a1/taken.md", base)));
-        assertEquals("conflict", kind(wiki.move(A1, "agents/a1/to-move.md", "agents/a1/moved/here.md", "r99")));
+        assertEquals("conflict", kind(wiki.move(A1, "agents/a1/to-move.md", "agents/a1/taken.md", base, key())));
+        assertEquals("conflict", kind(wiki.move(A1, "agents/a1/to-move.md", "agents/a1/moved/here.md", "r99", key())));
         assertEquals(new ServiceError.Rejected("the wiki service rejected the request (path_escape)",
-                "path_escape"), error(wiki.move(A1, "agents/a1/to-move.md", "agents/a2/stolen.md", base)));
-        WikiMove moved = ok(wiki.move(A1, "agents/a1/to-move.md", "agents/a1/moved/here.md", base));
+                "path_escape"), error(wiki.move(A1, "agents/a1/to-move.md", "agents/a2/stolen.md", base, key())));
+        WikiMove moved = ok(wiki.move(A1, "agents/a1/to-move.md", "agents/a1/moved/here.md", base, key()));
 
         assertEquals(new WikiMove("to-move.md", "moved/here.md", "r2"), moved);
         assertEquals(new WikiPage("moved/here.md", "moving", "r2"), ok(wiki.read(A1, "agents/a1/moved/here.md")));
         assertEquals(new ServiceError.NotFound("the wiki service has no such page", "page"),
-                error(wiki.move(A1, "agents/a1/to-move.md", "agents/a1/again.md", base)));
+                error(wiki.move(A1, "agents/a1/to-move.md", "agents/a1/again.md", base, key())));
         assertEquals("stays", ok(wiki.read(A1, "agents/a1/taken.md")).content());
         assertEquals("not_found", kind(wiki.read(new WikiScope("a2", "agents/a2"), "agents/a2/stolen.md")));
     }
@@ -231,14 +232,14 @@ class LocalServicesContractTest {
     void submitsCommitConflictWhenStaleAndAreRejectedOnAClosedRun() {
         WorkRun run = ok(project.getWork(A1_DEMO, "run-101"));
         Operation committed = ok(project.submitWork(A1_DEMO, new WorkSubmission("run-101", run.runRevision(),
-                run.assignmentRevision(), Map.of("summary", "done"))));
+                run.assignmentRevision(), Map.of("summary", "done")), key()));
 
         assertEquals("committed", committed.status());
         assertEquals(committed, ok(project.getOperation(A1_DEMO, committed.operationId())));
         assertEquals("conflict", kind(project.submitWork(A1_DEMO, new WorkSubmission("run-101",
-                run.runRevision(), run.assignmentRevision(), Map.of("summary", "again")))));
+                run.runRevision(), run.assignmentRevision(), Map.of("summary", "again")), key())));
         Operation rejected = ok(project.submitWork(A1_DEMO, new WorkSubmission("run-103", "run:7", "position:3",
-                Map.of())));
+                Map.of()), key()));
         assertEquals(List.of("rejected", "run_closed"), List.of(rejected.status(), rejected.reason().orElse("")));
         assertEquals(new ServiceError.NotFound("the project service has no such operation", "operation"),
                 error(project.getOperation(new ProjectBinding("a2", "ps-demo"), committed.operationId())));
@@ -248,24 +249,24 @@ class LocalServicesContractTest {
     @Test
     void hostMutationsApplyAndUnknownThingsAreNotFound() {
         LaunchedThread launched = ok(host.launch(T1, new LaunchRequest("demo", "write tests", Optional.of("Tests"),
-                new ThreadModes("auto", "plan"))));
+                new ThreadModes("auto", "plan")), key()));
         assertEquals(new ThreadModes("auto", "plan"), launched.modes());
         assertEquals("auto", ok(host.threadState(launched.threadId())).runtimeMode());
         assertEquals(new ServiceError.NotFound("the host service has no such project", "project"),
                 error(host.launch(T1, new LaunchRequest("nope", "x", Optional.empty(),
-                        new ThreadModes("auto", "plan")))));
+                        new ThreadModes("auto", "plan")), key())));
 
-        assertEquals(launched.threadId(), ok(host.send(T1, launched.threadId(), "hello")).threadId());
+        assertEquals(launched.threadId(), ok(host.send(T1, launched.threadId(), "hello", key())).threadId());
         assertEquals("hello", ok(host.readThread(launched.threadId())).messages().get(1).text());
-        assertTrue(ok(host.interrupt(T1, launched.threadId())).interrupted());
+        assertTrue(ok(host.interrupt(T1, launched.threadId(), key())).interrupted());
         assertEquals(Optional.empty(), ok(host.threadState(launched.threadId())).activeRunId());
-        assertEquals("started", ok(host.delegate(T1, "t1", "sub task", new ThreadModes("auto", "default")))
+        assertEquals("started", ok(host.delegate(T1, "t1", "sub task", new ThreadModes("auto", "default"), key()))
                 .status());
         assertEquals(Optional.of("https://example.test/"),
-                ok(host.openPreview(T1, "t1", "https://example.test/")).url());
+                ok(host.openPreview(T1, "t1", "https://example.test/", key())).url());
         assertEquals(Optional.of(7), ok(host.updatePreferences(T1, new EnvironmentPreferences(Optional.empty(),
-                Optional.of("plan"), Optional.of(7)))).autoArchiveDays());
-        assertEquals("not_found", kind(host.send(T1, "t404", "x")));
+                Optional.of("plan"), Optional.of(7)), key())).autoArchiveDays());
+        assertEquals("not_found", kind(host.send(T1, "t404", "x", key())));
     }
 
     private static void assertValid(String service, String definition, String path) {
@@ -289,5 +290,9 @@ class LocalServicesContractTest {
 
     private static String kind(FacadeResult<?> result) {
         return error(result).kind();
+    }
+
+    private static IdempotencyKey key() {
+        return LocalServices.key();
     }
 }

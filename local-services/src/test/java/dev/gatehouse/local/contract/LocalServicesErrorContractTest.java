@@ -59,7 +59,7 @@ class LocalServicesErrorContractTest extends FacadeErrorContract {
         WikiFacade wiki = wiki(credential());
         Optional<String> base = wiki.read(A1, PAGE) instanceof FacadeResult.Ok<WikiPage> existing
                 ? Optional.of(existing.value().revision()) : Optional.empty();
-        FacadeResult<WikiRevision> written = wiki.write(A1, PAGE, content, base);
+        FacadeResult<WikiRevision> written = wiki.write(A1, PAGE, content, base, LocalServices.key());
         return ((WikiRevision) assertInstanceOf(FacadeResult.Ok.class, written, written::toString).value())
                 .revision();
     }

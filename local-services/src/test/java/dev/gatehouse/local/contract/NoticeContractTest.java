@@ -99,7 +99,7 @@ class NoticeContractTest {
         assertTrue(shell.busy(), "a new thread starts its first turn");
         assertEquals(List.of(created.threadId()), ((FacadeResult.Ok<List<NoticeThread>>) host.threadsOf("a-9", "ps-n"))
                 .value().stream().map(NoticeThread::threadId).toList());
-        services.host().interrupt(new HostCaller("a-9", Optional.empty()), created.threadId());
+        services.host().interrupt(new HostCaller("a-9", Optional.empty()), created.threadId(), LocalServices.key());
         assertTrue(host.post(created.threadId(), "second aggregate", "agg-2") instanceof FacadeResult.Ok<?>);
         assertEquals(List.of("agg-1", "agg-2"),
                 ((FacadeResult.Ok<List<String>>) host.aggregateIds(created.threadId())).value());

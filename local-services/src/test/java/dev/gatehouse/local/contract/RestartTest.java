@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.host.HostCaller;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.host.HttpHostFacade;
 import dev.gatehouse.facade.project.HttpProjectFacade;
 import dev.gatehouse.facade.project.ProjectBinding;
@@ -32,10 +33,11 @@ class RestartTest {
         Path data = parent.resolve("data");
         try (LocalServices first = new LocalServices(data); HttpWikiFacade wiki = first.wiki();
                 HttpProjectFacade project = first.project(); HttpHostFacade host = first.host()) {
-            ok(wiki.write(A1, "agents/a1/page.md", "edited", Optional.of("r1")));
-            ok(wiki.write(A1, "agents/a1/new.md", "kept", Optional.empty()));
-            ok(project.submitWork(A1_DEMO, new WorkSubmission("run-101", "run:4", "position:2", Map.of("x", 1))));
-            ok(host.interrupt(new HostCaller("a1", Optional.of("t1")), "t1"));
+            ok(wiki.write(A1, "agents/a1/page.md", "edited", Optional.of("r1"), key()));
+            ok(wiki.write(A1, "agents/a1/new.md", "kept", Optional.empty(), key()));
+            ok(project.submitWork(A1_DEMO, new WorkSubmission("run-101", "run:4", "position:2", Map.of("x", 1)),
+                    key()));
+            ok(host.interrupt(new HostCaller("a1", Optional.of("t1")), "t1", key()));
         }
 
         try (LocalServices second = new LocalServices(data); HttpWikiFacade wiki = second.wiki();
@@ -52,5 +54,9 @@ class RestartTest {
     private static <T> T ok(FacadeResult<T> result) {
         assertInstanceOf(FacadeResult.Ok.class, result, result::toString);
         return ((FacadeResult.Ok<T>) result).value();
+    }
+
+    private static IdempotencyKey key() {
+        return LocalServices.key();
     }
 }

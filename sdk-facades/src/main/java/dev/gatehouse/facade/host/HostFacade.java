@@ -1,6 +1,7 @@
 package dev.gatehouse.facade.host;
 
 import dev.gatehouse.facade.error.FacadeResult;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import java.util.List;
 import java.util.Optional;
 
@@ -8,8 +9,9 @@ import java.util.Optional;
  * The host's orchestration API (docs/domain.md §5, thread and environment tools). Implementations add the service
  * credential; the acting identity comes only from the {@link HostCaller} built from the trusted context. No method
  * throws for a service failure: it comes back as {@link FacadeResult.Failed} with one kind of docs/domain.md §8. Reads
- * may be retried once when the connection was refused; mutations are never retried, and a mutation whose outcome is
- * unknown is {@code uncertain}.
+ * may be retried once when the connection was refused; mutations are never retried, each carries the caller's
+ * {@link IdempotencyKey} ({@code key}), and a mutation whose outcome is unknown is {@code uncertain} with that key as
+ * its operation id. Every call ends within the service's deadline.
  */
 public interface HostFacade {
 
@@ -32,23 +34,26 @@ public interface HostFacade {
     FacadeResult<PreviewStatus> previewStatus(String threadId);
 
     /** Opens the browser preview of the caller's thread {@code threadId} at {@code url} (mutation). */
-    FacadeResult<PreviewStatus> openPreview(HostCaller caller, String threadId, String url);
+    FacadeResult<PreviewStatus> openPreview(HostCaller caller, String threadId, String url, IdempotencyKey key);
 
     /** Hands {@code task} to a sub-agent of thread {@code threadId} at the resolved {@code modes} (mutation). */
-    FacadeResult<Delegation> delegate(HostCaller caller, String threadId, String task, ThreadModes modes);
+    FacadeResult<Delegation> delegate(HostCaller caller, String threadId, String task, ThreadModes modes,
+            IdempotencyKey key);
 
     /** Starts a thread (mutation); NotFound("project") when the T3 project does not exist. */
-    FacadeResult<LaunchedThread> launch(HostCaller caller, LaunchRequest request);
+    FacadeResult<LaunchedThread> launch(HostCaller caller, LaunchRequest request, IdempotencyKey key);
 
     /** Sends a message to thread {@code threadId} (mutation); NotFound("thread") when it does not exist. */
-    FacadeResult<MessageReceipt> send(HostCaller caller, String threadId, String message);
+    FacadeResult<MessageReceipt> send(HostCaller caller, String threadId, String message, IdempotencyKey key);
 
     /** Interrupts the active run of thread {@code threadId} (mutation); NotFound("thread") when absent. */
-    FacadeResult<InterruptReceipt> interrupt(HostCaller caller, String threadId);
+    FacadeResult<InterruptReceipt> interrupt(HostCaller caller, String threadId, IdempotencyKey key);
 
     /** Renames a T3 project or changes its default branch (mutation); NotFound("project") when absent. */
-    FacadeResult<HostProject> updateProject(HostCaller caller, String t3ProjectId, ProjectChanges changes);
+    FacadeResult<HostProject> updateProject(HostCaller caller, String t3ProjectId, ProjectChanges changes,
+            IdempotencyKey key);
 
     /** Changes environment preferences (mutation); returns all preferences after the change. */
-    FacadeResult<EnvironmentPreferences> updatePreferences(HostCaller caller, EnvironmentPreferences changes);
+    FacadeResult<EnvironmentPreferences> updatePreferences(HostCaller caller, EnvironmentPreferences changes,
+            IdempotencyKey key);
 }

@@ -2,6 +2,7 @@ package dev.gatehouse.facade.host;
 
 import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.http.Fields;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.http.Projection;
 import dev.gatehouse.facade.http.ReplyMapper;
 import dev.gatehouse.facade.http.Requests;
@@ -15,8 +16,8 @@ import java.util.Optional;
 
 /**
  * {@link HostFacade} over the host HTTP contract (schemas/services/host.schema.json). Mutations carry the acting
- * agent and thread as headers from the {@link HostCaller}; none is retried, and the host names no operations, so
- * an uncertain host mutation carries no operation id.
+ * agent and thread as headers from the {@link HostCaller} and the caller's {@code Idempotency-Key}; none is retried,
+ * and the host names no operations, so an uncertain host mutation carries its key as the operation id.
  */
 public final class HttpHostFacade implements HostFacade, AutoCloseable {
 
@@ -64,61 +65,63 @@ public final class HttpHostFacade implements HostFacade, AutoCloseable {
     }
 
     @Override
-    public FacadeResult<PreviewStatus> openPreview(HostCaller caller, String threadId, String url) {
-        return mutate(caller, HttpMethod.PUT, thread(threadId) + "/preview", Map.of("url", url), THREAD,
+    public FacadeResult<PreviewStatus> openPreview(HostCaller caller, String threadId, String url, IdempotencyKey key) {
+        return mutate(caller, key, HttpMethod.PUT, thread(threadId) + "/preview", Map.of("url", url), THREAD,
                 HostProjections::preview);
     }
 
     @Override
-    public FacadeResult<Delegation> delegate(HostCaller caller, String threadId, String task, ThreadModes modes) {
+    public FacadeResult<Delegation> delegate(HostCaller caller, String threadId, String task, ThreadModes modes,
+            IdempotencyKey key) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("task", task);
         body.put("runtimeMode", modes.runtimeMode());
         body.put("interactionMode", modes.interactionMode());
-        return mutate(caller, HttpMethod.POST, thread(threadId) + "/delegations", body, THREAD,
+        return mutate(caller, key, HttpMethod.POST, thread(threadId) + "/delegations", body, THREAD,
                 HostProjections::delegation);
     }
 
     @Override
-    public FacadeResult<LaunchedThread> launch(HostCaller caller, LaunchRequest request) {
+    public FacadeResult<LaunchedThread> launch(HostCaller caller, LaunchRequest request, IdempotencyKey key) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("projectId", request.t3ProjectId());
         body.put("prompt", request.prompt());
         request.title().ifPresent(title -> body.put("title", title));
         body.put("runtimeMode", request.modes().runtimeMode());
         body.put("interactionMode", request.modes().interactionMode());
-        return mutate(caller, HttpMethod.POST, BASE + "/threads", body, PROJECT, HostProjections::launched);
+        return mutate(caller, key, HttpMethod.POST, BASE + "/threads", body, PROJECT, HostProjections::launched);
     }
 
     @Override
-    public FacadeResult<MessageReceipt> send(HostCaller caller, String threadId, String message) {
-        return mutate(caller, HttpMethod.POST, thread(threadId) + "/messages", Map.of("message", message), THREAD,
+    public FacadeResult<MessageReceipt> send(HostCaller caller, String threadId, String message, IdempotencyKey key) {
+        return mutate(caller, key, HttpMethod.POST, thread(threadId) + "/messages", Map.of("message", message), THREAD,
                 HostProjections::message);
     }
 
     @Override
-    public FacadeResult<InterruptReceipt> interrupt(HostCaller caller, String threadId) {
-        return mutate(caller, HttpMethod.POST, thread(threadId) + "/interrupt", Map.of(), THREAD,
+    public FacadeResult<InterruptReceipt> interrupt(HostCaller caller, String threadId, IdempotencyKey key) {
+        return mutate(caller, key, HttpMethod.POST, thread(threadId) + "/interrupt", Map.of(), THREAD,
                 HostProjections::interrupt);
     }
 
     @Override
-    public FacadeResult<HostProject> updateProject(HostCaller caller, String t3ProjectId, ProjectChanges changes) {
+    public FacadeResult<HostProject> updateProject(HostCaller caller, String t3ProjectId, ProjectChanges changes,
+            IdempotencyKey key) {
         Map<String, Object> body = new LinkedHashMap<>();
         changes.name().ifPresent(name -> body.put("name", name));
         changes.defaultBranch().ifPresent(branch -> body.put("defaultBranch", branch));
-        return mutate(caller, HttpMethod.PATCH, BASE + "/projects/" + Requests.segment(t3ProjectId), body, PROJECT,
+        return mutate(caller, key, HttpMethod.PATCH, BASE + "/projects/" + Requests.segment(t3ProjectId), body, PROJECT,
                 HostProjections::project);
     }
 
     @Override
     public FacadeResult<EnvironmentPreferences> updatePreferences(HostCaller caller,
-            EnvironmentPreferences changes) {
+            EnvironmentPreferences changes, IdempotencyKey key) {
         Map<String, Object> body = new LinkedHashMap<>();
         changes.defaultRuntimeMode().ifPresent(mode -> body.put("defaultRuntimeMode", mode));
         changes.defaultInteractionMode().ifPresent(mode -> body.put("defaultInteractionMode", mode));
         changes.autoArchiveDays().ifPresent(days -> body.put("autoArchiveDays", days));
-        return mutate(caller, HttpMethod.PATCH, BASE + "/environment/preferences", body, PROJECT,
+        return mutate(caller, key, HttpMethod.PATCH, BASE + "/environment/preferences", body, PROJECT,
                 HostProjections::preferences);
     }
 
@@ -126,12 +129,12 @@ public final class HttpHostFacade implements HostFacade, AutoCloseable {
         return mapper.read(client.read(() -> Requests.get(uri)), notFound, p);
     }
 
-    private <T> FacadeResult<T> mutate(HostCaller caller, HttpMethod method, String uri, Map<String, ?> body,
-            String notFound, Projection<T> p) {
+    private <T> FacadeResult<T> mutate(HostCaller caller, IdempotencyKey key, HttpMethod method, String uri,
+            Map<String, ?> body, String notFound, Projection<T> p) {
         MutableHttpRequest<?> request = Requests.json(method, uri, body).header(Requests.AGENT_HEADER,
                 caller.agentId());
         caller.threadId().ifPresent(thread -> request.header(Requests.THREAD_HEADER, thread));
-        return mapper.mutation(client.mutate(request), notFound, p, Optional::empty);
+        return mapper.mutation(client.mutate(request, key), notFound, p, Optional.of(key));
     }
 
     private static String thread(String threadId) {

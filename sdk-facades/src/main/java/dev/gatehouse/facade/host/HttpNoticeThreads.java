@@ -61,7 +61,7 @@ public final class HttpNoticeThreads implements NoticeThreads, AutoCloseable {
                 .header(Requests.AGENT_HEADER, agentId)), "project",
                 node -> new NoticeThread(Fields.text(node, "threadId"), false,
                         Fields.optionalText(node, "runId"), Optional.of(agentId), Optional.of(workProjectId)),
-                Optional::empty);
+                Optional.empty());
     }
 
     @Override
@@ -69,7 +69,7 @@ public final class HttpNoticeThreads implements NoticeThreads, AutoCloseable {
         Map<String, Object> body = Map.of("message", message, "aggregateId", aggregateId);
         return mapper.mutation(client.mutate(Requests.json(HttpMethod.POST, path(threadId) + "/messages", body)),
                 THREAD, node -> new MessageReceipt(Fields.text(node, "threadId"), Fields.text(node, "messageId")),
-                Optional::empty);
+                Optional.empty());
     }
 
     @Override

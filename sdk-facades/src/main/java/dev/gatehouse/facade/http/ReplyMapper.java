@@ -9,7 +9,6 @@ import dev.gatehouse.facade.error.ServiceError;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -30,8 +29,10 @@ import java.util.regex.Pattern;
  *   <tr><td>connection refused / connect timeout (nothing sent)</td><td colspan="2">unavailable</td></tr>
  *   <tr><td>deadline passed, transport broken after connecting</td><td>unavailable</td><td>uncertain</td></tr>
  * </table>
- * An uncertain mutation carries the operation id from the {@code Operation-Id} header, or else from the
- * caller-supplied lookup. Messages name the service and the kind, never a credential or a raw body.
+ * An uncertain mutation carries the operation id the service named in an {@code Operation-Id} header, or else the
+ * mutation's {@link IdempotencyKey}: known before anything was sent, so reporting it costs no further exchange and
+ * the whole call stays within one deadline. Messages name the service and the kind, never a credential or a raw
+ * body.
  */
 public final class ReplyMapper {
 
@@ -58,7 +59,7 @@ public final class ReplyMapper {
     /** Interprets the reply to a read; {@code notFound} is what a 404 names unless its code says otherwise. */
     public <T> FacadeResult<T> read(Reply reply, String notFound, Projection<T> projection) {
         if (reply instanceof Reply.Answered answered) {
-            return answered(answered, notFound, projection, false, Optional::empty);
+            return answered(answered, notFound, projection, false, Optional.empty());
         }
         if (reply instanceof Reply.Refused) {
             return unreachable();
@@ -71,27 +72,31 @@ public final class ReplyMapper {
     }
 
     /**
-     * Interprets the reply to a mutation. {@code operationLookup} is asked only when the outcome is uncertain and
-     * the service named no operation; it must be a read and must not throw.
+     * Interprets the reply to a mutation.
+     *
+     * @param key the {@code Idempotency-Key} the mutation was sent with, reported as the operation id of an uncertain
+     *            outcome when the service named none; empty for a mutation sent without one (notice delivery, whose
+     *            requests carry their own deterministic ids)
      */
     public <T> FacadeResult<T> mutation(Reply reply, String notFound, Projection<T> projection,
-            Supplier<Optional<String>> operationLookup) {
+            Optional<IdempotencyKey> key) {
+        Optional<String> keyed = key.map(IdempotencyKey::value);
         if (reply instanceof Reply.Answered answered) {
-            return answered(answered, notFound, projection, true, operationLookup);
+            return answered(answered, notFound, projection, true, keyed);
         }
         if (reply instanceof Reply.Refused) {
             return unreachable();
         }
         if (reply instanceof Reply.TimedOut) {
             return uncertain("the " + service + " service did not answer within " + deadlineMillis
-                    + " ms; the change may or may not have been applied", operationLookup.get());
+                    + " ms; the change may or may not have been applied", keyed);
         }
         return uncertain("the connection to the " + service + " service failed after the request was sent;"
-                + " the change may or may not have been applied", operationLookup.get());
+                + " the change may or may not have been applied", keyed);
     }
 
     private <T> FacadeResult<T> answered(Reply.Answered reply, String notFound, Projection<T> projection,
-            boolean mutation, Supplier<Optional<String>> operationLookup) {
+            boolean mutation, Optional<String> key) {
         int status = reply.status();
         if (status >= 200 && status < 300) {
             return decode(reply, projection);
@@ -114,7 +119,7 @@ public final class ReplyMapper {
             return mutation
                     ? uncertain("the " + service + " service failed (HTTP " + status
                             + "); the change may or may not have been applied",
-                            reply.operationId().or(operationLookup))
+                            reply.operationId().or(() -> key))
                     : failed(new ServiceError.Unavailable("the " + service + " service failed (HTTP "
                             + status + ")"));
         }

@@ -39,7 +39,8 @@ import org.apache.hc.core5.util.Timeout;
  * One service's HTTP transport: adds the Bearer credential, enforces the endpoint's deadline on the whole
  * exchange, and reports the outcome as a {@link Reply} without interpreting it. Never throws: any failure of
  * the client after the connection was made is {@link Reply.Broken}. Reads are sent again once when the connection
- * was refused (nothing was sent); mutations never are.
+ * was refused (nothing was sent), within the same deadline; mutations never are. One call, read or mutation, never
+ * waits longer than the endpoint's deadline.
  *
  * <p>The exchange runs on the calling thread with blocking I/O (Apache HttpClient 5, classic API) over pooled
  * HTTP/1.1 keep-alive connections ({@value #MAX_CONNECTIONS} at most per service, TCP_NODELAY): the caller writes
@@ -146,34 +147,49 @@ public final class ServiceClient implements AutoCloseable {
         return endpoint.getDeadline();
     }
 
-    /** Sends a read; once more if the first connection was refused at once (a connect timeout is not retried). */
+    /**
+     * Sends a read; once more if the first connection was refused at once (a connect timeout is not retried). Both
+     * tries share the one deadline: the second gets only what the first left, so a read never waits longer than
+     * {@link #deadline()} in all.
+     */
     public Reply read(Supplier<MutableHttpRequest<?>> request) {
-        Reply first = send(request.get());
-        return first instanceof Reply.Refused refused && refused.retryable() ? send(request.get()) : first;
+        long budget = endpoint.getDeadline().toNanos();
+        long started = System.nanoTime();
+        Reply first = send(request.get(), budget);
+        long left = budget - (System.nanoTime() - started);
+        return first instanceof Reply.Refused refused && refused.retryable() && left > 0
+                ? send(request.get(), left) : first;
     }
 
-    /** Sends a mutation exactly once. */
+    /** Sends a mutation exactly once, within {@link #deadline()}. */
     public Reply mutate(MutableHttpRequest<?> request) {
-        return send(request);
+        return send(request, endpoint.getDeadline().toNanos());
     }
 
-    private Reply send(MutableHttpRequest<?> request) {
+    /**
+     * Sends a mutation exactly once, within {@link #deadline()}, with header {@code Idempotency-Key: key}
+     * ({@link Requests#IDEMPOTENCY_HEADER}).
+     */
+    public Reply mutate(MutableHttpRequest<?> request, IdempotencyKey key) {
+        return mutate(request.header(Requests.IDEMPOTENCY_HEADER, key.value()));
+    }
+
+    private Reply send(MutableHttpRequest<?> request, long budgetNanos) {
         endpoint.currentCredential().ifPresent(request::bearerAuth);
         ExchangeObserver.Exchange exchange = observer.start(endpoint.getName(), request);
-        Reply reply = exchange(request);
+        Reply reply = exchange(request, budgetNanos);
         exchange.end(reply);
         return reply;
     }
 
-    private Reply exchange(MutableHttpRequest<?> request) {
+    private Reply exchange(MutableHttpRequest<?> request, long budgetNanos) {
         HttpUriRequestBase outgoing;
         try {
             outgoing = outgoing(request);
         } catch (RuntimeException unusable) { // e.g. a path that is not a URI; nothing was sent
             return new Reply.Broken();
         }
-        ScheduledFuture<?> deadline = DEADLINES.schedule(outgoing::cancel, endpoint.getDeadline().toNanos(),
-                TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> deadline = DEADLINES.schedule(outgoing::cancel, budgetNanos, TimeUnit.NANOSECONDS);
         try (ClassicHttpResponse response = http.executeOpen(null, outgoing, null)) {
             HttpEntity entity = response.getEntity();
             if (entity != null && entity.getContentLength() < 0 && !entity.isChunked()) {

@@ -38,7 +38,7 @@ public final class HttpNoticeFeed implements NoticeFeed, AutoCloseable {
     public FacadeResult<String> acknowledge(String clientId, String noticeId, String state) {
         String uri = base(clientId) + "/" + Requests.segment(noticeId) + "/ack";
         return mapper.mutation(client.mutate(Requests.json(HttpMethod.POST, uri, Map.of("state", state))), NOTICE,
-                body -> Fields.text(body, "state"), Optional::empty);
+                body -> Fields.text(body, "state"), Optional.empty());
     }
 
     private static WorkNotice notice(JsonNode n) throws Undecodable {

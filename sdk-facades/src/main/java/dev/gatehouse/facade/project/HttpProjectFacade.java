@@ -2,7 +2,9 @@ package dev.gatehouse.facade.project;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.facade.error.FacadeResult;
+import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.http.Fields;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.http.Reply;
 import dev.gatehouse.facade.http.ReplyMapper;
 import dev.gatehouse.facade.http.Requests;
@@ -14,14 +16,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * {@link ProjectFacade} over the Project HTTP contract (schemas/services/project.schema.json). The bound project and
  * the agent are path segments chosen here from the {@link ProjectBinding}; runs are re-projected without
- * {@code projectId}, {@code executorRef} and {@code workspaceRef}. Each submit gets a fresh random
- * {@code Idempotency-Key}; when its outcome is uncertain and the service named no operation, the facade looks the
- * key up once (a read) to report the operation id.
+ * {@code projectId}, {@code executorRef} and {@code workspaceRef}. Each submit carries the caller's
+ * {@link IdempotencyKey}; when its outcome is uncertain and the service named no operation, that key is the
+ * operation id reported, and {@link #getOperation} looks an id of that form up by key
+ * ({@code GET …/operations?idempotencyKey=}). Nothing is asked after an uncertain submit, so the call ends within the
+ * one deadline of its exchange.
  */
 public final class HttpProjectFacade implements ProjectFacade, AutoCloseable {
 
@@ -50,32 +53,45 @@ public final class HttpProjectFacade implements ProjectFacade, AutoCloseable {
     }
 
     @Override
-    public FacadeResult<Operation> submitWork(ProjectBinding binding, WorkSubmission submission) {
-        String key = UUID.randomUUID().toString();
+    public FacadeResult<Operation> submitWork(ProjectBinding binding, WorkSubmission submission, IdempotencyKey key) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("runRevision", submission.runRevision());
         body.put("assignmentRevision", submission.assignmentRevision());
         body.put("result", submission.result());
         String uri = base(binding) + "/work/" + Requests.segment(submission.runId()) + "/submissions";
-        Reply reply = client.mutate(as(binding, Requests.json(HttpMethod.POST, uri, body))
-                .header(Requests.IDEMPOTENCY_HEADER, key));
-        return mapper.mutation(reply, RUN, HttpProjectFacade::operation, () -> operationFor(binding, key));
+        Reply reply = client.mutate(as(binding, Requests.json(HttpMethod.POST, uri, body)), key);
+        return mapper.mutation(reply, RUN, HttpProjectFacade::operation, Optional.of(key));
     }
 
     @Override
     public FacadeResult<Operation> getOperation(ProjectBinding binding, String operationId) {
+        Optional<IdempotencyKey> key = IdempotencyKey.parse(operationId);
+        if (key.isPresent()) {
+            String uri = base(binding) + "/operations?idempotencyKey=" + Requests.query(key.get().value());
+            FacadeResult<List<Operation>> found = mapper.read(client.read(() -> as(binding, Requests.get(uri))),
+                    OPERATION, HttpProjectFacade::atMostOneOperation);
+            if (found instanceof FacadeResult.Ok<List<Operation>> ok) {
+                // None: the service never started an operation under that key (the submit did not arrive, or was
+                // refused before it began).
+                return ok.value().isEmpty()
+                        ? new FacadeResult.Failed<>(new ServiceError.NotFound("the " + client.service()
+                                + " service has no such " + OPERATION, OPERATION))
+                        : new FacadeResult.Ok<>(ok.value().get(0));
+            }
+            return new FacadeResult.Failed<>(((FacadeResult.Failed<List<Operation>>) found).error());
+        }
         String uri = base(binding) + "/operations/" + Requests.segment(operationId);
         return mapper.read(client.read(() -> as(binding, Requests.get(uri))), OPERATION,
                 HttpProjectFacade::operation);
     }
 
-    /** The operation a submit with {@code key} started, if the service knows one; empty on any failure. */
-    private Optional<String> operationFor(ProjectBinding binding, String key) {
-        String uri = base(binding) + "/operations?idempotencyKey=" + Requests.query(key);
-        FacadeResult<List<Operation>> found = mapper.read(client.read(() -> as(binding, Requests.get(uri))),
-                OPERATION, body -> Fields.list(body, "operations", HttpProjectFacade::operation));
-        return found instanceof FacadeResult.Ok<List<Operation>> ok && ok.value().size() == 1
-                ? Optional.of(ok.value().get(0).operationId()) : Optional.empty();
+    /** An {@code OperationList} answered for one key: zero or one operation, more is not the contract. */
+    private static List<Operation> atMostOneOperation(JsonNode body) throws Undecodable {
+        List<Operation> found = Fields.list(body, "operations", HttpProjectFacade::operation);
+        if (found.size() > 1) {
+            throw new Undecodable("more than one operation for one idempotency key");
+        }
+        return found;
     }
 
     private static WorkRun run(JsonNode node) throws Undecodable {

@@ -3,6 +3,7 @@ package dev.gatehouse.facade.wiki;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.http.Fields;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.http.ReplyMapper;
 import dev.gatehouse.facade.http.Requests;
 import dev.gatehouse.facade.http.ServiceClient;
@@ -16,7 +17,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@link WikiFacade} over the Wiki HTTP contract (schemas/services/wiki.schema.json). Adds the agent id header;
+ * {@link WikiFacade} over the Wiki HTTP contract (schemas/services/wiki.schema.json). Adds the agent id header, and
+ * the caller's {@code Idempotency-Key} to every write, delete and move;
  * result paths outside the scope's root are dropped (a service bug must not widen what an agent sees) and the
  * rest are made relative to it.
  */
@@ -71,29 +73,30 @@ public final class HttpWikiFacade implements WikiFacade, AutoCloseable {
 
     @Override
     public FacadeResult<WikiRevision> write(WikiScope scope, String path, String content,
-            Optional<String> baseRevision) {
+            Optional<String> baseRevision, IdempotencyKey key) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("content", content);
         baseRevision.ifPresent(rev -> body.put("baseRevision", rev));
         String uri = BASE + "/pages?path=" + Requests.query(path);
-        return mapper.mutation(client.mutate(as(scope, Requests.json(HttpMethod.PUT, uri, body))), PAGE,
-                answer -> revision(scope, answer), Optional::empty);
+        return mapper.mutation(client.mutate(as(scope, Requests.json(HttpMethod.PUT, uri, body)), key), PAGE,
+                answer -> revision(scope, answer), Optional.of(key));
     }
 
     @Override
-    public FacadeResult<WikiRevision> delete(WikiScope scope, String path, String baseRevision) {
+    public FacadeResult<WikiRevision> delete(WikiScope scope, String path, String baseRevision, IdempotencyKey key) {
         String uri = BASE + "/pages?path=" + Requests.query(path) + "&baseRevision=" + Requests.query(baseRevision);
-        return mapper.mutation(client.mutate(as(scope, Requests.delete(uri))), PAGE,
-                answer -> revision(scope, answer), Optional::empty);
+        return mapper.mutation(client.mutate(as(scope, Requests.delete(uri)), key), PAGE,
+                answer -> revision(scope, answer), Optional.of(key));
     }
 
     @Override
-    public FacadeResult<WikiMove> move(WikiScope scope, String from, String to, String baseRevision) {
+    public FacadeResult<WikiMove> move(WikiScope scope, String from, String to, String baseRevision,
+            IdempotencyKey key) {
         String uri = BASE + "/moves?from=" + Requests.query(from) + "&to=" + Requests.query(to);
         return mapper.mutation(client.mutate(as(scope, Requests.json(HttpMethod.POST, uri,
-                Map.of("baseRevision", baseRevision)))), PAGE, answer -> new WikiMove(
+                Map.of("baseRevision", baseRevision))), key), PAGE, answer -> new WikiMove(
                         inside(scope, Fields.text(answer, "from")), inside(scope, Fields.text(answer, "to")),
-                        Fields.text(answer, "revision")), Optional::empty);
+                        Fields.text(answer, "revision")), Optional.of(key));
     }
 
     private static WikiEntry entry(JsonNode node) throws Undecodable {

@@ -14,6 +14,7 @@ import dev.gatehouse.facade.wiki.WikiPage;
 import dev.gatehouse.facade.wiki.WikiScope;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,8 +67,8 @@ public abstract class FacadeErrorContract {
     void aStaleBaseRevisionOrCreatingOverAPageIsConflict() {
         givenPage("contract text");
 
-        assertEquals("conflict", kind(wiki(credential()).write(A1, PAGE, "x", Optional.of("r999999"))));
-        assertEquals("conflict", kind(wiki(credential()).write(A1, PAGE, "x", Optional.empty())));
+        assertEquals("conflict", kind(wiki(credential()).write(A1, PAGE, "x", Optional.of("r999999"), key())));
+        assertEquals("conflict", kind(wiki(credential()).write(A1, PAGE, "x", Optional.empty(), key())));
     }
 
     @Test
@@ -75,7 +76,7 @@ public abstract class FacadeErrorContract {
         WorkRun run = givenOpenRun();
 
         assertEquals("conflict", kind(project(credential()).submitWork(A1_DEMO, new WorkSubmission(run.runId(),
-                "run:0", run.assignmentRevision(), Map.of()))));
+                "run:0", run.assignmentRevision(), Map.of()), key())));
     }
 
     @Test
@@ -84,6 +85,11 @@ public abstract class FacadeErrorContract {
                 .what());
         assertEquals("operation", ((ServiceError.NotFound) error(project(credential())
                 .getOperation(A1_DEMO, "no-such-operation"))).what());
+    }
+
+    /** A key as the gateway derives one, for a decision of its own. */
+    protected static IdempotencyKey key() {
+        return IdempotencyKey.forDecision(UUID.randomUUID());
     }
 
     private static ServiceError error(FacadeResult<?> result) {

@@ -97,7 +97,7 @@ class WireMockErrorContractTest extends FacadeErrorContract {
                         true, true))
                 .willReturn(json(201, "{\"operationId\":\"op-1\",\"status\":\"committed\",\"runId\":\"run-101\"}")));
         stub.server().stubFor(post(PROJECT + "/work/run-101/submissions").atPriority(6)
-                .withHeader("Idempotency-Key", matching("[0-9a-f-]{36}"))
+                .withHeader("Idempotency-Key", matching("gatehouse-[0-9a-f-]{36}"))
                 .willReturn(error(409, "stale_revision")));
         return new WorkRun("run-101", "Changelog", "open", "run:4", "position:2");
     }

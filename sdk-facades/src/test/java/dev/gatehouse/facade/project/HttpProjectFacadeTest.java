@@ -4,17 +4,16 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.matching;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static dev.gatehouse.facade.http.StubService.error;
 import static dev.gatehouse.facade.http.StubService.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.http.Fault;
@@ -22,6 +21,7 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.http.ContractSchemas;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.http.ReplyMapper;
 import dev.gatehouse.facade.http.ServiceClient;
 import dev.gatehouse.facade.http.ServiceEndpoint;
@@ -36,10 +36,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The Project facade against a WireMock Project Service: projection, identity, and every error kind. */
 class HttpProjectFacadeTest {
@@ -197,56 +200,65 @@ class HttpProjectFacadeTest {
     }
 
     @Test
-    void submitSendsTheContractBodyAndAFreshIdempotencyKeyEachTime() {
+    void submitSendsTheContractBodyAndTheCallersIdempotencyKey() {
         stub.server().stubFor(post(BASE + "/work/run-101/submissions")
                 .willReturn(json(201, COMMITTED).withHeader("Operation-Id", "op-7")));
+        IdempotencyKey first = key();
+        IdempotencyKey second = key();
 
         assertEquals(new FacadeResult.Ok<>(new Operation("op-7", "committed", "run-101", Optional.empty())),
-                facade.submitWork(BINDING, SUBMISSION));
-        facade.submitWork(BINDING, SUBMISSION);
+                facade.submitWork(BINDING, SUBMISSION, first));
+        facade.submitWork(BINDING, SUBMISSION, second);
 
         List<LoggedRequest> sent = stub.server().findAll(postRequestedFor(
                 urlEqualTo(BASE + "/work/run-101/submissions")));
         assertEquals(2, sent.size());
         assertEquals(List.of(), ContractSchemas.errors("project", "SubmitRequest", sent.get(0).getBodyAsString()));
         assertEquals("a1", sent.get(0).getHeader("Gatehouse-Agent-Id"));
-        assertTrue(sent.get(0).getHeader("Idempotency-Key").matches("[0-9a-f-]{36}"));
-        assertNotEquals(sent.get(0).getHeader("Idempotency-Key"), sent.get(1).getHeader("Idempotency-Key"));
+        assertEquals(List.of(first.value(), second.value()),
+                sent.stream().map(request -> request.getHeader("Idempotency-Key")).toList());
     }
 
     @Test
     void staleRevisionIsConflictAndReusedKeyIsRejectedWithTheServiceCode() {
         stub.server().stubFor(post(BASE + "/work/run-101/submissions").willReturn(error(409, "stale_revision")));
-        assertEquals("conflict", kind(facade.submitWork(BINDING, SUBMISSION)));
+        assertEquals("conflict", kind(facade.submitWork(BINDING, SUBMISSION, key())));
 
         stub.server().stubFor(post(BASE + "/work/run-101/submissions")
                 .willReturn(error(422, "idempotency_key_reused")));
-        ServiceError error = failure(facade.submitWork(BINDING, SUBMISSION));
+        ServiceError error = failure(facade.submitWork(BINDING, SUBMISSION, key()));
         assertEquals("idempotency_key_reused", ((ServiceError.Rejected) error).serviceCode());
     }
 
+    /**
+     * Found in the field: a submit to a stalled service took twice its deadline (the submit's own, then a lookup of
+     * its key that stalled as well) and came back without an operation id. The key is the operation id: nothing
+     * is asked after the submit, whatever state the service is in.
+     */
     @Test
-    void submitPastItsDeadlineIsUncertainWithTheLookedUpOperationAndIsSentOnce() {
+    void submitPastItsDeadlineIsUncertainWithItsKeyAsTheOperationAndNothingElseIsSent() {
         stub.server().stubFor(post(BASE + "/work/run-101/submissions")
                 .willReturn(json(201, COMMITTED).withFixedDelay(3_000)));
-        stubLookup();
+        stallEveryLookup();
+        IdempotencyKey key = key();
 
-        ServiceError error = failure(facade.submitWork(BINDING, SUBMISSION));
+        ServiceError error = failure(facade.submitWork(BINDING, SUBMISSION, key));
 
-        assertEquals(new ServiceError.Uncertain(error.message(), Optional.of("op-7")), error);
-        assertSubmittedOnceAndLookedUpByItsKey();
+        assertEquals(new ServiceError.Uncertain(error.message(), Optional.of(key.value())), error);
+        assertSubmittedOnceWith(key);
     }
 
-    @Test
-    void connectionResetAfterTheServiceCommittedIsUncertainAndIsSentOnce() {
-        stub.server().stubFor(post(BASE + "/work/run-101/submissions")
-                .willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
-        stubLookup();
+    @ParameterizedTest
+    @EnumSource(value = Fault.class, names = {"CONNECTION_RESET_BY_PEER", "EMPTY_RESPONSE", "RANDOM_DATA_THEN_CLOSE"})
+    void aBrokenExchangeAfterSendingIsUncertainWithItsKeyAndNothingElseIsSent(Fault fault) {
+        stub.server().stubFor(post(BASE + "/work/run-101/submissions").willReturn(aResponse().withFault(fault)));
+        stallEveryLookup();
+        IdempotencyKey key = key();
 
-        ServiceError error = failure(facade.submitWork(BINDING, SUBMISSION));
+        ServiceError error = failure(facade.submitWork(BINDING, SUBMISSION, key));
 
-        assertEquals(new ServiceError.Uncertain(error.message(), Optional.of("op-7")), error);
-        assertSubmittedOnceAndLookedUpByItsKey();
+        assertEquals(new ServiceError.Uncertain(error.message(), Optional.of(key.value())), error);
+        assertSubmittedOnceWith(key);
     }
 
     @Test
@@ -254,20 +266,48 @@ class HttpProjectFacadeTest {
         stub.server().stubFor(post(BASE + "/work/run-101/submissions")
                 .willReturn(error(500, "internal").withHeader("Operation-Id", "op-9")));
 
-        ServiceError error = failure(facade.submitWork(BINDING, SUBMISSION));
+        ServiceError error = failure(facade.submitWork(BINDING, SUBMISSION, key()));
 
         assertEquals(new ServiceError.Uncertain(error.message(), Optional.of("op-9")), error);
         stub.server().verify(1, postRequestedFor(urlPathEqualTo(BASE + "/work/run-101/submissions")));
     }
 
     @Test
-    void uncertainSubmitWithoutAnyOperationKnownHasNoOperationId() {
-        stub.server().stubFor(post(BASE + "/work/run-101/submissions")
-                .willReturn(aResponse().withFault(Fault.EMPTY_RESPONSE)));
-        stub.server().stubFor(get(urlPathEqualTo(BASE + "/operations")).willReturn(json(200, "{\"operations\":[]}")));
+    void serverErrorOnSubmitWithoutAnOperationIdIsUncertainWithTheKey() {
+        stub.server().stubFor(post(BASE + "/work/run-101/submissions").willReturn(error(503, "busy")));
+        IdempotencyKey key = key();
 
-        assertEquals(Optional.empty(), ((ServiceError.Uncertain) failure(facade.submitWork(BINDING, SUBMISSION)))
-                .operationId());
+        assertEquals(Optional.of(key.value()), ((ServiceError.Uncertain) failure(
+                facade.submitWork(BINDING, SUBMISSION, key))).operationId());
+    }
+
+    @Test
+    void anOperationIsFoundByTheIdTheServiceGaveItOrByTheKeyItWasSubmittedUnder() {
+        IdempotencyKey key = key();
+        stub.server().stubFor(get(BASE + "/operations/op-7").willReturn(json(200, COMMITTED)));
+        stub.server().stubFor(get(urlPathEqualTo(BASE + "/operations"))
+                .withQueryParam("idempotencyKey", equalTo(key.value()))
+                .willReturn(json(200, "{\"operations\":[" + COMMITTED + "]}")));
+        Operation committed = new Operation("op-7", "committed", "run-101", Optional.empty());
+
+        assertEquals(new FacadeResult.Ok<>(committed), facade.getOperation(BINDING, "op-7"));
+        assertEquals(new FacadeResult.Ok<>(committed), facade.getOperation(BINDING, key.value()));
+    }
+
+    @Test
+    void aKeyNoOperationWasStartedUnderIsNotFoundAndTwoOperationsForOneKeyAreIncompatible() {
+        IdempotencyKey none = key();
+        IdempotencyKey two = key();
+        stub.server().stubFor(get(urlPathEqualTo(BASE + "/operations"))
+                .withQueryParam("idempotencyKey", equalTo(none.value()))
+                .willReturn(json(200, "{\"operations\":[]}")));
+        stub.server().stubFor(get(urlPathEqualTo(BASE + "/operations"))
+                .withQueryParam("idempotencyKey", equalTo(two.value()))
+                .willReturn(json(200, "{\"operations\":[" + COMMITTED + "," + COMMITTED + "]}")));
+
+        assertEquals(new ServiceError.NotFound("the project service has no such operation", "operation"),
+                failure(facade.getOperation(BINDING, none.value())));
+        assertEquals("incompatible", kind(facade.getOperation(BINDING, two.value())));
     }
 
     @Test
@@ -277,24 +317,26 @@ class HttpProjectFacadeTest {
         try (HttpProjectFacade unreachable = facade(closed)) {
             assertEquals("unavailable", kind(unreachable.listWork(BINDING)));
             // Nothing was sent, so the outcome is known: not applied.
-            assertEquals("unavailable", kind(unreachable.submitWork(BINDING, SUBMISSION)));
+            assertEquals("unavailable", kind(unreachable.submitWork(BINDING, SUBMISSION, key())));
         }
     }
 
-    private static void stubLookup() {
-        stub.server().stubFor(get(urlPathEqualTo(BASE + "/operations"))
-                .withQueryParam("idempotencyKey", matching("[0-9a-f-]{36}"))
-                .willReturn(json(200, "{\"operations\":[" + COMMITTED + "]}")));
+    private static IdempotencyKey key() {
+        return IdempotencyKey.forDecision(UUID.randomUUID());
     }
 
-    private static void assertSubmittedOnceAndLookedUpByItsKey() {
+    /** A service that would hold every operation lookup past the deadline, were one sent. */
+    private static void stallEveryLookup() {
+        stub.server().stubFor(get(urlPathMatching(BASE + "/operations.*"))
+                .willReturn(json(200, "{\"operations\":[" + COMMITTED + "]}").withFixedDelay(3_000)));
+    }
+
+    private static void assertSubmittedOnceWith(IdempotencyKey key) {
         List<LoggedRequest> submits = stub.server().findAll(postRequestedFor(
                 urlPathEqualTo(BASE + "/work/run-101/submissions")));
         assertEquals(1, submits.size(), "a mutation is never retried");
-        List<LoggedRequest> lookups = stub.server().findAll(getRequestedFor(urlPathEqualTo(BASE + "/operations")));
-        assertEquals(1, lookups.size());
-        assertEquals(submits.get(0).getHeader("Idempotency-Key"),
-                lookups.get(0).queryParameter("idempotencyKey").firstValue());
+        assertEquals(key.value(), submits.get(0).getHeader("Idempotency-Key"));
+        assertEquals(1, stub.server().getAllServeEvents().size(), "nothing but the submit was sent");
     }
 
     private static int freePort() {

@@ -1,5 +1,7 @@
 package dev.gatehouse.facade.wiki;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.delete;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
@@ -18,11 +20,13 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.http.ContractSchemas;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.http.ReplyMapper;
 import dev.gatehouse.facade.http.ServiceClient;
 import dev.gatehouse.facade.http.StubService;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,6 +34,8 @@ import org.junit.jupiter.api.Test;
 
 /** The Wiki facade against a WireMock Wiki service: paths relative to the root, nothing from outside it. */
 class HttpWikiFacadeTest {
+
+    private static final IdempotencyKey KEY = IdempotencyKey.forDecision(UUID.randomUUID());
 
     private static final WikiScope A1 = new WikiScope("a1", "agents/a1");
 
@@ -101,17 +107,17 @@ class HttpWikiFacadeTest {
                 "{\"path\":\"agents/a1/page.md\",\"revision\":\"r4\"}")));
 
         assertEquals(new FacadeResult.Ok<>(new WikiRevision("page.md", "r4")),
-                facade.write(A1, "agents/a1/page.md", "new text", Optional.of("r3")));
+                facade.write(A1, "agents/a1/page.md", "new text", Optional.of("r3"), KEY));
         LoggedRequest sent = stub.server().findAll(putRequestedFor(urlPathEqualTo("/wiki/v1/pages"))).get(0);
         assertEquals(List.of(), ContractSchemas.errors("wiki", "WriteRequest", sent.getBodyAsString()));
         assertEquals("agents/a1/page.md", sent.queryParameter("path").firstValue());
 
         stub.server().stubFor(put(urlPathEqualTo("/wiki/v1/pages")).willReturn(error(409, "revision_conflict")));
-        assertEquals("conflict", kind(facade.write(A1, "agents/a1/page.md", "x", Optional.of("r1"))));
+        assertEquals("conflict", kind(facade.write(A1, "agents/a1/page.md", "x", Optional.of("r1"), KEY)));
 
         stub.server().stubFor(delete(urlPathEqualTo("/wiki/v1/pages")).willReturn(error(404, "page_not_found")));
         assertEquals(new FacadeResult.Failed<>(new ServiceError.NotFound("the wiki service has no such page",
-                "page")), facade.delete(A1, "agents/a1/gone.md", "r1"));
+                "page")), facade.delete(A1, "agents/a1/gone.md", "r1", KEY));
     }
 
     @Test
@@ -122,7 +128,7 @@ class HttpWikiFacadeTest {
                 .willReturn(json(200, answer)));
 
         assertEquals(new FacadeResult.Ok<>(new WikiMove("page.md", "archive/page.md", "r4")),
-                facade.move(A1, "agents/a1/page.md", "agents/a1/archive/page.md", "r3"));
+                facade.move(A1, "agents/a1/page.md", "agents/a1/archive/page.md", "r3", KEY));
         LoggedRequest sent = stub.server().findAll(postRequestedFor(urlPathEqualTo("/wiki/v1/moves"))).get(0);
         assertEquals(List.of(), ContractSchemas.errors("wiki", "MoveRequest", sent.getBodyAsString()));
         assertEquals("{\"baseRevision\":\"r3\"}", sent.getBodyAsString());
@@ -134,17 +140,17 @@ class HttpWikiFacadeTest {
     void moveMapsMissingPageStaleRevisionTakenDestinationAndForeignAnswers() {
         stub.server().stubFor(post(urlPathEqualTo("/wiki/v1/moves")).willReturn(error(404, "page_not_found")));
         assertEquals(new FacadeResult.Failed<>(new ServiceError.NotFound("the wiki service has no such page",
-                "page")), facade.move(A1, "agents/a1/gone.md", "agents/a1/b.md", "r1"));
+                "page")), facade.move(A1, "agents/a1/gone.md", "agents/a1/b.md", "r1", KEY));
 
         for (String code : List.of("revision_conflict", "page_exists")) {
             stub.server().stubFor(post(urlPathEqualTo("/wiki/v1/moves")).willReturn(error(409, code)));
-            assertEquals("conflict", kind(facade.move(A1, "agents/a1/page.md", "agents/a1/b.md", "r1")), code);
+            assertEquals("conflict", kind(facade.move(A1, "agents/a1/page.md", "agents/a1/b.md", "r1", KEY)), code);
         }
 
         for (String foreign : List.of("{\"from\":\"agents/a1/page.md\",\"to\":\"agents/a2/b.md\",\"revision\":\"r2\"}",
                 "{\"from\":\"agents/a10/page.md\",\"to\":\"agents/a1/b.md\",\"revision\":\"r2\"}")) {
             stub.server().stubFor(post(urlPathEqualTo("/wiki/v1/moves")).willReturn(json(200, foreign)));
-            assertEquals("incompatible", kind(facade.move(A1, "agents/a1/page.md", "agents/a1/b.md", "r1")));
+            assertEquals("incompatible", kind(facade.move(A1, "agents/a1/page.md", "agents/a1/b.md", "r1", KEY)));
         }
     }
 
@@ -154,7 +160,7 @@ class HttpWikiFacadeTest {
                 .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
                         .withFault(Fault.RANDOM_DATA_THEN_CLOSE)));
 
-        assertEquals("uncertain", kind(facade.move(A1, "agents/a1/page.md", "agents/a1/b.md", "r1")));
+        assertEquals("uncertain", kind(facade.move(A1, "agents/a1/page.md", "agents/a1/b.md", "r1", KEY)));
         stub.server().verify(1, postRequestedFor(urlPathEqualTo("/wiki/v1/moves")));
     }
 
@@ -164,8 +170,32 @@ class HttpWikiFacadeTest {
                 .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
                         .withFault(Fault.RANDOM_DATA_THEN_CLOSE)));
 
-        assertEquals("uncertain", kind(facade.write(A1, "agents/a1/page.md", "x", Optional.empty())));
+        assertEquals("uncertain", kind(facade.write(A1, "agents/a1/page.md", "x", Optional.empty(), KEY)));
         stub.server().verify(1, putRequestedFor(urlPathEqualTo("/wiki/v1/pages")));
+    }
+
+    @Test
+    void everyMutationCarriesTheCallersKeyAndAnUnansweredOneReportsItAsTheOperation() {
+        stub.server().stubFor(put(urlPathEqualTo("/wiki/v1/pages")).willReturn(json(200,
+                "{\"path\":\"agents/a1/page.md\",\"revision\":\"r4\"}").withFixedDelay(3_000)));
+        stub.server().stubFor(delete(urlPathEqualTo("/wiki/v1/pages")).willReturn(json(200,
+                "{\"path\":\"agents/a1/page.md\",\"revision\":\"r4\"}").withFixedDelay(3_000)));
+        stub.server().stubFor(post(urlPathEqualTo("/wiki/v1/moves")).willReturn(json(200,
+                "{\"from\":\"agents/a1/a.md\",\"to\":\"agents/a1/b.md\",\"revision\":\"r4\"}")
+                .withFixedDelay(3_000)));
+        ServiceError.Uncertain lost = new ServiceError.Uncertain("the wiki service did not answer within "
+                + StubService.DEADLINE.toMillis() + " ms; the change may or may not have been applied",
+                Optional.of(KEY.value()));
+
+        assertEquals(new FacadeResult.Failed<>(lost), facade.write(A1, "agents/a1/page.md", "x", Optional.empty(),
+                KEY));
+        assertEquals(new FacadeResult.Failed<>(lost), facade.delete(A1, "agents/a1/page.md", "r3", KEY));
+        assertEquals(new FacadeResult.Failed<>(lost), facade.move(A1, "agents/a1/a.md", "agents/a1/b.md", "r3", KEY));
+
+        List<LoggedRequest> sent = stub.server().findAll(anyRequestedFor(anyUrl()));
+        assertEquals(3, sent.size(), "each sent once, nothing else asked");
+        assertEquals(List.of(KEY.value(), KEY.value(), KEY.value()),
+                sent.stream().map(request -> request.getHeader("Idempotency-Key")).toList());
     }
 
     private static String kind(FacadeResult<?> result) {

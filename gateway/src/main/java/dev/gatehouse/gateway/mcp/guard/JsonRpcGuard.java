@@ -10,24 +10,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.ibm.icu.lang.UCharacter;
-import com.ibm.icu.lang.UProperty;
-import com.ibm.icu.text.Normalizer2;
-import com.ibm.icu.text.SpoofChecker;
-import com.ibm.icu.text.UTF16;
-import com.ibm.icu.util.ULocale;
+import dev.gatehouse.gateway.policy.api.ArgumentKeys;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.IntStream;
 
 /**
  * The JSON-RPC part of the transport guard, run on the buffered body before
@@ -37,7 +28,8 @@ import java.util.stream.IntStream;
  * <li>a batch (top-level array; MCP has had no batching since 2025-06-18) or any non-object: HTTP 400, -32600;</li>
  * <li>a member name repeated in one object, also when the repeats differ only in case: HTTP 400, -32600;</li>
  * <li>at the two protocol levels (the message object, and the object that is its {@code params} member), a member
- * name that {@linkplain #fold folds} to the fold of one of {@link #PROTOCOL_MEMBERS} but is not spelled exactly so
+ * name that reads as one of {@link #PROTOCOL_MEMBERS} ({@link ArgumentKeys#fold}, the fold argument keys are compared
+ * by, with {@link ArgumentKeys#looksLike}'s other readings of each character) but is not spelled exactly so
  * (e.g. {@code "p\u0430rams"} with a Cyrillic a, {@code "params\u200b"}, fullwidth {@code "ＰＡＲＡＭＳ"},
  * {@code " params"}, {@code "par_ams"}, or {@code "meta"} beside or instead of {@code "_meta"}), or two member
  * names that fold alike: HTTP 400, -32600. A look-alike is refused also when the real member is absent, so it is
@@ -55,19 +47,8 @@ public final class JsonRpcGuard {
     public static final List<String> PROTOCOL_MEMBERS =
             List.of("jsonrpc", "method", "params", "id", "name", "arguments", "_meta");
 
-    private static final Normalizer2 NFKC_CASEFOLD = Normalizer2.getNFKCCasefoldInstance();
-    private static final Normalizer2 NFKC = Normalizer2.getNFKCInstance();
-    private static final Normalizer2 NFD = Normalizer2.getNFDInstance();
-    /** UTS #39 confusable skeletons (ICU's confusables data); immutable once built, so shared by all threads. */
-    private static final SpoofChecker CONFUSABLES = new SpoofChecker.Builder().build();
-    /**
-     * {@link #readings} of each ASCII code point, worked out once: almost every member name is ASCII, and reading
-     * each of its characters through ICU's skeletons again per request was most of the guard's time.
-     */
-    private static final List<List<String>> ASCII_READINGS = IntStream.range(0, 0x80)
-            .mapToObj(JsonRpcGuard::computedReadings).toList();
-    /** The fold of each protocol member name, to the name. */
-    private static final Map<String, String> PROTOCOL_FOLDS = protocolFolds();
+    /** The skeleton of each protocol member name ({@link ArgumentKeys#skeleton}), what look-alikes are read against. */
+    private static final List<String> PROTOCOL_SKELETONS = protocolSkeletons();
 
     private final JsonFactory factory;
     private final ObjectMapper mapper;
@@ -231,7 +212,7 @@ public final class JsonRpcGuard {
                                     "duplicate member name"));
                         }
                         if (frame.folds != null) {
-                            String folded = fold(name);
+                            String folded = ArgumentKeys.fold(name);
                             if (isLookAlike(name)) {
                                 return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST,
                                         "member name looks like a protocol member name"));
@@ -250,126 +231,27 @@ public final class JsonRpcGuard {
         return Optional.empty();
     }
 
-    /**
-     * The form in which two member names that look alike are equal:
-     * <ol>
-     * <li>Unicode NFKC, then default-ignorable code points removed (format characters such as U+200B–U+200F,
-     * U+2060, U+FEFF, U+00AD, and variation selectors), then canonical decomposition (NFD);</li>
-     * <li>each code point replaced by the letters and digits of its full case fold read through the UTS #39
-     * confusable skeleton (ICU's confusables data) twice, with case folding after each round (so {@code М} →
-     * {@code M} → {@code m} → {@code rn}): Cyrillic {@code а с е і ј о р ѕ у х ԁ һ г}, Greek {@code α ι ο ρ υ ν η},
-     * the digit {@code 0} and the like become Latin letters, and {@code m} becomes {@code rn} on both sides of a
-     * comparison. When that is not ASCII but the same for the code point's upper case is (Cyrillic
-     * {@code м т н к в}, Greek {@code τ κ μ ε}), the latter is used: a small letter whose capital looks like a Latin
-     * capital is a look-alike too;</li>
-     * <li>only letters and digits are kept: whitespace anywhere, separators ({@code _ - .}), other punctuation,
-     * symbols and combining marks contribute nothing, so {@code " params"}, {@code "par_ams"}, {@code "pàrams"} and
-     * {@code "meta"} fold like {@code params} and {@code _meta}.</li>
-     * </ol>
-     * Two members at one protocol level whose folds are equal are duplicates. Against the seven protocol names,
-     * {@link #looksLike} also tries each code point's reading before case folding.
-     */
-    static String fold(String name) {
-        StringBuilder folded = new StringBuilder();
-        codePoints(name).forEach(cp -> folded.append(readings(cp).get(0)));
-        return folded.toString();
-    }
-
-    /**
-     * True when some reading of each code point of {@code name} spells {@code target} (a fold): besides the one
-     * {@link #fold} takes, a code point is also read through its own skeleton before case folding, so that a
-     * Greek capital {@code Ν} (whose small letter {@code ν} looks like {@code v}) still reads as {@code n}.
-     */
-    static boolean looksLike(String name, String target) {
-        Set<Integer> reachable = Set.of(0);
-        for (int cp : codePoints(name).toArray()) {
-            Set<Integer> next = new HashSet<>();
-            for (int offset : reachable) {
-                for (String reading : readings(cp)) {
-                    if (target.startsWith(reading, offset)) {
-                        next.add(offset + reading.length());
-                    }
-                }
-            }
-            if (next.isEmpty()) {
-                return false;
-            }
-            reachable = next;
-        }
-        return reachable.contains(target.length());
-    }
-
-    /** NFKC, default-ignorable code points removed, canonically decomposed; case kept. */
-    private static IntStream codePoints(String name) {
-        if (isAscii(name)) {
-            return name.chars(); // ASCII is unchanged by NFKC and NFD and holds no default-ignorable code point
-        }
-        String kept = NFKC.normalize(name).codePoints()
-                .filter(cp -> !UCharacter.hasBinaryProperty(cp, UProperty.DEFAULT_IGNORABLE_CODE_POINT))
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-        return NFD.normalize(kept).codePoints();
-    }
-
-    /**
-     * The letters and digits one code point may be read as, the one {@link #fold} uses first: that of its case fold,
-     * or of its upper case when only that is ASCII; then, when ASCII, those of the code point itself and its upper
-     * case. Empty for a separator, space, mark or the like.
-     */
-    private static List<String> readings(int codePoint) {
-        return codePoint < ASCII_READINGS.size() ? ASCII_READINGS.get(codePoint) : computedReadings(codePoint);
-    }
-
-    /** {@link #readings} worked out through ICU; for ASCII done once, at class initialisation. */
-    static List<String> computedReadings(int codePoint) {
-        String character = UTF16.valueOf(codePoint);
-        String upper = UCharacter.toUpperCase(ULocale.ROOT, character);
-        String folded = lettersAndDigits(UCharacter.foldCase(character, true));
-        String capital = lettersAndDigits(upper);
-        String primary = isAscii(folded) || !isAscii(capital) ? folded : capital;
-        Set<String> readings = new LinkedHashSet<>();
-        readings.add(primary);
-        for (String other : List.of(lettersAndDigits(character), capital)) {
-            if (isAscii(other)) {
-                readings.add(other);
-            }
-        }
-        return List.copyOf(readings);
-    }
-
-    /** Skeleton, case fold, skeleton again ({@code М} → {@code M} → {@code m} → {@code rn}), letters and digits only. */
-    private static String lettersAndDigits(String s) {
-        String skeleton = NFKC_CASEFOLD.normalize(CONFUSABLES.getSkeleton(
-                NFKC_CASEFOLD.normalize(CONFUSABLES.getSkeleton(s))));
-        StringBuilder kept = new StringBuilder();
-        NFD.normalize(skeleton).codePoints().filter(UCharacter::isLetterOrDigit).forEach(kept::appendCodePoint);
-        return kept.toString();
-    }
-
-    private static boolean isAscii(String s) {
-        return !s.isEmpty() && s.chars().allMatch(c -> c < 0x80);
-    }
-
     /** A member name that reads as a protocol member name without being spelled exactly so. */
     static boolean isLookAlike(String name) {
         if (PROTOCOL_MEMBERS.contains(name)) {
             return false;
         }
-        for (Map.Entry<String, String> protocol : PROTOCOL_FOLDS.entrySet()) {
-            if (looksLike(name, protocol.getKey())) {
+        for (String skeleton : PROTOCOL_SKELETONS) {
+            if (ArgumentKeys.looksLike(name, skeleton)) {
                 return true;
             }
         }
         return false;
     }
 
-    private static Map<String, String> protocolFolds() {
-        Map<String, String> folds = new HashMap<>();
+    private static List<String> protocolSkeletons() {
+        Set<String> skeletons = new HashSet<>();
         for (String name : PROTOCOL_MEMBERS) {
-            if (folds.put(fold(name), name) != null) {
+            if (!skeletons.add(ArgumentKeys.skeleton(name))) {
                 throw new IllegalStateException("two protocol member names fold alike: " + name);
             }
         }
-        return Map.copyOf(folds);
+        return List.copyOf(skeletons);
     }
 
     private static Result refused(int code, String message) {

@@ -33,7 +33,8 @@ public class WorkSubmitTool implements ToolHandler {
         Map<String, Object> args = call.arguments();
         WorkSubmission submission = new WorkSubmission((String) args.get("runId"), (String) args.get("runRevision"),
                 (String) args.get("assignmentRevision"), (Map<String, Object>) args.get("result"));
-        return Binding.with(call.context(), binding -> Recovery.of(projects.submitWork(binding, submission),
+        return Binding.with(call.context(), binding -> Recovery.of(projects.submitWork(binding, submission,
+                call.idempotencyKey()),
                 Binding::operation));
     }
 }

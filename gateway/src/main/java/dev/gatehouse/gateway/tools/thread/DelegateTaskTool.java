@@ -33,7 +33,8 @@ public class DelegateTaskTool implements ToolHandler {
     @Override
     public ToolOutcome handle(ToolCall call) {
         return ResolvedModes.with(call, modes -> call.context().threadId().map(thread -> Recovery.of(
-                host.delegate(ThreadViews.caller(call.context()), thread, Args.text(call.arguments(), "task"), modes),
+                host.delegate(ThreadViews.caller(call.context()), thread, Args.text(call.arguments(), "task"), modes,
+                        call.idempotencyKey()),
                 delegation -> {
                     Map<String, Object> out = new LinkedHashMap<>();
                     out.put("delegationId", delegation.delegationId());

@@ -34,7 +34,8 @@ public class EnvironmentPreferencesUpdateTool implements ToolHandler {
                 Args.optionalText(requested, "defaultRuntimeMode"),
                 Args.optionalText(requested, "defaultInteractionMode"),
                 Optional.ofNullable((Number) requested.get("autoArchiveDays")).map(Number::intValue));
-        return Recovery.of(host.updatePreferences(ThreadViews.caller(call.context()), changes), preferences -> {
+        return Recovery.of(host.updatePreferences(ThreadViews.caller(call.context()), changes,
+                call.idempotencyKey()), preferences -> {
             Map<String, Object> out = new LinkedHashMap<>();
             preferences.defaultRuntimeMode().ifPresent(mode -> out.put("defaultRuntimeMode", mode));
             preferences.defaultInteractionMode().ifPresent(mode -> out.put("defaultInteractionMode", mode));

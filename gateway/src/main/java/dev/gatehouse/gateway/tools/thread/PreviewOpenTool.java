@@ -26,7 +26,7 @@ public class PreviewOpenTool implements ToolHandler {
     public ToolOutcome handle(ToolCall call) {
         return call.context().threadId()
                 .map(thread -> Recovery.of(host.openPreview(ThreadViews.caller(call.context()), thread,
-                        Args.text(call.arguments(), "url")), ThreadViews::preview))
+                        Args.text(call.arguments(), "url"), call.idempotencyKey()), ThreadViews::preview))
                 .orElseGet(CallerThread::missing);
     }
 }

@@ -28,6 +28,6 @@ public class ProjectUpdateTool implements ToolHandler {
         ProjectChanges changes = new ProjectChanges(Args.optionalText(call.arguments(), "name"),
                 Args.optionalText(call.arguments(), "defaultBranch"));
         return Recovery.of(host.updateProject(ThreadViews.caller(call.context()),
-                Args.text(call.arguments(), "projectId"), changes), ThreadViews::project);
+                Args.text(call.arguments(), "projectId"), changes, call.idempotencyKey()), ThreadViews::project);
     }
 }

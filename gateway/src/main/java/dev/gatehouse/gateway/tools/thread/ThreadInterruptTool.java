@@ -27,7 +27,8 @@ public class ThreadInterruptTool implements ToolHandler {
     @Override
     public ToolOutcome handle(ToolCall call) {
         Optional<String> target = Args.optionalText(call.arguments(), "threadId").or(() -> call.context().threadId());
-        return target.map(thread -> Recovery.of(host.interrupt(ThreadViews.caller(call.context()), thread),
+        return target.map(thread -> Recovery.of(host.interrupt(ThreadViews.caller(call.context()), thread,
+                call.idempotencyKey()),
                 receipt -> Map.<String, Object>of("threadId", receipt.threadId(),
                         "interrupted", receipt.interrupted())))
                 .orElseGet(CallerThread::missing);

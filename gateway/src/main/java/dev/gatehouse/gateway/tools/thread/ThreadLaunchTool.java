@@ -33,7 +33,8 @@ public class ThreadLaunchTool implements ToolHandler {
         return ResolvedModes.with(call, modes -> {
             LaunchRequest request = new LaunchRequest(Args.text(call.arguments(), "projectId"),
                     Args.text(call.arguments(), "prompt"), Args.optionalText(call.arguments(), "title"), modes);
-            return Recovery.of(host.launch(ThreadViews.caller(call.context()), request), launched -> {
+            return Recovery.of(host.launch(ThreadViews.caller(call.context()), request, call.idempotencyKey()),
+                    launched -> {
                 Map<String, Object> out = new LinkedHashMap<>();
                 out.put("threadId", launched.threadId());
                 out.put("runId", launched.runId());

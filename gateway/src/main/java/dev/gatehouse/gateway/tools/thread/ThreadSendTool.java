@@ -28,7 +28,7 @@ public class ThreadSendTool implements ToolHandler {
     public ToolOutcome handle(ToolCall call) {
         Optional<String> target = Args.optionalText(call.arguments(), "threadId").or(() -> call.context().threadId());
         return target.map(thread -> Recovery.of(host.send(ThreadViews.caller(call.context()), thread,
-                Args.text(call.arguments(), "message")), receipt -> Map.<String, Object>of(
+                Args.text(call.arguments(), "message"), call.idempotencyKey()), receipt -> Map.<String, Object>of(
                         "threadId", receipt.threadId(), "messageId", receipt.messageId())))
                 .orElseGet(CallerThread::missing);
     }

@@ -29,7 +29,8 @@ public class WikiDeleteTool implements ToolHandler {
     @Override
     public ToolOutcome handle(ToolCall call) {
         String base = (String) call.arguments().get("baseRevision");
-        return Scope.with(call, "path", (scope, path) -> Recovery.of(wiki.delete(scope, path, base),
+        return Scope.with(call, "path", (scope, path) -> Recovery.of(
+                wiki.delete(scope, path, base, call.idempotencyKey()),
                 deleted -> Map.of("path", deleted.path(), "revision", deleted.revision())));
     }
 }

@@ -31,7 +31,7 @@ public class WikiMoveTool implements ToolHandler {
     public ToolOutcome handle(ToolCall call) {
         String base = (String) call.arguments().get("baseRevision");
         return Scope.with(call, "from", (scope, from) -> Scope.with(call, "to", (ignored, to) ->
-                Recovery.of(wiki.move(scope, from, to, base), moved -> Map.of(
+                Recovery.of(wiki.move(scope, from, to, base, call.idempotencyKey()), moved -> Map.of(
                         "from", moved.from(), "to", moved.to(), "revision", moved.revision()))));
     }
 }

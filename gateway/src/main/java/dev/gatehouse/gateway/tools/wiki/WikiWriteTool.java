@@ -31,7 +31,8 @@ public class WikiWriteTool implements ToolHandler {
     public ToolOutcome handle(ToolCall call) {
         String content = (String) call.arguments().get("content");
         Optional<String> base = Optional.ofNullable((String) call.arguments().get("baseRevision"));
-        return Scope.with(call, "path", (scope, path) -> Recovery.of(wiki.write(scope, path, content, base),
+        return Scope.with(call, "path", (scope, path) -> Recovery.of(wiki.write(scope, path, content, base,
+                call.idempotencyKey()),
                 written -> Map.of("path", written.path(), "revision", written.revision())));
     }
 }

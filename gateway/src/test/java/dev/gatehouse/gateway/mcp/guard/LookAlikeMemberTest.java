@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatehouse.gateway.policy.api.ArgumentKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -290,14 +291,14 @@ class LookAlikeMemberTest {
 
     @Test
     void foldsOfTheProtocolNamesAreDistinctAndStable() {
-        assertEquals(JsonRpcGuard.fold("params"), JsonRpcGuard.fold("p\u0430r\u0430ms"));
-        assertEquals(JsonRpcGuard.fold("_meta"), JsonRpcGuard.fold("meta"));
-        assertEquals(JsonRpcGuard.fold("id"), JsonRpcGuard.fold("ID"));
-        assertEquals(JsonRpcGuard.fold("arguments"), JsonRpcGuard.fold("\u0410RGU\u041c\u0415NTS"));
+        assertEquals(ArgumentKeys.fold("params"), ArgumentKeys.fold("p\u0430r\u0430ms"));
+        assertEquals(ArgumentKeys.fold("_meta"), ArgumentKeys.fold("meta"));
+        assertEquals(ArgumentKeys.fold("id"), ArgumentKeys.fold("ID"));
+        assertEquals(ArgumentKeys.fold("arguments"), ArgumentKeys.fold("\u0410RGU\u041c\u0415NTS"));
         assertTrue(JsonRpcGuard.isLookAlike("\u039dAME"));
         assertTrue(JsonRpcGuard.isLookAlike("\u0399D"));
         assertEquals(JsonRpcGuard.PROTOCOL_MEMBERS.size(),
-                JsonRpcGuard.PROTOCOL_MEMBERS.stream().map(JsonRpcGuard::fold).distinct().count());
+                JsonRpcGuard.PROTOCOL_MEMBERS.stream().map(ArgumentKeys::fold).distinct().count());
     }
 
     /**
@@ -308,13 +309,14 @@ class LookAlikeMemberTest {
     @Test
     void asciiNamesFoldAsOnTheGeneralPath() {
         for (int c = 0; c < 0x80; c++) {
-            assertEquals(JsonRpcGuard.computedReadings(c).get(0), JsonRpcGuard.fold(String.valueOf((char) c)),
+            String alone = String.valueOf((char) c);
+            assertEquals(ArgumentKeys.skeleton(alone + "\u200b"), ArgumentKeys.skeleton(alone),
                     "U+" + Integer.toHexString(c));
             for (String protocol : JsonRpcGuard.PROTOCOL_MEMBERS) {
                 for (String name : List.of((char) c + protocol, protocol + (char) c,
                         protocol.substring(0, 1) + (char) c + protocol.substring(1))) {
                     String general = name + "\u200b";
-                    assertEquals(JsonRpcGuard.fold(general), JsonRpcGuard.fold(name), name);
+                    assertEquals(ArgumentKeys.fold(general), ArgumentKeys.fold(name), name);
                     assertEquals(JsonRpcGuard.isLookAlike(general), JsonRpcGuard.isLookAlike(name), name);
                 }
             }

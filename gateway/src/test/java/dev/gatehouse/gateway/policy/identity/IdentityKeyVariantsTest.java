@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.gateway.policy.PolicyJson;
 import dev.gatehouse.gateway.policy.TestBundle;
+import dev.gatehouse.gateway.policy.api.ArgumentKeys;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
@@ -58,9 +59,13 @@ class IdentityKeyVariantsTest {
         });
     }
 
-    /** The camel-case spelling of a listed key (the data lists them folded): {@code agentid} → {@code agentId}. */
-    private static final Map<String, String> CAMEL = Map.ofEntries(Map.entry("agentid", "agentId"),
-            Map.entry("clientid", "clientId"), Map.entry("consumerid", "consumerId"),
+    /**
+     * The camel-case spelling of a listed key (the data lists them folded, {@link ArgumentKeys#fold}):
+     * {@code agentid} → {@code agentId}, {@code ciientid} → {@code clientId}.
+     */
+    static final Map<String, String> CAMEL = Map.ofEntries(Map.entry("agentid", "agentId"),
+            Map.entry("ciientid", "clientId"), Map.entry("credentiai", "credential"),
+            Map.entry("consumerid", "consumerId"),
             Map.entry("executorref", "executorRef"), Map.entry("wikiroot", "wikiRoot"),
             Map.entry("sessionid", "sessionId"), Map.entry("providersessionid", "providerSessionId"),
             Map.entry("providerinstanceid", "providerInstanceId"), Map.entry("environmentid", "environmentId"),
@@ -150,7 +155,7 @@ class IdentityKeyVariantsTest {
     @Test
     void keysThatOnlyLookRelatedStayBusinessData() {
         for (String key : List.of("agentName", "agent", "agentIdentity", "identity", "pathId", "tokenCount",
-                "rootFolder", "clientName", "sessionName", "agent\u0131d", "agent1d", "agentlD")) {
+                "rootFolder", "clientName", "sessionName", "agentd", "agent_i_d_x", "title", "summary")) {
             List<String> codes = codes("wiki_read", Map.of("path", "page.md", key, "x"));
             assertTrue(!codes.contains("identity_argument"), key + " " + codes);
         }
@@ -160,6 +165,22 @@ class IdentityKeyVariantsTest {
         }
         assertEquals(List.of(), codes("wiki_write", Map.of("path", "page.md", "content", "agentId token root")));
         assertEquals(List.of(), codes("t3_thread_launch", Map.of("projectId", "p", "prompt", "x")));
+    }
+
+    /**
+     * Issue 28: look-alikes of identity keys from the field, each denied. {@code agentI\u0307d} is the canonical
+     * equivalent of {@code agentİd}; {@code agent\u0131d} (dotless i), {@code agent1d} and {@code agentlD} read as
+     * {@code agentId} by the confusables data (skeleton of {@code I}, {@code 1} and {@code l} alike); before the
+     * confusable fold they were business data.
+     */
+    @Test
+    void theFieldLookAlikesAreIdentityArguments() {
+        for (String key : List.of("agentI\u0307d", "agent\u0130d", "AgentId\u0301", "agent\u0301Id", "agent\u2800Id",
+                "agent\u0131d", "\u0430gentId", "agent1d", "agentlD", "age\u039dtId", "agent\u0399d", "r00t")) {
+            Map<String, Object> arguments = Map.of("runId", "r1", "runRevision", "run:1", "assignmentRevision",
+                    "position:1", "result", Map.of(key, "a2"));
+            assertEquals(List.of("identity_argument"), codes("project_work_submit", arguments), escape(key));
+        }
     }
 
     private static String escape(String s) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.error.ServiceError;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.project.ProjectBinding;
 import dev.gatehouse.facade.project.WorkSubmission;
 import dev.gatehouse.gateway.context.TrustedContext;
@@ -14,10 +15,14 @@ import dev.gatehouse.gateway.tools.ToolOutcome;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** Project handlers: binding from the trusted context only, runs without service identity, failures as values. */
 class ProjectToolsTest {
+
+    /** The decision that allowed each call here; its mutation is sent under the key derived from it. */
+    static final UUID DECISION = UUID.fromString("0b7e8f3c-2d4a-4c1e-9f6b-5a3d2c1b0e9f");
 
     private static final Map<String, Object> RUN_VIEW = Map.of("runId", "run-101", "title", "Changelog",
             "status", "open", "runRevision", "run:4", "assignmentRevision", "position:2");
@@ -46,6 +51,7 @@ class ProjectToolsTest {
         assertEquals(List.of(new ProjectBinding("a2", "ps-demo")), projects.bindings);
         assertEquals(new ToolOutcome.Succeeded(Map.of("operationId", "op-1", "status", "rejected", "runId",
                 "run-101", "reason", "run_closed")), outcome);
+        assertEquals(List.of(IdempotencyKey.forDecision(DECISION)), projects.keys);
     }
 
     @Test
@@ -69,6 +75,6 @@ class ProjectToolsTest {
     }
 
     private static ToolCall call(Map<String, Object> arguments, TrustedContext context) {
-        return new ToolCall(arguments, Obligations.NONE, context);
+        return new ToolCall(arguments, Obligations.NONE, context, DECISION);
     }
 }

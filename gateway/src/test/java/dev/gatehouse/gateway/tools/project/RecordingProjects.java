@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.tools.project;
 
 import dev.gatehouse.facade.error.FacadeResult;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.project.Operation;
 import dev.gatehouse.facade.project.ProjectBinding;
 import dev.gatehouse.facade.project.ProjectFacade;
@@ -18,6 +19,8 @@ final class RecordingProjects implements ProjectFacade {
 
     final List<ProjectBinding> bindings = new ArrayList<>();
     final List<Object> arguments = new ArrayList<>();
+    /** The key of each submit, in call order. */
+    final List<IdempotencyKey> keys = new ArrayList<>();
     FacadeResult.Failed<?> failure;
 
     @Override
@@ -31,7 +34,9 @@ final class RecordingProjects implements ProjectFacade {
     }
 
     @Override
-    public FacadeResult<Operation> submitWork(ProjectBinding binding, WorkSubmission submission) {
+    public FacadeResult<Operation> submitWork(ProjectBinding binding, WorkSubmission submission,
+            IdempotencyKey key) {
+        keys.add(key);
         return answer(binding, submission, OPERATION);
     }
 

@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.tools.thread;
 
 import dev.gatehouse.facade.error.FacadeResult;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.host.Delegation;
 import dev.gatehouse.facade.host.EnvironmentPreferences;
 import dev.gatehouse.facade.host.HostCaller;
@@ -29,6 +30,8 @@ final class RecordingHost implements HostFacade {
             true, Optional.of("demo"));
 
     final List<List<Object>> calls = new ArrayList<>();
+    /** The key of each mutation, in call order. */
+    final List<IdempotencyKey> keys = new ArrayList<>();
 
     @Override
     public FacadeResult<ThreadState> threadState(String threadId) {
@@ -63,39 +66,50 @@ final class RecordingHost implements HostFacade {
     }
 
     @Override
-    public FacadeResult<PreviewStatus> openPreview(HostCaller caller, String threadId, String url) {
+    public FacadeResult<PreviewStatus> openPreview(HostCaller caller, String threadId, String url,
+            IdempotencyKey key) {
+        keys.add(key);
         return answer(new PreviewStatus(true, Optional.of(url)), "openPreview", caller, threadId, url);
     }
 
     @Override
-    public FacadeResult<Delegation> delegate(HostCaller caller, String threadId, String task, ThreadModes modes) {
+    public FacadeResult<Delegation> delegate(HostCaller caller, String threadId, String task, ThreadModes modes,
+            IdempotencyKey key) {
+        keys.add(key);
         return answer(new Delegation("d-1", modes, "started"), "delegate", caller, threadId, task, modes);
     }
 
     @Override
-    public FacadeResult<LaunchedThread> launch(HostCaller caller, LaunchRequest request) {
+    public FacadeResult<LaunchedThread> launch(HostCaller caller, LaunchRequest request, IdempotencyKey key) {
+        keys.add(key);
         return answer(new LaunchedThread("t-9", "run-9", request.modes()), "launch", caller, request);
     }
 
     @Override
-    public FacadeResult<MessageReceipt> send(HostCaller caller, String threadId, String message) {
+    public FacadeResult<MessageReceipt> send(HostCaller caller, String threadId, String message,
+            IdempotencyKey key) {
+        keys.add(key);
         return answer(new MessageReceipt(threadId, "m-1"), "send", caller, threadId, message);
     }
 
     @Override
-    public FacadeResult<InterruptReceipt> interrupt(HostCaller caller, String threadId) {
+    public FacadeResult<InterruptReceipt> interrupt(HostCaller caller, String threadId, IdempotencyKey key) {
+        keys.add(key);
         return answer(new InterruptReceipt(threadId, true), "interrupt", caller, threadId);
     }
 
     @Override
-    public FacadeResult<HostProject> updateProject(HostCaller caller, String t3ProjectId, ProjectChanges changes) {
+    public FacadeResult<HostProject> updateProject(HostCaller caller, String t3ProjectId, ProjectChanges changes,
+            IdempotencyKey key) {
+        keys.add(key);
         return answer(new HostProject(t3ProjectId, changes.name().orElse("Demo"), changes.defaultBranch()),
                 "updateProject", caller, t3ProjectId, changes);
     }
 
     @Override
     public FacadeResult<EnvironmentPreferences> updatePreferences(HostCaller caller,
-            EnvironmentPreferences changes) {
+            EnvironmentPreferences changes, IdempotencyKey key) {
+        keys.add(key);
         return answer(changes, "updatePreferences", caller, changes);
     }
 

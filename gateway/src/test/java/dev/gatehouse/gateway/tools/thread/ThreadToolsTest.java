@@ -3,6 +3,7 @@ package dev.gatehouse.gateway.tools.thread;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.gatehouse.facade.error.ServiceError;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.host.EnvironmentPreferences;
 import dev.gatehouse.facade.host.HostCaller;
 import dev.gatehouse.facade.host.LaunchRequest;
@@ -13,13 +14,18 @@ import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.tools.Contexts;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolOutcome;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** Thread and environment handlers: resolved modes, caller defaults, identity from the context only. */
 class ThreadToolsTest {
+
+    /** The decision that allowed each call here; its mutation is sent under the key derived from it. */
+    static final UUID DECISION = UUID.fromString("0b7e8f3c-2d4a-4c1e-9f6b-5a3d2c1b0e9f");
 
     private static final TrustedContext A1_T1 = Contexts.thread("a1", "t1");
     private static final HostCaller CALLER = new HostCaller("a1", Optional.of("t1"));
@@ -31,7 +37,8 @@ class ThreadToolsTest {
     @Test
     void launchUsesTheResolvedModesNotTheRequestedOnes() {
         ToolOutcome outcome = new ThreadLaunchTool(host).handle(new ToolCall(Map.of("projectId", "demo",
-                "prompt", "go", "runtimeMode", "full-access", "interactionMode", "inherit"), AUTO_PLAN, A1_T1));
+                "prompt", "go", "runtimeMode", "full-access", "interactionMode", "inherit"), AUTO_PLAN, A1_T1,
+                DECISION));
 
         assertEquals(List.of(List.of("launch", CALLER, new LaunchRequest("demo", "go", Optional.empty(),
                 new ThreadModes("auto", "plan")))), host.calls);
@@ -42,7 +49,7 @@ class ThreadToolsTest {
     @Test
     void delegateUsesTheCallersThreadAndTheResolvedModes() {
         new DelegateTaskTool(host).handle(new ToolCall(Map.of("task", "sub", "runtimeMode", "inherit"), AUTO_PLAN,
-                A1_T1));
+                A1_T1, DECISION));
 
         assertEquals(List.of(List.of("delegate", CALLER, "t1", "sub", new ThreadModes("auto", "plan"))), host.calls);
     }
@@ -50,9 +57,9 @@ class ThreadToolsTest {
     @Test
     void modeRowsWithoutResolvedModesFailClosedWithoutACall() {
         ToolOutcome launch = new ThreadLaunchTool(host).handle(new ToolCall(Map.of("projectId", "demo", "prompt",
-                "go"), Obligations.NONE, A1_T1));
+                "go"), Obligations.NONE, A1_T1, DECISION));
         ToolOutcome delegate = new DelegateTaskTool(host).handle(new ToolCall(Map.of("task", "x"), Obligations.NONE,
-                A1_T1));
+                A1_T1, DECISION));
 
         ToolOutcome expected = new ToolOutcome.Failed(new ServiceError.Rejected(
                 "the decision carried no resolved modes", "obligation_missing"), Optional.empty());
@@ -123,7 +130,23 @@ class ThreadToolsTest {
                 "autoArchiveDays", 30))), preferences);
     }
 
+    @Test
+    void everyMutationIsSentUnderTheKeyOfItsDecision() {
+        new ThreadLaunchTool(host).handle(new ToolCall(Map.of("projectId", "demo", "prompt", "go"), AUTO_PLAN, A1_T1,
+                DECISION));
+        new DelegateTaskTool(host).handle(new ToolCall(Map.of("task", "sub"), AUTO_PLAN, A1_T1, DECISION));
+        new ThreadSendTool(host).handle(call(Map.of("message", "hello"), A1_T1));
+        new ThreadInterruptTool(host).handle(call(Map.of(), A1_T1));
+        new PreviewOpenTool(host).handle(call(Map.of("url", "https://x.test/"), A1_T1));
+        new ProjectUpdateTool(host).handle(call(Map.of("projectId", "demo", "name", "New"), A1_T1));
+        new EnvironmentPreferencesUpdateTool(host).handle(call(Map.of("preferences",
+                Map.of("autoArchiveDays", 30)), A1_T1));
+
+        assertEquals(7, host.calls.size());
+        assertEquals(Collections.nCopies(7, IdempotencyKey.forDecision(DECISION)), host.keys);
+    }
+
     private static ToolCall call(Map<String, Object> arguments, TrustedContext context) {
-        return new ToolCall(arguments, Obligations.NONE, context);
+        return new ToolCall(arguments, Obligations.NONE, context, DECISION);
     }
 }

@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.tools.wiki;
 
 import dev.gatehouse.facade.error.FacadeResult;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.wiki.WikiEntry;
 import dev.gatehouse.facade.wiki.WikiFacade;
 import dev.gatehouse.facade.wiki.WikiHit;
@@ -20,6 +21,8 @@ final class RecordingWiki implements WikiFacade {
     }
 
     final List<Call> calls = new ArrayList<>();
+    /** The key of each mutation, in call order. */
+    final List<IdempotencyKey> keys = new ArrayList<>();
     FacadeResult.Failed<?> failure;
 
     @Override
@@ -40,18 +43,23 @@ final class RecordingWiki implements WikiFacade {
 
     @Override
     public FacadeResult<WikiRevision> write(WikiScope scope, String path, String content,
-            Optional<String> baseRevision) {
+            Optional<String> baseRevision, IdempotencyKey key) {
+        keys.add(key);
         return answer(new Call("write", scope, path, List.of(content, baseRevision)), new WikiRevision("page.md",
                 "r2"));
     }
 
     @Override
-    public FacadeResult<WikiRevision> delete(WikiScope scope, String path, String baseRevision) {
+    public FacadeResult<WikiRevision> delete(WikiScope scope, String path, String baseRevision,
+            IdempotencyKey key) {
+        keys.add(key);
         return answer(new Call("delete", scope, path, List.of(baseRevision)), new WikiRevision("page.md", "r2"));
     }
 
     @Override
-    public FacadeResult<WikiMove> move(WikiScope scope, String from, String to, String baseRevision) {
+    public FacadeResult<WikiMove> move(WikiScope scope, String from, String to, String baseRevision,
+            IdempotencyKey key) {
+        keys.add(key);
         return answer(new Call("move", scope, from, List.of(to, baseRevision)), new WikiMove("page.md",
                 "archive/page.md", "r3"));
     }

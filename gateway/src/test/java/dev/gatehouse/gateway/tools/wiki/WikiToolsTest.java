@@ -4,18 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.error.ServiceError;
+import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.wiki.WikiScope;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.tools.Contexts;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolOutcome;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** Wiki handlers: the resolved path from the obligation, identity from the context, results as they came. */
 class WikiToolsTest {
+
+    /** The decision that allowed each call here; its mutation is sent under the key derived from it. */
+    static final UUID DECISION = UUID.fromString("0b7e8f3c-2d4a-4c1e-9f6b-5a3d2c1b0e9f");
 
     private static final Obligations RESOLVED = new Obligations(Map.of(), Map.of("path", "agents/a1/page.md"));
     private static final WikiScope A1 = new WikiScope("a1", "agents/a1");
@@ -44,6 +50,8 @@ class WikiToolsTest {
                 new RecordingWiki.Call("write", A1, "agents/a1/page.md", List.of("fresh", Optional.empty())),
                 new RecordingWiki.Call("delete", A1, "agents/a1/page.md", List.of("r2"))), wiki.calls);
         assertEquals(new ToolOutcome.Succeeded(Map.of("path", "page.md", "revision", "r2")), deleted);
+        assertEquals(Collections.nCopies(3, IdempotencyKey.forDecision(DECISION)), wiki.keys,
+                "each mutation is sent under the key of the decision that allowed it");
     }
 
     @Test
@@ -58,6 +66,7 @@ class WikiToolsTest {
                 List.of("agents/a1/archive/page.md", "r2"))), wiki.calls);
         assertEquals(new ToolOutcome.Succeeded(Map.of("from", "page.md", "to", "archive/page.md", "revision", "r3")),
                 moved);
+        assertEquals(List.of(IdempotencyKey.forDecision(DECISION)), wiki.keys);
     }
 
     @Test
@@ -120,6 +129,6 @@ class WikiToolsTest {
     }
 
     private static ToolCall call(Map<String, Object> arguments, Obligations obligations) {
-        return new ToolCall(arguments, obligations, Contexts.thread("a1", "t1"));
+        return new ToolCall(arguments, obligations, Contexts.thread("a1", "t1"), DECISION);
     }
 }
