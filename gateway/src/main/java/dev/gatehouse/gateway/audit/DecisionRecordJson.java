@@ -152,7 +152,7 @@ final class DecisionRecordJson {
         json.put("method", record.method().wire());
         json.putObject("caller").put("kind", "project_notice")
                 .put("logicalAgentId", record.noticeAgentId().orElseThrow());
-        json.set("input", record.noticeInput().orElseThrow());
+        json.set("input", record.noticeInput().orElseThrow().deepCopy()); // redacted in place
         if (record.outcome() instanceof PolicyOutcome.Failed<?> failed) {
             fault(json, failed.fault());
         } else {

@@ -89,7 +89,7 @@ final class RecordRedactor {
         for (Iterator<Map.Entry<String, JsonNode>> it = record.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> member = it.next();
             if (!OWN.contains(member.getKey())) {
-                member.setValue(redactor.walk(member.getValue(), "/" + member.getKey(), false));
+                member.setValue(redactor.walk(member.getValue(), Pointer.ROOT.member(member.getKey()), false));
             }
         }
         List<StoredValue> kept = new ArrayList<>();
@@ -118,73 +118,95 @@ final class RecordRedactor {
     }
 
     /**
-     * {@code node} as logged: a copy with long strings and names replaced and masked arguments masked.
+     * {@code node} as logged: long strings replaced, masked arguments masked, in place; an object with a long
+     * member name is rebuilt under the new names, in the same order.
      *
      * @param arguments whether {@code node} is under {@code input.arguments} (where masking applies)
      */
-    private JsonNode walk(JsonNode node, String pointer, boolean arguments) {
+    private JsonNode walk(JsonNode node, Pointer pointer, boolean arguments) {
         if (node.isTextual()) {
-            return string(node.textValue(), pointer);
+            return string(node.textValue(), pointer).orElse(node);
         }
-        if (node.isArray()) {
-            ArrayNode logged = PolicyJson.MAPPER.createArrayNode();
-            for (int i = 0; i < node.size(); i++) {
-                logged.add(walk(node.get(i), pointer + "/" + i, arguments));
+        if (node instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                array.set(i, walk(array.get(i), pointer.item(i), arguments));
             }
-            return logged;
+            return array;
         }
-        if (!node.isObject()) {
+        if (!(node instanceof ObjectNode object)) {
             return node;
         }
-        ObjectNode logged = PolicyJson.MAPPER.createObjectNode();
-        Set<String> taken = new HashSet<>();
-        node.fieldNames().forEachRemaining(taken::add);
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> member = it.next();
-            String name = member.getKey();
-            String loggedName = name(name, taken, pointer);
-            String child = pointer + "/" + ArgumentKeys.pointerToken(loggedName);
-            if (arguments && ArgumentMasker.masks(name)) {
-                strings(member.getValue(), new ArrayList<>(), false).forEach(withheld::add);
-                logged.set(loggedName, ArgumentMasker.MASK);
-                masked.add(child);
-            } else {
-                boolean underArguments = arguments || child.equals("/input/arguments");
-                logged.set(loggedName, walk(member.getValue(), child, underArguments));
+        Set<String> taken = null;
+        for (Iterator<String> names = object.fieldNames(); names.hasNext() && taken == null; ) {
+            if (longer(names.next())) {
+                taken = new HashSet<>();
+                object.fieldNames().forEachRemaining(taken::add);
             }
         }
-        return logged;
+        ObjectNode logged = taken == null ? null : PolicyJson.MAPPER.createObjectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> member = it.next();
+            String name = member.getKey();
+            String loggedName = taken == null ? name : name(name, taken, pointer);
+            Pointer child = pointer.member(loggedName);
+            JsonNode value;
+            if (arguments && ArgumentMasker.masks(name)) {
+                strings(member.getValue(), new ArrayList<>(), false).forEach(withheld::add);
+                value = ArgumentMasker.MASK;
+                masked.add(child.toString());
+            } else {
+                value = walk(member.getValue(), child, arguments || child.isArguments());
+            }
+            if (logged == null) {
+                member.setValue(value);
+            } else {
+                logged.set(loggedName, value);
+            }
+        }
+        return logged == null ? object : logged;
     }
 
-    /** The stand-in for a long string (and the value to keep), or the string itself. */
-    private JsonNode string(String value, String pointer) {
-        Optional<OmittedArgument> facts = OmittedArgument.ifLonger(value, maxBytes);
-        if (facts.isEmpty()) {
-            return PolicyJson.MAPPER.getNodeFactory().textNode(value);
+    /** Whether {@code text} is longer than the bound in UTF-8 bytes (counted without encoding it). */
+    private boolean longer(String text) {
+        if ((long) text.length() * 3 <= maxBytes) {
+            return false;
         }
-        keep(StoredValue.ofString(facts.get().sha256(), value), value);
-        redacted.add(pointer);
-        return standIn(facts.get().length(), facts.get().sha256());
+        long bytes = 0;
+        for (int i = 0; i < text.length() && bytes <= maxBytes; i++) {
+            char c = text.charAt(i);
+            bytes += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3; // a surrogate pair: 4
+        }
+        return bytes > maxBytes;
+    }
+
+    /** The stand-in for a long string (and the value to keep); empty when the string is kept. */
+    private Optional<JsonNode> string(String value, Pointer pointer) {
+        if (!longer(value)) {
+            return Optional.empty();
+        }
+        OmittedArgument facts = OmittedArgument.ifLonger(value, maxBytes).orElseThrow();
+        keep(StoredValue.ofString(facts.sha256(), value), value);
+        redacted.add(pointer.toString());
+        return Optional.of(standIn(facts.length(), facts.sha256()));
     }
 
     /**
      * The name a member is logged under: {@code name}, or a digest name when it is too long, one no other member
      * of its object has ({@code taken}: the object's names and the digest names given so far, added to).
      */
-    private String name(String name, Set<String> taken, String pointer) {
-        Optional<OmittedArgument> facts = OmittedArgument.ifLonger(name, maxBytes);
-        if (facts.isEmpty()) {
+    private String name(String name, Set<String> taken, Pointer pointer) {
+        if (!longer(name)) {
             return name;
         }
-        String digestName = KEY_PREFIX + facts.get().sha256();
+        OmittedArgument facts = OmittedArgument.ifLonger(name, maxBytes).orElseThrow();
+        String digestName = KEY_PREFIX + facts.sha256();
         String loggedName = digestName;
         for (int n = 1; taken.contains(loggedName); n++) {
             loggedName = digestName + "#" + n;
         }
         taken.add(loggedName);
-        keep(StoredValue.ofString(facts.get().sha256(), name), name);
-        redactedKeys.add(standIn(facts.get().length(), facts.get().sha256())
-                .put("pointer", pointer + "/" + ArgumentKeys.pointerToken(loggedName)));
+        keep(StoredValue.ofString(facts.sha256(), name), name);
+        redactedKeys.add(standIn(facts.length(), facts.sha256()).put("pointer", pointer.member(loggedName).toString()));
         return loggedName;
     }
 
@@ -212,5 +234,32 @@ final class RecordRedactor {
             node.forEach(item -> strings(item, into, names));
         }
         return into;
+    }
+
+    /** A JSON Pointer (RFC 6901) made into text only when a change is listed under it. */
+    private record Pointer(Pointer parent, String name, int index) {
+
+        static final Pointer ROOT = new Pointer(null, null, -1);
+
+        Pointer member(String member) {
+            return new Pointer(this, member, -1);
+        }
+
+        Pointer item(int i) {
+            return new Pointer(this, null, i);
+        }
+
+        /** Whether this is {@code /input/arguments}. */
+        boolean isArguments() {
+            return "arguments".equals(name) && parent.parent == ROOT && "input".equals(parent.name);
+        }
+
+        @Override
+        public String toString() {
+            if (parent == null) {
+                return "";
+            }
+            return parent + "/" + (name == null ? Integer.toString(index) : ArgumentKeys.pointerToken(name));
+        }
     }
 }

@@ -170,16 +170,26 @@ class RecordRedactionTest {
         assertEquals(places().size() * LONG.size(), checked.size());
     }
 
+    /** At the bound a value stays, one byte over it does not, however many bytes its characters take. */
     @Test
     void aValueAtTheBoundIsLoggedAsItIs() throws Exception {
-        String kept = "\u00e9".repeat(128); // 256 bytes
-        String name = "\u00e9".repeat(127) + "n"; // 255 bytes, and its pointer "/<name>" 256
-        RecordLine encoded = DecisionRecordJson.encode(call(Map.of("path", kept, name, 1)), BOUND, RECORD);
-        JsonNode line = PolicyJson.MAPPER.readTree(encoded.line());
-        assertEquals(kept, line.at("/input/arguments/path").asText());
-        assertTrue(line.path("input").path("arguments").has(name));
-        assertFalse(line.has("redacted") || line.has("redactedKeys"));
-        assertEquals(List.of(), encoded.values());
+        for (String unit : List.of("a", "\u00e9", "\u6f22", "\ud83d\ude00")) {
+            int width = unit.getBytes(StandardCharsets.UTF_8).length;
+            String kept = unit.repeat(BOUND / width) + "a".repeat(BOUND % width); // 256 bytes
+            String name = unit.repeat(BOUND / width - 1) + "a".repeat(BOUND % width + width - 1); // 255 bytes,
+            // and its pointer "/<name>" 256
+            RecordLine encoded = DecisionRecordJson.encode(call(Map.of("path", kept, name, 1)), BOUND, RECORD);
+            JsonNode line = PolicyJson.MAPPER.readTree(encoded.line());
+            assertEquals(kept, line.at("/input/arguments/path").asText());
+            assertTrue(line.path("input").path("arguments").has(name));
+            assertFalse(line.has("redacted") || line.has("redactedKeys"), line.toString());
+            assertEquals(List.of(), encoded.values());
+
+            RecordLine over = DecisionRecordJson.encode(call(Map.of("path", kept + "a")), BOUND, RECORD);
+            JsonNode overLine = PolicyJson.MAPPER.readTree(over.line());
+            assertEquals("/input/arguments/path", overLine.at("/redacted/0").asText(), overLine.toString());
+            assertEquals(BOUND + 1, overLine.at("/input/arguments/path/length").asInt());
+        }
     }
 
     /** A credential a caller also put in a field that is logged is never kept in the values file. */

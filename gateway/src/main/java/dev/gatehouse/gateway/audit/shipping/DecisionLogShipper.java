@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -92,6 +93,8 @@ public class DecisionLogShipper implements DecisionLogSink {
     private final HttpClient http;
     private final Thread thread;
     private final AtomicLong pending = new AtomicLong();
+    /** First record ids of rotated files; touched by the shipper thread only. */
+    private final Map<Path, String> firstIds = new HashMap<>();
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -287,28 +290,46 @@ public class DecisionLogShipper implements DecisionLogSink {
     private Optional<Path> locate() throws IOException {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             List<Path> files = LogFiles.files(live);
+            firstIds.keySet().retainAll(files);
+            Optional<Path> found = Optional.empty();
+            long offset = 0;
             lock.lock();
             try {
                 if (files.isEmpty()) {
                     return Optional.empty();
                 }
                 if (cursor.firstId() == null) {
-                    cursor = cursor.renamed(files.get(0).getFileName().toString());
-                    measure(files, files.get(0), 0);
-                    return Optional.of(files.get(0));
-                }
-                for (Path file : files) {
-                    if (cursor.firstId().equals(LogFiles.firstId(file).orElse(null))) {
-                        cursor = cursor.renamed(file.getFileName().toString());
-                        measure(files, file, cursor.offset());
-                        return Optional.of(file);
+                    found = Optional.of(files.get(0));
+                } else {
+                    for (Path file : files) {
+                        if (cursor.firstId().equals(firstId(file))) {
+                            found = Optional.of(file);
+                            offset = cursor.offset();
+                            break;
+                        }
                     }
                 }
+                found.ifPresent(file -> cursor = cursor.renamed(file.getFileName().toString()));
             } finally {
                 lock.unlock();
             }
+            if (found.isPresent()) {
+                measure(files, found.get(), offset);
+                return found;
+            }
         }
         return skipGone();
+    }
+
+    /**
+     * The first record's id of a log file; a rotated file's is remembered (it never changes), the live file's read
+     * each time. Reads at most one line, so the writer waiting for the lock waits no longer.
+     */
+    private String firstId(Path file) {
+        if (!LogFiles.isRotatedName(live, file.getFileName().toString())) {
+            return LogFiles.firstId(file).orElse(null);
+        }
+        return firstIds.computeIfAbsent(file, f -> LogFiles.firstId(f).orElse(null));
     }
 
     /** The cursor's file was deleted before it was shipped: continue after it. */
