@@ -177,6 +177,8 @@ final class RotatingLogFile {
         } catch (IOException | RuntimeException e) {
             cutBack(channel, before);
             cutBack(valuesChannel, valuesBefore);
+            size = before;
+            valuesSize = valuesBefore;
             closeQuietly();
             throw e instanceof IOException io ? io : new IOException(e);
         }

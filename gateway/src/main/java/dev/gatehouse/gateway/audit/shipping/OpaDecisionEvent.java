@@ -12,11 +12,11 @@ import java.util.Map;
  * Turns one decision-log record (schemas/decision-log-record.json; a reduced line's whole record, read back from
  * the values file) into the event OPA's decision-log plugin sends: {@code labels, decision_id, path, input,
  * result, bundles, timestamp, metrics} as written, {@code masked} listing the masked and redacted pointers and the
- * pointers of redacted member names (everything the log changed in what the event holds), and for a PDP fault {@code error: {code,
- * message}} instead of a result. Gatehouse's readable extras (method, tool, caller, allow, reasons, obligations)
- * are left out: the caller is in {@code input.caller}, the outcome in {@code result}. Input was masked before it was
- * written, so no secret reaches the event. The shipper adds {@code values}: the values the event's stand-ins name
- * that no earlier event of the same POST carried.
+ * pointers of redacted member names (everything the log changed in what the event holds), and for a PDP fault
+ * {@code error: {code, message}} instead of a result. Gatehouse's readable extras (method, tool, caller, allow,
+ * reasons, obligations) are left out: the caller is in {@code input.caller}, the outcome in {@code result}. Input
+ * was masked before it was written, so no secret reaches the event. The shipper adds {@code values}: the values the
+ * event's stand-ins name that no earlier event of the same POST carried.
  */
 final class OpaDecisionEvent {
 
