@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -183,8 +184,10 @@ public final class GatehouseCli implements Runnable {
     @Command(name = "replay", mixinStandardHelpOptions = true,
             description = "Re-evaluates every decision-log record (schemas/decision-log-record.json) against the policy"
                     + " and lists each record whose result differs. Files are read in the order given (rotated logs"
-                    + " oldest first). Records with faults or redacted values are counted and skipped. Exit 1 on any"
-                    + " mismatch.")
+                    + " oldest first); the values file beside each (<name>.values<ext>) is read too, and values files"
+                    + " given are used, not replayed. Values the log stood in for are put back by their SHA-256."
+                    + " Records with faults, or needing a value no values file holds, are counted and skipped."
+                    + " Exit 1 on any mismatch.")
     static final class Replay implements Callable<Integer> {
         private static final Pattern PATH = Pattern.compile("[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*");
 
@@ -197,21 +200,43 @@ public final class GatehouseCli implements Runnable {
         @Parameters(arity = "1..*", paramLabel = "decisions.jsonl", description = "decision-log files, in order")
         List<Path> files;
 
-        record Entry(String where, JsonNode record) {
+        record Entry(String where, JsonNode record, int input) {
         }
 
         @Override
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
             Opa opa = source.opa();
+            StandIns standIns = new StandIns();
+            List<Path> logs = new ArrayList<>();
+            Set<Path> valuesFiles = new LinkedHashSet<>();
+            for (Path file : files) {
+                if (StandIns.isValuesFile(file)) {
+                    valuesFiles.add(file);
+                } else {
+                    logs.add(file);
+                    if (Files.exists(StandIns.valuesFile(file))) {
+                        valuesFiles.add(StandIns.valuesFile(file));
+                    }
+                }
+            }
+            for (Path file : valuesFiles) {
+                try {
+                    standIns.read(file);
+                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                    throw new CliException("cannot read " + file + ": " + e.getOriginalMessage());
+                }
+            }
             List<String> mismatches = new ArrayList<>();
             Map<String, List<Entry>> byPath = new LinkedHashMap<>();
+            Map<String, Map<JsonNode, Integer>> inputs = new LinkedHashMap<>();
             Map<String, Integer> revisions = new TreeMap<>();
             int records = 0;
             int faults = 0;
             int masked = 0;
-            int redacted = 0;
-            for (Path file : files) {
+            int restored = 0;
+            int missing = 0;
+            for (Path file : logs) {
                 int lineNo = 0;
                 try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                     for (String line; (line = reader.readLine()) != null; ) {
@@ -221,12 +246,22 @@ public final class GatehouseCli implements Runnable {
                         }
                         String where = file + ":" + lineNo;
                         records++;
-                        JsonNode rec;
+                        JsonNode logged;
                         try {
-                            rec = Opa.JSON.readTree(line);
+                            logged = Opa.JSON.readTree(line);
                         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                             mismatches.add(where + ": not a JSON record (" + e.getOriginalMessage() + ")");
                             continue;
+                        }
+                        JsonNode rec = logged;
+                        if (logged.has("reduced") || logged.has("redacted") || logged.has("redactedKeys")) {
+                            Optional<ObjectNode> whole = standIns.restore(logged);
+                            if (whole.isEmpty()) {
+                                missing++;
+                                continue;
+                            }
+                            rec = whole.get();
+                            restored++;
                         }
                         if (rec.has("fault")) {
                             faults++;
@@ -247,13 +282,10 @@ public final class GatehouseCli implements Runnable {
                             mismatches.add(where + " " + describe(rec) + ": the record contradicts its own result ("
                                     + inconsistent + ")");
                         }
-                        // Its input no longer holds the values the decision log shortened (a path the policy read,
-                        // say): evaluating the stand-ins would report a difference that is not in the decision.
-                        if (rec.has("redacted")) {
-                            redacted++;
-                            continue;
-                        }
-                        byPath.computeIfAbsent(path, k -> new ArrayList<>()).add(new Entry(where, rec));
+                        // Equal inputs evaluate to equal results: each distinct input is evaluated once.
+                        Map<JsonNode, Integer> distinct = inputs.computeIfAbsent(path, k -> new LinkedHashMap<>());
+                        int input = distinct.computeIfAbsent(rec.get("input"), k -> distinct.size());
+                        byPath.computeIfAbsent(path, k -> new ArrayList<>()).add(new Entry(where, rec, input));
                     }
                 } catch (IOException e) {
                     throw new CliException("cannot read " + file + ": " + e.getMessage());
@@ -261,35 +293,39 @@ public final class GatehouseCli implements Runnable {
             }
             try (PolicySource policy = source.open()) {
                 for (Map.Entry<String, List<Entry>> group : byPath.entrySet()) {
-                    List<Entry> entries = group.getValue();
                     ObjectNode input = Opa.JSON.createObjectNode();
                     ArrayNode list = input.putArray("records");
-                    entries.forEach(e -> list.add(e.record().get("input")));
+                    inputs.get(group.getKey()).keySet().forEach(list::add);
                     String module = "package gatehouse_cli\n\nresult contains {\"i\": i, \"v\": v} if {\n"
                             + "\tsome i, record in input.records\n\tv := data." + group.getKey().replace('/', '.')
                             + " with input as record\n}\n";
                     JsonNode results = opa.eval(policy, module, "data.gatehouse_cli.result", input);
                     Map<Integer, JsonNode> values = new TreeMap<>();
                     results.forEach(r -> values.put(r.path("i").asInt(), r.path("v")));
-                    for (int i = 0; i < entries.size(); i++) {
-                        Entry e = entries.get(i);
+                    for (Entry e : group.getValue()) {
                         JsonNode recorded = e.record().get("result");
-                        JsonNode replayed = values.get(i);
+                        JsonNode replayed = values.get(e.input());
                         if (replayed == null || !replayed.equals(recorded)) {
                             mismatches.add(e.where() + " " + describe(e.record()) + ": recorded " + brief(recorded)
                                     + ", replayed " + (replayed == null ? "UNDEFINED" : brief(replayed)));
                         }
                     }
                 }
-                out.println("replayed " + (records - faults - redacted) + " records from " + files.size() + " file(s) against "
-                        + policy.label() + " @ " + policy.revision());
+                int distinct = inputs.values().stream().mapToInt(Map::size).sum();
+                out.println("replayed " + (records - faults - missing) + " records (" + distinct + " distinct"
+                        + " inputs) from " + logs.size() + " file(s) against " + policy.label() + " @ "
+                        + policy.revision());
                 out.println("recorded under revision(s): " + revisions);
+                if (restored > 0) {
+                    out.println(restored + " record(s) had values put back from " + valuesFiles.size()
+                            + " values file(s) (" + standIns.size() + " values)");
+                }
                 if (faults > 0) {
                     out.println("skipped " + faults + " fault record(s): the PDP gave no result to compare");
                 }
-                if (redacted > 0) {
-                    out.println("skipped " + redacted + " redacted record(s): the log kept only the length and SHA-256"
-                            + " of a value the policy read (their pointers are in each record's redacted)");
+                if (missing > 0) {
+                    out.println("skipped " + missing + " record(s) needing a value no values file holds (a masked"
+                            + " value, which is never kept, or a values file not given)");
                 }
                 if (masked > 0) {
                     out.println(masked + " record(s) carry masked arguments and were replayed with the masked values");

@@ -102,7 +102,7 @@ class ReplayTest {
         assertEquals(1, mismatches.size(), r.out());
         assertTrue(mismatches.get(0).contains(newer + ":4 decision 00000000-0000-4000-8000-000000000003"), r.out());
         assertTrue(mismatches.get(0).contains("recorded ALLOW []"), r.out());
-        assertTrue(r.out().contains("replayed 4 records from 2 file(s)"), r.out());
+        assertTrue(r.out().contains("replayed 4 records (2 distinct inputs) from 2 file(s)"), r.out());
         assertTrue(r.out().contains("skipped 1 fault record(s)"), r.out());
     }
 
@@ -118,23 +118,111 @@ class ReplayTest {
         assertTrue(r.out().contains("no mismatches"), r.out());
     }
 
-    /**
-     * An allowed write whose path the log kept only as {length, sha256}: replaying the stand-in would deny it, so
-     * the record is counted as redacted, not reported as a mismatch (found by replaying a real log).
-     */
-    @Test
-    void aRecordWithRedactedValuesIsSkippedNotAMismatch() throws Exception {
-        String path = "notes/" + "segment/".repeat(30) + "page.md";
-        ObjectNode input = Repo.input("wiki_write", Opa.JSON.createObjectNode().put("path", path).put("content", "x"));
+    /** A path the policy reads and allows, too long to be logged: 22 segments, 573 bytes. */
+    private static final String LONG_PATH = "notes/" + ("segment" + "x".repeat(20) + "/").repeat(20) + "page.md";
+
+    private ObjectNode longWrite(String id) throws Exception {
+        ObjectNode input = Repo.input("wiki_write", Opa.JSON.createObjectNode().put("path", LONG_PATH)
+                .put("content", "x"));
         ArrayNode keys = input.putArray("argumentKeys");
         for (String key : List.of("path", "content")) {
             keys.addObject().put("path", "/" + key).put("key", key).put("folded", key);
         }
-        ObjectNode allowed = record("00000000-0000-4000-8000-000000000001", "wiki_write", input);
+        ObjectNode allowed = record(id, "wiki_write", input);
         assertTrue(allowed.get("allow").asBoolean(), allowed.toString());
-        ((ObjectNode) allowed.get("input").get("arguments")).putObject("path").put("length", path.length())
-                .put("sha256", "0".repeat(64));
-        allowed.putArray("redacted").add("/input/arguments/path");
+        allowed.set("obligations", allowed.get("obligations").deepCopy()); // the readable copy is a copy
+        return allowed;
+    }
+
+    /** Replaces the long path everywhere the decision log would, as its stand-in; returns its values-file entry. */
+    private static String standIn(ObjectNode record, String pointer) throws Exception {
+        JsonNode value = record.at(pointer);
+        byte[] bytes = value.asText().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        String sha256 = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(bytes));
+        int slash = pointer.lastIndexOf('/');
+        ((ObjectNode) record.at(pointer.substring(0, slash))).putObject(pointer.substring(slash + 1))
+                .put("length", bytes.length).put("sha256", sha256);
+        (record.has("redacted") ? (ArrayNode) record.get("redacted") : record.putArray("redacted")).add(pointer);
+        return Opa.JSON.createObjectNode().put("sha256", sha256).put("value", value.asText()) + "\n";
+    }
+
+    /**
+     * Records whose long path the log kept once in the values file beside it, by SHA-256 (found by replaying a
+     * real log, where such records could not be replayed): the path is put back in the input and in the result's
+     * obligations, and the records replay; identical inputs are evaluated once.
+     */
+    @Test
+    void recordsWithValuesInTheValuesFileReplay() throws Exception {
+        ObjectNode first = longWrite("00000000-0000-4000-8000-000000000001");
+        ObjectNode second = longWrite("00000000-0000-4000-8000-000000000002");
+        StringBuilder values = new StringBuilder();
+        for (ObjectNode record : List.of(first, second)) {
+            String entry = standIn(record, "/input/arguments/path");
+            standIn(record, "/result/obligations/wikiPaths/path");
+            String resolved = standIn(record, "/obligations/wikiPaths/path");
+            if (record == first) {
+                values.append(entry).append(resolved); // once in the file, though two records stand in for it
+            }
+        }
+        Path log = tmp.resolve("decisions.jsonl");
+        Files.writeString(log, lines(first, second));
+        Files.writeString(tmp.resolve("decisions.values.jsonl"), values.toString());
+
+        Repo.Result r = Repo.cli("replay", log.toString());
+
+        assertEquals(0, r.rc(), r.out() + r.err());
+        assertTrue(r.out().contains("replayed 2 records (1 distinct inputs) from 1 file(s)"), r.out());
+        assertTrue(r.out().contains("2 record(s) had values put back from 1 values file(s) (2 values)"), r.out());
+        assertTrue(r.out().contains("no mismatches"), r.out());
+
+        // A values file named on the command line is read, not replayed; a tampered value is refused.
+        Path moved = tmp.resolve("elsewhere.values.jsonl");
+        Files.move(tmp.resolve("decisions.values.jsonl"), moved);
+        Repo.Result given = Repo.cli("replay", moved.toString(), log.toString());
+        assertEquals(0, given.rc(), given.out() + given.err());
+        assertTrue(given.out().contains("replayed 2 records"), given.out());
+        Files.writeString(moved, Files.readString(moved).replace("segmentx", "segmenty"));
+        Repo.Result tampered = Repo.cli("replay", moved.toString(), log.toString());
+        assertEquals(2, tampered.rc(), tampered.out() + tampered.err());
+        assertTrue(tampered.err().contains("not a value whose SHA-256 is its sha256"), tampered.err());
+    }
+
+    /** A reduced line is replayed as its whole record, read back from the values file. */
+    @Test
+    void aReducedRecordReplaysAsItsWholeRecord() throws Exception {
+        ObjectNode whole = record("00000000-0000-4000-8000-000000000001", "wiki_read",
+                Opa.JSON.createObjectNode().put("path", "notes/plan.md"));
+        String text = Opa.JSON.writeValueAsString(whole);
+        String sha256 = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        ObjectNode reduced = Opa.JSON.createObjectNode();
+        for (String member : List.of("decision_id", "timestamp", "path", "method", "tool", "caller", "allow",
+                "reasons", "bundles", "metrics")) {
+            reduced.set(member, whole.get(member));
+        }
+        reduced.putObject("reduced").put("length", text.length()).put("sha256", sha256).put("json", true);
+        Path log = tmp.resolve("decisions.jsonl");
+        Files.writeString(log, lines(reduced));
+        ObjectNode entry = Opa.JSON.createObjectNode().put("sha256", sha256);
+        entry.set("json", whole);
+        Files.writeString(tmp.resolve("decisions.values.jsonl"), entry + "\n");
+
+        Repo.Result r = Repo.cli("replay", log.toString());
+
+        assertEquals(0, r.rc(), r.out() + r.err());
+        assertTrue(r.out().contains("replayed 1 records"), r.out());
+        assertTrue(r.out().contains("no mismatches"), r.out());
+    }
+
+    /**
+     * A record needing a value no values file holds (a masked credential's, which is never kept, or a values file
+     * left behind) is counted and skipped, not reported as a mismatch.
+     */
+    @Test
+    void aRecordWhoseValueIsNotKeptIsSkippedNotAMismatch() throws Exception {
+        ObjectNode allowed = longWrite("00000000-0000-4000-8000-000000000001");
+        standIn(allowed, "/input/arguments/path");
         ObjectNode honest = record("00000000-0000-4000-8000-000000000002", "wiki_read",
                 Opa.JSON.createObjectNode().put("path", "notes/plan.md"));
         Path log = tmp.resolve("decisions.jsonl");
@@ -143,8 +231,8 @@ class ReplayTest {
         Repo.Result r = Repo.cli("replay", log.toString());
 
         assertEquals(0, r.rc(), r.out() + r.err());
-        assertTrue(r.out().contains("replayed 1 records from 1 file(s)"), r.out());
-        assertTrue(r.out().contains("skipped 1 redacted record(s)"), r.out());
+        assertTrue(r.out().contains("replayed 1 records"), r.out());
+        assertTrue(r.out().contains("skipped 1 record(s) needing a value no values file holds"), r.out());
     }
 
     @Test

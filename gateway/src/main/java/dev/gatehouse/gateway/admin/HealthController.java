@@ -1,5 +1,7 @@
 package dev.gatehouse.gateway.admin;
 
+import dev.gatehouse.gateway.audit.DecisionLog;
+import dev.gatehouse.gateway.audit.RetentionStatus;
 import dev.gatehouse.gateway.lifecycle.CallTracker;
 import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
@@ -22,8 +24,11 @@ import java.util.Map;
  * Project Work notices are consumed, {@code notices: {project?, host?: {state, since, detail?}, hold: {replica,
  * holding, holder?, since}}} reports their streams ({@code state} is {@code ok} or a failure kind such as
  * {@code authentication}) and which replica holds them as this one last saw it ({@code holding}: this one does;
- * {@code holder} absent: none, or the store did not say); it does not change the status. Public: no secrets, no
- * decision input.
+ * {@code holder} absent: none, or the store did not say); it does not change the status. {@code decisionLog: {status,
+ * keptFiles, mustKeepFiles, maxFiles, evictedRecords}} reports the decision log's space budget: while
+ * {@code max-files} or more rotated files are kept that are neither shipped nor past their retention age (the next
+ * rotation deletes records that are neither, or one did), its status and the top-level one are {@code DEGRADED},
+ * still with 200: decisions go on and so does readiness. Public: no secrets, no decision input.
  *
  * <p>Probes, at Micronaut's conventional paths: {@code GET /health/liveness} is 200 {@code {status: "UP"}} while the
  * process answers HTTP at all (restart it when this fails); {@code GET /health/readiness} is 200 with the body of
@@ -37,12 +42,15 @@ public class HealthController {
     private final Database database;
     private final CallTracker calls;
     private final NoticeStatus notices;
+    private final DecisionLog decisionLog;
 
-    public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls, NoticeStatus notices) {
+    public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls, NoticeStatus notices,
+            DecisionLog decisionLog) {
         this.pdp = pdp;
         this.database = database;
         this.calls = calls;
         this.notices = notices;
+        this.decisionLog = decisionLog;
     }
 
     @Get("/liveness")
@@ -79,10 +87,12 @@ public class HealthController {
                     "detail", "the shared PostgreSQL store does not answer; /mcp calls are answered 503 unavailable"));
         }
         boolean healthy = status.healthy() && storeUp;
+        RetentionStatus retention = decisionLog.retention();
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("status", healthy ? "UP" : "DOWN");
+        body.put("status", !healthy ? "DOWN" : retention.degraded() ? "DEGRADED" : "UP");
         body.put("pdp", engine);
         body.put("store", store);
+        body.put("decisionLog", decisionLog(retention));
         // Detail only: a Project Service that refuses the notice credential is reported, and /mcp keeps serving.
         Map<String, Object> streams = new LinkedHashMap<>(notices.view());
         Map<String, Object> hold = notices.holdView();
@@ -94,5 +104,20 @@ public class HealthController {
         }
         return HttpResponse.<Map<String, Object>>status(healthy ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
                 .body(body);
+    }
+
+    private static Map<String, Object> decisionLog(RetentionStatus retention) {
+        Map<String, Object> log = new LinkedHashMap<>();
+        log.put("status", retention.degraded() ? "DEGRADED" : "UP");
+        log.put("keptFiles", retention.keptFiles());
+        log.put("mustKeepFiles", retention.mustKeepFiles());
+        log.put("maxFiles", retention.maxFiles());
+        log.put("evictedRecords", retention.evicted());
+        if (retention.degraded()) {
+            log.put("fault", Map.of("code", "decision_log_budget", "detail", "the space budget (max-files) is full"
+                    + " of records neither shipped nor past their retention age: rotations delete the newest of"
+                    + " them; raise max-files or max-file-bytes, or ship the log"));
+        }
+        return log;
     }
 }

@@ -1,19 +1,23 @@
 package dev.gatehouse.gateway.audit;
 
-import dev.gatehouse.gateway.policy.PolicyJson;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -51,19 +55,30 @@ import org.slf4j.LoggerFactory;
  * <li>{@code record <id> cannot be serialised: ...} and {@code decision log <file> is closed}.</li>
  * </ul>
  *
+ * <h2>What a record holds</h2>
+ * {@link DecisionRecordJson} writes the record; every string or member name longer than
+ * {@code max-argument-bytes} anywhere in it (and a long {@code unicode} fact) is written as its length and SHA-256
+ * ({@link RecordRedactor}), and a line longer than {@code max-record-bytes} is written reduced. The values so
+ * replaced are appended to the values file beside the log file before the line, each once per file
+ * ({@link StoredValue}), so a replay can put them back; the log file and its values file count together against
+ * {@code max-file-bytes}.
+ *
  * <h2>Files</h2>
  * Before a line that would take the live file past {@code max-file-bytes}, and before the first line written once
- * the live file's first line is {@code max-file-age} old, the live file is renamed to
+ * the live file's first line is {@code max-file-age} old, the live file and its values file are renamed to
  * {@code <stem>-<yyyyMMdd'T'HHmmss'Z'>-<nnnn><ext>} beside it (e.g. {@code decisions-20261201T093000Z-0001.jsonl})
- * and a fresh one started; only the newest {@code max-files} rotated files are kept. Rotation happens between
- * lines, so every file holds whole lines; lexical order of the rotated names is time order ({@link #files()}). A
- * partial last line left by a crash is cut when the file is opened. One gateway process per log file.
+ * and a fresh one started ({@link LogFiles}). Which rotated files are deleted, and when the gateway says the
+ * budget costs records, is {@link LogRetention}'s: only files past {@code retention} or shipped go, unless more
+ * than {@code max-files} are kept, and then the newest go, loudly. Rotation happens between lines, so every file
+ * holds whole lines; lexical order of the rotated names is time order ({@link #files()}). A partial last line left
+ * by a crash is cut when the file is opened. One gateway process per log file.
  *
  * <p>The constructor never throws on I/O: when the file cannot be opened the gateway starts, denies every call, and
  * each batch tries to open it again. {@link #close} (at shutdown) writes everything queued before it returns.
  *
- * <p>Every line written is handed to each {@link DecisionLogSink} bean (e.g. the shipper to an OPA-compatible
- * decision-log service) after its write, on the writer thread; a sink never blocks and its failures never reach a call.
+ * <p>Each {@link DecisionLogSink} bean (e.g. the shipper to an OPA-compatible decision-log service) is told, on the
+ * writer thread, how far the live file holds whole written records and when it was rotated; a sink never blocks
+ * and its failures never reach a call.
  */
 @Singleton
 public class DecisionLog {
@@ -74,8 +89,10 @@ public class DecisionLog {
     private final Path file;
     private final int capacity;
     private final Duration writeTimeout;
-    private final int maxArgumentBytes;
+    private final int maxValueBytes;
+    private final int maxRecordBytes;
     private final RotatingLogFile log;
+    private final LogRetention retention;
     private final List<DecisionLogSink> sinks;
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -84,41 +101,49 @@ public class DecisionLog {
     private boolean closed;
 
     private final Thread writer;
-    /** Touched by the writer thread only. */
+    /** Touched by the writer thread only: the lines and the values of the piece being gathered. */
     private ByteBuffer buffer;
+    private final ByteArrayOutputStream values = new ByteArrayOutputStream();
+    private final Set<String> valueKeys = new HashSet<>();
 
     /** Opens (creating if needed) the log file; a failure is logged and retried on the first record. */
     public DecisionLog(DecisionLogConfiguration configuration) {
-        this(configuration, List.of());
+        this(configuration, Clock.systemUTC(), UnaryOperator.identity(), List.of(), new SimpleMeterRegistry());
     }
 
-    /** The same, handing every written line to {@code sinks}. */
+    /** The same, telling {@code sinks} about the files and counting evicted records in {@code meters}. */
     @Inject
-    public DecisionLog(DecisionLogConfiguration configuration, List<DecisionLogSink> sinks) {
-        this(configuration, Clock.systemUTC(), UnaryOperator.identity(), sinks);
+    public DecisionLog(DecisionLogConfiguration configuration, List<DecisionLogSink> sinks, MeterRegistry meters) {
+        this(configuration, Clock.systemUTC(), UnaryOperator.identity(), sinks, meters);
     }
 
     /**
-     * For tests: {@code clock} decides file age and rotated names; {@code wrap} sees every write to the live file.
+     * For tests: {@code clock} decides file age, retention and rotated names; {@code wrap} sees every write to the
+     * live file and its values file.
      */
     DecisionLog(DecisionLogConfiguration configuration, Clock clock, UnaryOperator<WritableByteChannel> wrap) {
-        this(configuration, clock, wrap, List.of());
+        this(configuration, clock, wrap, List.of(), new SimpleMeterRegistry());
     }
 
-    private DecisionLog(DecisionLogConfiguration configuration, Clock clock, UnaryOperator<WritableByteChannel> wrap,
-            List<DecisionLogSink> sinks) {
+    DecisionLog(DecisionLogConfiguration configuration, Clock clock, UnaryOperator<WritableByteChannel> wrap,
+            List<DecisionLogSink> sinks, MeterRegistry meters) {
         this.sinks = List.copyOf(sinks);
         this.file = configuration.file();
         this.capacity = configuration.getQueueCapacity();
         this.writeTimeout = configuration.getWriteTimeout();
-        this.maxArgumentBytes = configuration.getMaxArgumentBytes();
+        this.maxValueBytes = configuration.getMaxArgumentBytes();
+        this.maxRecordBytes = configuration.getMaxRecordBytes();
         this.log = new RotatingLogFile(file, configuration.getMaxFileBytes(), configuration.getMaxFileAge(),
-                configuration.getMaxFiles(), configuration.isFsync(), clock, wrap);
+                configuration.isFsync(), clock, wrap);
+        this.retention = new LogRetention(file, configuration.getRetention(), configuration.getMaxFiles(), clock,
+                sinks, meters);
         try {
             log.ensureOpen();
+            tellWritten();
         } catch (IOException e) {
             LOG.error("Decision log {} cannot be opened; every call is denied until it can: {}", file, e.toString());
         }
+        retention.apply();
         this.writer = new Thread(this::drain, "gatehouse-decision-log");
         writer.setDaemon(true);
         writer.start();
@@ -127,18 +152,18 @@ public class DecisionLog {
     /**
      * Writes one record as one line and returns once it is written, or once it is clear it will not be.
      *
-     * @return {@link LogResult.Written} when the whole line was handed to the OS (forced to the device with fsync),
-     *         or {@link LogResult.NotWritten} with the reason (see the class comment); the PEP then denies
+     * @return {@link LogResult.Written} when the whole line (and every value it stands in for) was handed to the OS
+     *         (forced to the device with fsync), or {@link LogResult.NotWritten} with the reason (see the class
+     *         comment); the PEP then denies
      */
     public LogResult record(DecisionRecord record) {
-        byte[] line;
+        RecordLine line;
         try {
-            line = (PolicyJson.write(DecisionRecordJson.encode(record, maxArgumentBytes)) + "\n")
-                    .getBytes(StandardCharsets.UTF_8);
+            line = DecisionRecordJson.encode(record, maxValueBytes, maxRecordBytes);
         } catch (RuntimeException | StackOverflowError e) { // e.g. arguments nested too deep to serialise
             return new LogResult.NotWritten("record " + record.decisionId() + " cannot be serialised: " + e);
         }
-        Pending pending = new Pending(line);
+        Pending pending = new Pending(line, record.decisionId().toString());
         lock.lock();
         try {
             if (closed) {
@@ -178,10 +203,19 @@ public class DecisionLog {
 
     /**
      * Every log file that exists, oldest first: the rotated files in name (= time) order, then the live file.
-     * Reading them in this order gives every written record once, in the order written.
+     * Reading them in this order gives every written record once, in the order written. Each one's values are in
+     * {@link LogFiles#valuesFile}.
      */
     public List<Path> files() throws IOException {
-        return RotatingLogFile.files(file);
+        return LogFiles.files(file);
+    }
+
+    /**
+     * Whether the space budget holds every record that must be kept (see {@link LogRetention}); reads no file, so
+     * {@code /health} can ask at any time.
+     */
+    public RetentionStatus retention() {
+        return retention.status();
     }
 
     /**
@@ -268,14 +302,14 @@ public class DecisionLog {
     }
 
     /**
-     * Writes a batch in as few channel writes as the buffer and rotation allow, completing each piece's records
-     * after its write; after a failure the rest of the batch fails with it.
+     * Writes a batch in as few channel writes as the buffer and rotation allow, each piece's new values first,
+     * completing each piece's records after its write; after a failure the rest of the batch fails with it.
      */
     private void write(List<Pending> batch) {
         try {
             log.ensureOpen();
             if (log.tooOld()) {
-                log.rotate();
+                rotate();
             }
         } catch (IOException e) {
             fail(batch, 0, failure(e));
@@ -284,20 +318,24 @@ public class DecisionLog {
         if (buffer == null) {
             buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
         }
-        buffer.clear();
         int from = 0;
         for (int i = 0; i < batch.size(); i++) {
-            byte[] line = batch.get(i).line;
-            boolean fitsFile = log.fits(buffer.position(), line.length);
+            byte[] line = batch.get(i).line.line();
+            List<StoredValue> fresh = fresh(batch.get(i));
+            List<byte[]> entries = entries(fresh);
+            boolean fitsFile = log.fits(buffer.position() + values.size(), line.length + bytes(entries));
             if (!fitsFile || line.length > buffer.remaining()) {
                 try {
                     flush(batch, from, i);
                     from = i;
                     if (!fitsFile) {
-                        log.rotate();
+                        rotate();
+                        fresh = fresh(batch.get(i));
+                        entries = entries(fresh);
                     }
                     if (line.length > buffer.capacity()) { // one oversized line goes alone
-                        log.write(ByteBuffer.wrap(line));
+                        add(fresh, entries);
+                        append(ByteBuffer.wrap(line), batch.get(i));
                         complete(batch, i, i + 1);
                         from = i + 1;
                         continue;
@@ -307,6 +345,7 @@ public class DecisionLog {
                     return;
                 }
             }
+            add(fresh, entries);
             buffer.put(line);
         }
         try {
@@ -316,33 +355,101 @@ public class DecisionLog {
         }
     }
 
-    /** Writes the buffered lines of {@code batch[from, to)} and completes them. */
+    /** The values of {@code pending} neither in the live values file nor gathered for this piece. */
+    private List<StoredValue> fresh(Pending pending) {
+        List<StoredValue> fresh = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (StoredValue value : pending.line.values()) {
+            if (!log.hasValue(value.key()) && !valueKeys.contains(value.key()) && seen.add(value.key())) {
+                fresh.add(value);
+            }
+        }
+        return fresh;
+    }
+
+    private static long bytes(List<byte[]> entries) {
+        long bytes = 0;
+        for (byte[] entry : entries) {
+            bytes += entry.length;
+        }
+        return bytes;
+    }
+
+    private void add(List<StoredValue> fresh, List<byte[]> entries) {
+        for (int i = 0; i < fresh.size(); i++) {
+            values.writeBytes(entries.get(i));
+            valueKeys.add(fresh.get(i).key());
+        }
+    }
+
+    private static List<byte[]> entries(List<StoredValue> fresh) {
+        return fresh.stream().map(StoredValue::entry).toList();
+    }
+
+    /** Writes the gathered piece of {@code batch[from, to)} (values, then lines) and completes it. */
     private void flush(List<Pending> batch, int from, int to) throws IOException {
-        if (buffer.position() == 0) {
+        if (buffer.position() == 0 && values.size() == 0) {
             return;
         }
         buffer.flip();
         try {
-            log.write(buffer);
+            append(buffer, batch.get(from));
         } finally {
             buffer.clear();
         }
         complete(batch, from, to);
     }
 
-    private void complete(List<Pending> batch, int from, int to) {
+    /** Appends the gathered values and {@code lines}, whose first record is {@code first}, and tells the sinks. */
+    private void append(ByteBuffer lines, Pending first) throws IOException {
+        try {
+            if (log.empty()) { // before a fresh file's first line, so no sink reads it as whole before it is
+                tell(first.decisionId, 0);
+            }
+            log.write(ByteBuffer.wrap(values.toByteArray()), valueKeys, lines, first.decisionId);
+        } finally {
+            values.reset();
+            valueKeys.clear();
+        }
+        tellWritten();
+    }
+
+    /** Rotates the live file, tells the sinks and applies the retention rules. */
+    private void rotate() throws IOException {
+        String firstId = log.firstId();
+        Optional<Path> rotated = log.rotate();
+        if (rotated.isPresent()) {
+            for (DecisionLogSink sink : sinks) {
+                try {
+                    sink.rotated(firstId, rotated.get());
+                } catch (RuntimeException e) {
+                    LOG.warn("decision log sink {} failed on a rotation: {}", sink.getClass().getSimpleName(),
+                            e.toString());
+                }
+            }
+            tellWritten();
+            retention.apply();
+        }
+    }
+
+    private void tellWritten() {
+        tell(log.firstId(), log.size());
+    }
+
+    private void tell(String firstId, long bytes) {
+        for (DecisionLogSink sink : sinks) {
+            try {
+                sink.written(firstId, bytes);
+            } catch (RuntimeException e) {
+                LOG.warn("decision log sink {} failed: {}", sink.getClass().getSimpleName(), e.toString());
+            }
+        }
+    }
+
+    private static void complete(List<Pending> batch, int from, int to) {
         LogResult written = new LogResult.Written();
         for (int i = from; i < to; i++) {
             batch.get(i).result.complete(written);
-        }
-        for (DecisionLogSink sink : sinks) {
-            for (int i = from; i < to; i++) {
-                try {
-                    sink.written(batch.get(i).line);
-                } catch (RuntimeException e) {
-                    LOG.warn("decision log sink {} failed on a line: {}", sink.getClass().getSimpleName(), e.toString());
-                }
-            }
         }
     }
 
@@ -358,14 +465,16 @@ public class DecisionLog {
         return "decision log " + file + " cannot be written: " + e;
     }
 
-    /** One queued line and the call waiting for it. */
+    /** One queued record and the call waiting for it. */
     private static final class Pending {
 
-        final byte[] line;
+        final RecordLine line;
+        final String decisionId;
         final CompletableFuture<LogResult> result = new CompletableFuture<>();
 
-        Pending(byte[] line) {
+        Pending(RecordLine line, String decisionId) {
             this.line = line;
+            this.decisionId = decisionId;
         }
     }
 }

@@ -14,6 +14,8 @@ import java.util.Objects;
 public class DecisionLogConfiguration {
 
     public static final String PREFIX = "gatehouse.audit";
+    /** A reduced record (ids, caller, revision, one reason per code) always fits in this many bytes. */
+    static final int MIN_RECORD_BYTES = 4096;
 
     private String path = "logs/decisions.jsonl";
     private int queueCapacity = 8192;
@@ -22,7 +24,9 @@ public class DecisionLogConfiguration {
     private long maxFileBytes = 64L * 1024 * 1024;
     private Duration maxFileAge = Duration.ofHours(24);
     private int maxFiles = 10;
+    private Duration retention = Duration.ofDays(7);
     private int maxArgumentBytes = 256;
+    private int maxRecordBytes = 16 * 1024;
 
     /**
      * The live JSON Lines file records are appended to; created with its parent directories when missing. A
@@ -75,8 +79,8 @@ public class DecisionLogConfiguration {
     }
 
     /**
-     * {@code max-file-bytes}: the live file is rotated before a line that would take it past this size, so no file
-     * is larger unless one line alone is. Default 64 MiB (67108864).
+     * {@code max-file-bytes}: the live file is rotated before a line that would take it and its values file
+     * together past this size, so no pair is larger unless one record alone is. Default 64 MiB (67108864).
      */
     public long getMaxFileBytes() {
         return maxFileBytes;
@@ -102,24 +106,37 @@ public class DecisionLogConfiguration {
     }
 
     /**
-     * {@code max-files}: rotated files kept beside the live one; after a rotation the oldest beyond this number are
-     * deleted. {@code 0} keeps none. Default 10.
+     * {@code max-files}: the space budget, in rotated files kept beside the live one (each at most
+     * {@code max-file-bytes} with its values). Files past {@link #getRetention()} are deleted whatever the count;
+     * beyond this count shipped files are deleted, oldest first, and when that is not enough the newest rotated
+     * files are deleted although neither shipped nor expired, logged at ERROR, counted and reported by
+     * {@code /health} ({@link LogRetention}). At least 1. Default 10.
      */
     public int getMaxFiles() {
         return maxFiles;
     }
 
     public void setMaxFiles(int maxFiles) {
-        if (maxFiles < 0) {
-            throw new IllegalArgumentException(PREFIX + ".max-files must not be negative, not " + maxFiles);
-        }
-        this.maxFiles = maxFiles;
+        this.maxFiles = positive("max-files", maxFiles);
     }
 
     /**
-     * {@code max-argument-bytes}: a string anywhere under {@code input.arguments} longer than this many UTF-8
-     * bytes is logged as {@code {"length": <bytes>, "sha256": "<hex>"}} and its pointer listed in
-     * {@code redacted}. Default 256.
+     * {@code retention}: how long a rotated file is kept at least unless it was shipped, and at most: a file
+     * rotated this long ago (its newest record is this old) is deleted at the next rotation. Default 7 days.
+     */
+    public Duration getRetention() {
+        return retention;
+    }
+
+    public void setRetention(Duration retention) {
+        this.retention = positive("retention", retention);
+    }
+
+    /**
+     * {@code max-argument-bytes}: the longest string or member name a record holds, in UTF-8 bytes. A longer one,
+     * anywhere in the record (arguments, facts, the result, reasons and obligations, the tool name), is written as
+     * {@code {"length": <bytes>, "sha256": "<hex>"}} (a member name as {@code "sha256:<hex>"}) and its pointer
+     * listed in {@code redacted} ({@code redactedKeys}); the value goes once to the values file. Default 256.
      */
     public int getMaxArgumentBytes() {
         return maxArgumentBytes;
@@ -127,6 +144,23 @@ public class DecisionLogConfiguration {
 
     public void setMaxArgumentBytes(int maxArgumentBytes) {
         this.maxArgumentBytes = positive("max-argument-bytes", maxArgumentBytes);
+    }
+
+    /**
+     * {@code max-record-bytes}: the longest line written, in UTF-8 bytes with its newline. A record that would be
+     * longer is written reduced: its decision, reasons, ids, caller and bundle revision, with {@code reduced}
+     * naming the whole record, which goes to the values file. At least 4096. Default 16 KiB (16384).
+     */
+    public int getMaxRecordBytes() {
+        return maxRecordBytes;
+    }
+
+    public void setMaxRecordBytes(int maxRecordBytes) {
+        if (maxRecordBytes < MIN_RECORD_BYTES) {
+            throw new IllegalArgumentException(PREFIX + ".max-record-bytes must be at least " + MIN_RECORD_BYTES
+                    + ", not " + maxRecordBytes);
+        }
+        this.maxRecordBytes = maxRecordBytes;
     }
 
     /** The live log file as an absolute path. */

@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.audit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.api.CallerFacts;
@@ -10,6 +11,8 @@ import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,12 +23,18 @@ import java.util.Optional;
  * fields ({@code method, tool, caller, allow, reasons, obligations, fault}) make the log readable without a replay.
  *
  * <p>{@code input} is produced by the same {@link DecisionInputMapper} the engines use, so it is the evaluated
- * input, then masked ({@link ArgumentMasker}, pointers in {@code masked}) and stripped of long strings
- * ({@link LargeValueRedactor}, pointers in {@code redacted}). Outside those pointers {@code input} is the evaluated
- * input; a record without {@code redacted} replays to its {@code result}. (Long strings the policy does not read
- * were already left out of the evaluated input, listed with their length and SHA-256 in {@code omittedArguments}:
- * they replay as they were evaluated.) {@code caller} names the caller, never a
- * credential: kind, logical agent id, thread id when a thread, the provider kind of a thread caller's session.
+ * input; then {@link RecordRedactor} masks credential-like arguments (pointers in {@code masked}) and replaces
+ * every long string, long member name and long {@code unicode} fact anywhere in the record by its length and
+ * SHA-256 (pointers in {@code redacted} and {@code redactedKeys}), handing the values back to be kept once in the
+ * values file. Putting those values back gives the evaluated input and the returned result, so every record
+ * replays. (Long strings the policy does not read were already left out of the evaluated input, listed with their
+ * length and SHA-256 in {@code omittedArguments}: they replay as they were evaluated, and are not kept.)
+ * {@code caller} names the caller, never a credential: kind, logical agent id, thread id when a thread, the
+ * provider kind of a thread caller's session.
+ *
+ * <p>A line longer than {@code max-record-bytes} is written reduced ({@link #reduce}): the decision, its reasons,
+ * ids, caller and revision, and {@code reduced}, the length and SHA-256 of the whole record, which is kept in the
+ * values file like any other value.
  */
 final class DecisionRecordJson {
 
@@ -35,13 +44,77 @@ final class DecisionRecordJson {
     private DecisionRecordJson() {
     }
 
+    /** Members a reduced line keeps, in this order: who asked what, and what was decided under which revision. */
+    private static final List<String> REDUCED_KEEPS = List.of("decision_id", "timestamp", "path", "method", "tool",
+            "caller", "allow", "reasons", "fault", "bundles", "metrics");
+
     /**
-     * @param maxArgumentBytes the longest argument string kept, in UTF-8 bytes (see {@link LargeValueRedactor})
+     * One record as written: its line, at most {@code maxRecordBytes} long (with the newline), and the values its
+     * stand-ins replaced.
+     *
+     * @param maxValueBytes  the longest string or member name kept in a record, in UTF-8 bytes
+     * @param maxRecordBytes the longest line written whole, in UTF-8 bytes
      */
-    static ObjectNode encode(DecisionRecord record, int maxArgumentBytes) {
-        if (record.method() == DecisionRecord.Method.NOTICE) {
-            return notice(record);
+    static RecordLine encode(DecisionRecord record, int maxValueBytes, int maxRecordBytes) {
+        ObjectNode json = record.method() == DecisionRecord.Method.NOTICE ? notice(record) : call(record);
+        RecordRedactor.Outcome outcome = RecordRedactor.redact(json, maxValueBytes);
+        list(json, "masked", outcome.masked());
+        list(json, "redacted", outcome.redacted());
+        if (!outcome.redactedKeys().isEmpty()) {
+            json.putArray("redactedKeys").addAll(outcome.redactedKeys());
         }
+        String text = PolicyJson.write(json);
+        byte[] line = (text + "\n").getBytes(StandardCharsets.UTF_8);
+        if (line.length <= maxRecordBytes) {
+            return new RecordLine(line, outcome.values());
+        }
+        return reduce(json, text, line.length - 1, outcome.values(), maxRecordBytes);
+    }
+
+    /**
+     * The reduced line of a record too long to write whole: {@link #REDUCED_KEEPS}, and {@code reduced: {length,
+     * sha256, json: true}} standing for the whole record, which goes to the values file. When even that is too long
+     * (many long reason messages), each reason keeps its code and its message becomes a stand-in too. What is left
+     * depends only on the policy's reason codes and the gateway's own fields, each string of which is at most the
+     * value bound.
+     */
+    private static RecordLine reduce(ObjectNode whole, String text, int length, List<StoredValue> values,
+            int maxRecordBytes) {
+        List<StoredValue> kept = new ArrayList<>(values);
+        StoredValue record = StoredValue.ofJson(text, whole);
+        kept.add(record);
+        ObjectNode reduced = PolicyJson.MAPPER.createObjectNode();
+        for (String member : REDUCED_KEEPS) {
+            if (whole.has(member)) {
+                reduced.set(member, whole.get(member).deepCopy()); // the whole record is kept as it is
+            }
+        }
+        reduced.putObject("reduced").put("length", length).put("sha256", record.sha256()).put("json", true);
+        byte[] line = (PolicyJson.write(reduced) + "\n").getBytes(StandardCharsets.UTF_8);
+        if (line.length > maxRecordBytes) {
+            for (JsonNode reason : reduced.path("reasons")) {
+                JsonNode message = reason.get("message");
+                if (message != null && message.isTextual()) {
+                    byte[] bytes = message.textValue().getBytes(StandardCharsets.UTF_8);
+                    String sha256 = StoredValue.sha256(bytes);
+                    kept.add(StoredValue.ofString(sha256, message.textValue()));
+                    ((ObjectNode) reason).putObject("message").put("length", bytes.length).put("sha256", sha256);
+                }
+            }
+            line = (PolicyJson.write(reduced) + "\n").getBytes(StandardCharsets.UTF_8);
+        }
+        return new RecordLine(line, kept);
+    }
+
+    private static void list(ObjectNode json, String member, List<String> pointers) {
+        if (!pointers.isEmpty()) {
+            ArrayNode list = json.putArray(member);
+            pointers.forEach(list::add);
+        }
+    }
+
+    /** A tools/call or tools/list record, its input as evaluated. */
+    private static ObjectNode call(DecisionRecord record) {
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
         json.put("decision_id", record.decisionId().toString());
         json.put("timestamp", record.timestamp().toString());
@@ -53,20 +126,9 @@ final class DecisionRecordJson {
         ObjectNode caller = caller(record.input().caller());
         record.provider().ifPresent(provider -> caller.put("provider", provider));
         json.set("caller", caller);
-        ObjectNode input = record.method() == DecisionRecord.Method.TOOLS_CALL
+        json.set("input", record.method() == DecisionRecord.Method.TOOLS_CALL
                 ? DecisionInputMapper.forCall(record.input())
-                : DecisionInputMapper.forListing(record.input());
-        List<String> masked = ArgumentMasker.mask(input);
-        List<String> redacted = LargeValueRedactor.redact(input, maxArgumentBytes);
-        json.set("input", input);
-        if (!masked.isEmpty()) {
-            ArrayNode list = json.putArray("masked");
-            masked.forEach(list::add);
-        }
-        if (!redacted.isEmpty()) {
-            ArrayNode list = json.putArray("redacted");
-            redacted.forEach(list::add);
-        }
+                : DecisionInputMapper.forListing(record.input()));
         PolicyOutcome<?> outcome = record.outcome();
         if (outcome instanceof PolicyOutcome.Failed<?> failed) {
             fault(json, failed.fault());
@@ -80,7 +142,7 @@ final class DecisionRecordJson {
 
     /**
      * A notice delivery decision: the same fields, with {@code caller} {@code {kind: "project_notice",
-     * logicalAgentId}} and the notice facts as {@code input} (no arguments, so nothing to mask or redact).
+     * logicalAgentId}} and the notice facts as {@code input} (no arguments, so nothing to mask).
      */
     private static ObjectNode notice(DecisionRecord record) {
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
@@ -90,7 +152,7 @@ final class DecisionRecordJson {
         json.put("method", record.method().wire());
         json.putObject("caller").put("kind", "project_notice")
                 .put("logicalAgentId", record.noticeAgentId().orElseThrow());
-        json.set("input", record.noticeInput().orElseThrow());
+        json.set("input", record.noticeInput().orElseThrow().deepCopy()); // redacted in place
         if (record.outcome() instanceof PolicyOutcome.Failed<?> failed) {
             fault(json, failed.fault());
         } else {

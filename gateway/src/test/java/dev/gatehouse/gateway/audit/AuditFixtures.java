@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatehouse.gateway.gate.SegmentCharacters;
 import dev.gatehouse.gateway.policy.PolicyJson;
 import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.Decision;
@@ -8,6 +9,7 @@ import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.support.Facts;
+import dev.gatehouse.gateway.support.LoggedRecords;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
@@ -19,6 +21,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,10 +41,38 @@ final class AuditFixtures {
     private AuditFixtures() {
     }
 
-    /** A tools/call deny of {@link #WRITE} whose line is a little over {@code reasonChars} bytes longer. */
+    /**
+     * A confined wiki path of exactly 7,350 UTF-8 bytes the policy allows: 30 distinct segments of 244-245 bytes
+     * (within the 251-byte segment limit), letters outside ASCII, so each segment also gets a {@code unicode} fact.
+     */
+    static String longPath() {
+        StringBuilder path = new StringBuilder("00x" + "\u00e9".repeat(121));
+        for (int i = 1; i < 30; i++) {
+            path.append('/').append(String.format("%02d", i)).append("\u00e9".repeat(121));
+        }
+        return path.toString();
+    }
+
+    /** a1's wiki_read of {@code path}, with the facts the PEP sends, allowed as the policy allows it. */
+    static DecisionRecord read(String path) {
+        Map<String, Object> arguments = Map.of("path", path);
+        DecisionInput input = new DecisionInput(Optional.of("wiki_read"), Optional.of(arguments), List.of(), THREAD,
+                Map.of(), "agents/a1", SegmentCharacters.of(arguments, List.of("path"), "agents/a1"));
+        Decision allow = new Decision(true, List.of(), new Obligations(Map.of(), Map.of("path", "agents/a1/" + path)),
+                "rev-1", 40, Optional.of("default"));
+        return DecisionRecord.forCall(input, new PolicyOutcome.Decided<>(allow));
+    }
+
+    /**
+     * A tools/call deny of {@link #WRITE} whose line is a little over twice {@code reasonChars} bytes longer (the
+     * reasons, in messages short enough to be logged as they are, and their readable copy).
+     */
     static DecisionRecord record(int reasonChars) {
-        Decision deny = new Decision(false, List.of(new Decision.Reason("schema", "m".repeat(reasonChars))),
-                Obligations.NONE, "rev", 1);
+        List<Decision.Reason> reasons = new ArrayList<>();
+        for (int left = reasonChars; left > 0; left -= 200) {
+            reasons.add(new Decision.Reason("schema", "m".repeat(Math.min(200, left))));
+        }
+        Decision deny = new Decision(false, reasons, Obligations.NONE, "rev", 1);
         return DecisionRecord.forCall(WRITE, new PolicyOutcome.Decided<>(deny));
     }
 
@@ -60,6 +91,15 @@ final class AuditFixtures {
             }
         }
         return records;
+    }
+
+    /** The values of one encoded record, by key, as {@link LoggedRecords#values} reads them from a values file. */
+    static Map<String, JsonNode> values(RecordLine line) throws IOException {
+        Map<String, JsonNode> values = new HashMap<>();
+        for (StoredValue value : line.values()) {
+            LoggedRecords.entry(PolicyJson.MAPPER.readTree(value.entry()), values);
+        }
+        return values;
     }
 
     static List<String> ids(List<JsonNode> records) {

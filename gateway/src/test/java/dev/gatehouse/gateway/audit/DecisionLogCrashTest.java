@@ -103,7 +103,7 @@ class DecisionLogCrashTest {
             assertTrue(writer.waitFor(30, TimeUnit.SECONDS));
         }
 
-        List<Path> files = RotatingLogFile.files(file);
+        List<Path> files = LogFiles.files(file);
         assertTrue(files.size() > 2, "the log rotated: " + files);
         int torn = 0;
         for (int f = 0; f < files.size(); f++) {
@@ -120,7 +120,9 @@ class DecisionLogCrashTest {
         System.out.printf("killed after %d reported writes: %d files, %d torn trailing line%n", reported,
                 files.size(), torn);
 
-        DecisionLog restarted = new DecisionLog(configuration(file), Clock.systemUTC(), UnaryOperator.identity());
+        DecisionLogConfiguration same = configuration(file);
+        same.setMaxFiles(1000);
+        DecisionLog restarted = new DecisionLog(same, Clock.systemUTC(), UnaryOperator.identity());
         DecisionRecord next = record(10);
         assertInstanceOf(LogResult.Written.class, restarted.record(next));
         restarted.close();

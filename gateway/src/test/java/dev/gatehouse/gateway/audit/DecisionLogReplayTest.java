@@ -14,6 +14,7 @@ import dev.gatehouse.gateway.policy.TestBundle;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
+import dev.gatehouse.gateway.support.LoggedRecords;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The decision log is replayable (style card 7): decisions made by the embedded engine are logged, then every
  * logged {@code input} is evaluated again by the real {@code opa eval} on the Rego sources, which must return the
  * logged {@code result}, masked arguments included. The records are read from every file, rotated ones first, in
- * {@link DecisionLog#files()} order; a record marked {@code redacted} is not the evaluated input and is not replayed.
+ * {@link DecisionLog#files()} order; a record with stand-ins for long values is replayed with the values put back
+ * from the values files, as the replay CLI does.
  */
 class DecisionLogReplayTest {
 
@@ -74,15 +76,16 @@ class DecisionLogReplayTest {
         assertEquals(inputs.size() + 1, lines.size());
         int masked = 0;
         int redacted = 0;
+        Map<String, JsonNode> values = LoggedRecords.values(files);
         for (String line : lines) {
-            JsonNode record = PolicyJson.MAPPER.readTree(line);
-            assertTrue(record.has("result"), () -> "the PDP failed: " + line);
-            if (record.has("redacted")) { // not the evaluated input: a replay need not give the logged result
-                assertEquals("[\"/input/arguments/content\"]", record.get("redacted").toString());
-                assertEquals(1000, record.at("/input/arguments/content/length").asInt());
+            JsonNode logged = PolicyJson.MAPPER.readTree(line);
+            assertTrue(logged.has("result"), () -> "the PDP failed: " + line);
+            if (logged.has("redacted")) { // not the evaluated input until the value is put back
+                assertEquals("[\"/input/arguments/content\"]", logged.get("redacted").toString());
+                assertEquals(1000, logged.at("/input/arguments/content/length").asInt());
                 redacted++;
-                continue;
             }
+            JsonNode record = LoggedRecords.restore(logged, values);
             Entrypoint entrypoint = Arrays.stream(Entrypoint.values())
                     .filter(e -> e.path().equals(record.get("path").asText())).findFirst().orElseThrow();
             JsonNode replayed = OpaCli.eval(entrypoint.query(), record.get("input"));
@@ -90,7 +93,7 @@ class DecisionLogReplayTest {
             masked += record.has("masked") ? 1 : 0;
         }
         assertEquals(1, masked, "the token argument was masked and still replayed");
-        assertEquals(1, redacted, "the long content was redacted and marked so");
+        assertEquals(1, redacted, "the long content was redacted, marked so, and replayed with it put back");
     }
 
     /**

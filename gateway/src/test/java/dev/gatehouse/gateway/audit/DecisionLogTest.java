@@ -213,15 +213,15 @@ class DecisionLogTest {
     /** Names found by the tester that an anchored, newline-blind pattern let through. */
     @Test
     void credentialLikeNamesAreMaskedWhateverTheirSpelling() throws IOException {
-        com.fasterxml.jackson.databind.node.ObjectNode input = (com.fasterxml.jackson.databind.node.ObjectNode)
-                PolicyJson.MAPPER.readTree("{\"arguments\":{\"x\\ntoken\":\"S1\",\"api key\":\"S2\","
-                        + "\"Pass_word\":\"S3\",\"nested\":[{\"PRIVATE-KEY\":\"S4\"}],\"path\":\"page.md\"}}");
+        com.fasterxml.jackson.databind.node.ObjectNode record = (com.fasterxml.jackson.databind.node.ObjectNode)
+                PolicyJson.MAPPER.readTree("{\"input\":{\"arguments\":{\"x\\ntoken\":\"S1\",\"api key\":\"S2\","
+                        + "\"Pass_word\":\"S3\",\"nested\":[{\"PRIVATE-KEY\":\"S4\"}],\"path\":\"page.md\"}}}");
 
-        List<String> masked = ArgumentMasker.mask(input);
+        List<String> masked = RecordRedactor.redact(record, 256).masked();
 
         assertEquals(Set.of("/input/arguments/x\ntoken", "/input/arguments/api key", "/input/arguments/Pass_word",
                 "/input/arguments/nested/0/PRIVATE-KEY"), Set.copyOf(masked));
-        assertFalse(input.toString().matches("(?s).*S[1-4].*"), input.toString());
-        assertEquals("page.md", input.at("/arguments/path").asText());
+        assertFalse(record.toString().matches("(?s).*S[1-4].*"), record.toString());
+        assertEquals("page.md", record.at("/input/arguments/path").asText());
     }
 }

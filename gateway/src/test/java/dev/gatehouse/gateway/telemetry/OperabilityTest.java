@@ -99,7 +99,6 @@ class OperabilityTest implements TestPropertyProvider {
         properties.put("test.in-memory-spans", "true");
         services.stubFor(WireMock.post(urlPathEqualTo("/logs")).willReturn(aResponse().withStatus(200)));
         properties.put("gatehouse.audit.shipping.url", services.baseUrl() + "/logs");
-        properties.put("gatehouse.audit.shipping.spill-dir", "target/test-spill/operability-" + System.nanoTime());
         properties.put("gatehouse.audit.shipping.batch-delay", "50ms");
         return properties;
     }

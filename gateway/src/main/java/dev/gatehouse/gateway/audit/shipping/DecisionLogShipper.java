@@ -1,7 +1,11 @@
 package dev.gatehouse.gateway.audit.shipping;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.audit.DecisionLogConfiguration;
 import dev.gatehouse.gateway.audit.DecisionLogSink;
+import dev.gatehouse.gateway.audit.LogFiles;
 import dev.gatehouse.gateway.policy.PolicyJson;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -12,7 +16,6 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -23,15 +26,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.GZIPInputStream;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.GZIPOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,24 +48,28 @@ import org.slf4j.LoggerFactory;
  * events ({@link OpaDecisionEvent}). Off unless {@code gatehouse.audit.shipping.url} is set.
  *
  * <h2>Path of a record</h2>
- * {@link #written} (on the decision log's writer thread, after the line is in the local log) only puts the line on a
- * bounded in-memory buffer ({@code buffer-records}) and returns. One shipper thread takes up to
- * {@code batch-max-records} lines (waiting at most {@code batch-delay} for a batch to fill), writes them as one gzip
- * body into the spill directory, and then POSTs the oldest spilled batch; a 2xx removes it. So a batch is on disk
- * before it is sent and stays there until the service took it: batches left by a stop or crash are sent by the next
- * start, oldest first. Only lines still in memory at a crash are not shipped (the local decision log has them).
+ * The shipper reads the decision log's own files: from a cursor ({@link ShipCursor}, kept in
+ * {@code <stem>.shipped.json} beside the log) through the rotated files in order into the live file, never past
+ * what the writer reported written ({@link LogTail}). One thread takes up to {@code batch-max-records} records of
+ * one file (waiting at most {@code batch-delay} for a batch of the live file to fill), POSTs them with the values
+ * their stand-ins name (each once per POST, from the file's values file), and moves the cursor past them when the
+ * service answers 2xx. So nothing is held in memory or copied aside: a stop or crash resumes at the cursor, and
+ * the writer never waits for the shipper. A rotated file the cursor has passed is <em>shipped</em>
+ * ({@link #shipped}): the decision log may delete it before its retention age; one it has not passed stays until
+ * its retention age, or until the space budget forces it out, loudly.
  *
  * <h2>Failures</h2>
- * A timeout ({@code timeout}), a refused connection, a 5xx, 408 or 429 keeps the batch and waits before the next try:
- * {@code min-backoff}, doubled per consecutive failure up to {@code max-backoff}. Delivery is at least once (a batch
- * whose answer was lost is sent again; {@code decision_id} is the key to drop duplicates). Any other 4xx means the
- * service will never take that batch: it is removed and its records counted as dropped ({@code rejected}).
+ * A timeout ({@code timeout}), a refused connection, a 5xx, 408 or 429 keeps the cursor and waits before the next
+ * try: {@code min-backoff}, doubled per consecutive failure up to {@code max-backoff}. Delivery is at least once (a
+ * batch whose answer was lost is sent again; {@code decision_id} is the key to drop duplicates). Any other 4xx means
+ * the service will never take that batch: the cursor moves past it and its records are counted as dropped
+ * ({@code rejected}). A line that is not a JSON record is skipped and counted ({@code unreadable}). A file deleted
+ * by its retention age or the budget before the cursor reached it is logged and skipped.
  *
  * <h2>Meters</h2>
- * {@value #SHIPPED} (records the service took), {@value #DROPPED} tagged {@code reason}: {@code buffer_full} (memory
- * buffer full), {@code spill_full} (spill directory at {@code spill-max-bytes}), {@code rejected} (a 4xx),
- * {@code unreadable} (a line or spilled file that cannot be read), {@code closed} (after shutdown);
- * {@value #UPLOADS} tagged {@code outcome} ({@code 2xx|4xx|5xx|timeout|error}); {@value #PENDING} (spilled bytes).
+ * {@value #SHIPPED} (records the service took), {@value #DROPPED} tagged {@code reason} ({@code rejected},
+ * {@code unreadable}), {@value #UPLOADS} tagged {@code outcome} ({@code 2xx|4xx|5xx|timeout|error}),
+ * {@value #PENDING} (bytes of the log not yet shipped).
  */
 @Singleton
 @Requires(property = ShippingConfiguration.PREFIX + ".url", pattern = ".+")
@@ -71,70 +81,76 @@ public class DecisionLogShipper implements DecisionLogSink {
     public static final String PENDING = "gatehouse.decision_log.pending";
 
     private static final Logger LOG = LoggerFactory.getLogger(DecisionLogShipper.class);
-    /** How often an idle shipper looks whether it was closed. */
-    private static final long CLOSE_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How often an idle shipper looks at the files even without being told of a write. */
+    private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final int ATTEMPTS = 3;
 
     private final ShippingConfiguration configuration;
+    private final Path live;
+    private final Path cursorFile;
     private final Map<String, String> labels;
     private final MeterRegistry meters;
-    private final BlockingQueue<byte[]> buffer;
     private final HttpClient http;
-    private final SpillDirectory spill;
     private final Thread thread;
+    private final AtomicLong pending = new AtomicLong();
+    /** First record ids of rotated files; touched by the shipper thread only. */
+    private final Map<Path, String> firstIds = new HashMap<>();
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    /** Guarded by {@link #lock}; its name follows the file through rotations. */
+    private ShipCursor cursor;
+    /** Guarded by {@link #lock}: something was written or rotated since the shipper last looked. */
+    private boolean news;
+    private volatile LogTail.Live reported = new LogTail.Live(null, 0);
     private volatile boolean closed;
+
+    /** Touched by the shipper thread only. */
     private Duration backoff = Duration.ZERO;
     private long nextAttemptNanos = System.nanoTime();
+    private long partialSince;
+    private boolean partial;
 
     @Inject
-    public DecisionLogShipper(ShippingConfiguration configuration, MeterRegistry meters,
+    public DecisionLogShipper(ShippingConfiguration configuration, DecisionLogConfiguration log, MeterRegistry meters,
             @Value("${gatehouse.version:0.1.0}") String version,
             @Value("${gatehouse.environment-id:local}") String environment) throws IOException {
-        this(configuration, Map.of("id", UUID.randomUUID().toString(), "app", "gatehouse", "version", version,
-                "environment", environment), meters);
+        this(configuration, log.file(), Map.of("id", UUID.randomUUID().toString(), "app", "gatehouse",
+                "version", version, "environment", environment), meters);
     }
 
     /**
+     * @param live   the decision log's live file
      * @param labels OPA's {@code labels} put on every event
-     * @throws IOException when the spill directory cannot be created or read
+     * @throws IOException when the cursor file exists and cannot be read
      */
-    public DecisionLogShipper(ShippingConfiguration configuration, Map<String, String> labels, MeterRegistry meters)
-            throws IOException {
+    public DecisionLogShipper(ShippingConfiguration configuration, Path live, Map<String, String> labels,
+            MeterRegistry meters) throws IOException {
         this.configuration = configuration;
+        this.live = live.toAbsolutePath();
+        this.cursorFile = LogFiles.shippedFile(this.live);
         this.labels = Map.copyOf(labels);
         this.meters = meters;
-        this.buffer = new ArrayBlockingQueue<>(configuration.getBufferRecords());
+        this.cursor = ShipCursor.load(cursorFile);
         this.http = HttpClient.newBuilder().connectTimeout(configuration.getTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER).build();
-        this.spill = new SpillDirectory(configuration.getSpillDir(), configuration.getSpillMaxBytes());
-        Gauge.builder(PENDING, spill, SpillDirectory::bytes).baseUnit("bytes")
-                .description("decision-log batches spilled and not yet taken by the service").register(meters);
+        Gauge.builder(PENDING, pending, AtomicLong::get).baseUnit("bytes")
+                .description("decision-log bytes not yet taken by the service").register(meters);
         this.thread = new Thread(this::run, "gatehouse-decision-shipper");
         thread.setDaemon(true);
     }
 
-    /** Starts the shipper thread: spilled batches of an earlier run go first. */
+    /** Starts the shipper thread: it resumes at the cursor. */
     @PostConstruct
     public void start() {
         thread.start();
     }
 
-    @Override
-    public void written(byte[] line) {
-        if (closed) {
-            dropped("closed", 1);
-        } else if (!buffer.offer(line)) {
-            dropped("buffer_full", 1);
-        }
-    }
-
-    /**
-     * Stops taking lines, spills what is in memory (up to the spill limit) and stops the thread; waits at most the
-     * POST timeout plus one second. Spilled batches are sent by the next start.
-     */
+    /** Stops the thread; waits at most the POST timeout plus one second. The cursor is already on disk. */
     @PreDestroy
     public void close() {
-        // Not interrupted: an interrupt would close a spill file being written and lose its batch.
         closed = true;
+        signal();
         try {
             thread.join(configuration.getTimeout().plusSeconds(1).toMillis());
         } catch (InterruptedException e) {
@@ -142,106 +158,262 @@ public class DecisionLogShipper implements DecisionLogSink {
         }
     }
 
-    private void run() {
-        while (!closed) {
-            try {
-                List<byte[]> batch = collect();
-                if (!batch.isEmpty()) {
-                    spill(batch);
-                }
-                if (System.nanoTime() - nextAttemptNanos >= 0) {
-                    sendOldest();
-                }
-            } catch (InterruptedException e) {
-                break; // close(): spill what is left below
-            } catch (RuntimeException e) {
-                LOG.error("decision-log shipper failed a round; it goes on", e);
+    @Override
+    public void written(String firstId, long liveBytes) {
+        reported = new LogTail.Live(firstId, liveBytes);
+        signal();
+    }
+
+    @Override
+    public void rotated(String firstId, Path rotated) {
+        lock.lock();
+        try {
+            if (firstId != null && firstId.equals(cursor.firstId())) {
+                cursor = cursor.renamed(rotated.getFileName().toString());
             }
-        }
-        List<byte[]> rest = new ArrayList<>();
-        buffer.drainTo(rest);
-        for (int from = 0; from < rest.size(); from += configuration.getBatchMaxRecords()) {
-            spill(rest.subList(from, Math.min(rest.size(), from + configuration.getBatchMaxRecords())));
+            news = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
         }
     }
 
     /**
-     * Up to one batch from memory: waits for a first line (not longer than the next attempt is due), then up to
-     * {@code batch-delay} for the batch to fill.
+     * Whether the cursor has passed the rotated file: it is in a later file. The writer tells {@link #rotated}
+     * before it asks, and the shipper names its cursor's file under the same lock, so the name compared is current.
      */
-    private List<byte[]> collect() throws InterruptedException {
-        List<byte[]> batch = new ArrayList<>();
-        long wait = Math.min(CLOSE_CHECK_NANOS, pendingBatches()
-                ? Math.max(0, nextAttemptNanos - System.nanoTime()) : configuration.getBatchDelay().toNanos());
-        byte[] first = buffer.poll(wait, TimeUnit.NANOSECONDS);
-        if (first == null) {
-            return batch;
-        }
-        batch.add(first);
-        long until = System.nanoTime() + configuration.getBatchDelay().toNanos();
-        while (batch.size() < configuration.getBatchMaxRecords()) {
-            buffer.drainTo(batch, configuration.getBatchMaxRecords() - batch.size());
-            long left = until - System.nanoTime();
-            if (batch.size() >= configuration.getBatchMaxRecords() || left <= 0) {
-                break;
+    @Override
+    public boolean shipped(Path rotated, String firstId) {
+        lock.lock();
+        try {
+            if (cursor.firstId() == null || cursor.name() == null || cursor.firstId().equals(firstId)) {
+                return false;
             }
-            byte[] next = buffer.poll(left, TimeUnit.NANOSECONDS);
-            if (next == null) {
-                break;
-            }
-            batch.add(next);
+            return cursor.name().equals(live.getFileName().toString())
+                    || rotated.getFileName().toString().compareTo(cursor.name()) < 0;
+        } finally {
+            lock.unlock();
         }
-        return batch;
     }
 
-    private boolean pendingBatches() {
-        return spill.bytes() > 0;
+    private void signal() {
+        lock.lock();
+        try {
+            news = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
     }
 
-    /** Writes a batch as one gzip body into the spill directory, or counts it dropped. */
-    private void spill(List<byte[]> lines) {
+    /** Waits until told of news, closed, or {@code nanos} passed. */
+    private void await(long nanos) throws InterruptedException {
+        lock.lock();
+        try {
+            long left = nanos;
+            while (!news && !closed && left > 0) {
+                left = changed.awaitNanos(left);
+            }
+            news = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void run() {
+        while (!closed) {
+            try {
+                long due = nextAttemptNanos - System.nanoTime();
+                if (due > 0) {
+                    await(due);
+                    continue;
+                }
+                round();
+            } catch (InterruptedException e) {
+                return;
+            } catch (IOException | RuntimeException e) {
+                LOG.error("decision-log shipper failed a round; retrying in {}: {}", retryLater(), e.toString());
+            }
+        }
+    }
+
+    /** One look at the files: sends a batch, moves to the next file, or waits. */
+    private void round() throws IOException, InterruptedException {
+        Optional<Path> file = locate();
+        if (file.isEmpty()) {
+            await(IDLE_NANOS);
+            return;
+        }
+        ShipCursor at = current();
+        boolean rotatedName = LogFiles.isRotatedName(live, file.get().getFileName().toString());
+        LogTail.Chunk chunk = LogTail.read(file.get(), rotatedName, at.offset(), configuration.getBatchMaxRecords(),
+                () -> reported);
+        if (at.firstId() != null && !at.firstId().equals(chunk.firstId())) {
+            return; // renamed under us: locate it again
+        }
+        if (chunk.lines().isEmpty()) {
+            partial = false;
+            if (!(chunk.complete() && next(file.get()))) {
+                await(IDLE_NANOS);
+            }
+            return;
+        }
+        if (!chunk.complete() && chunk.lines().size() < configuration.getBatchMaxRecords()) {
+            long now = System.nanoTime();
+            if (!partial) {
+                partial = true;
+                partialSince = now;
+            }
+            long left = configuration.getBatchDelay().toNanos() - (now - partialSince);
+            if (left > 0) {
+                await(left);
+                return;
+            }
+        }
+        partial = false;
+        send(file.get(), chunk);
+    }
+
+    private ShipCursor current() {
+        lock.lock();
+        try {
+            return cursor;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The file the cursor is in, found by its first record; names the cursor's file by it. A cursor whose file is
+     * gone moves to the file after it (the oldest there is when that cannot be told), saying so.
+     */
+    private Optional<Path> locate() throws IOException {
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            List<Path> files = LogFiles.files(live);
+            firstIds.keySet().retainAll(files);
+            Optional<Path> found = Optional.empty();
+            long offset = 0;
+            lock.lock();
+            try {
+                if (files.isEmpty()) {
+                    return Optional.empty();
+                }
+                if (cursor.firstId() == null) {
+                    found = Optional.of(files.get(0));
+                } else {
+                    for (Path file : files) {
+                        if (cursor.firstId().equals(firstId(file))) {
+                            found = Optional.of(file);
+                            offset = cursor.offset();
+                            break;
+                        }
+                    }
+                }
+                found.ifPresent(file -> cursor = cursor.renamed(file.getFileName().toString()));
+            } finally {
+                lock.unlock();
+            }
+            if (found.isPresent()) {
+                measure(files, found.get(), offset);
+                return found;
+            }
+        }
+        return skipGone();
+    }
+
+    /**
+     * The first record's id of a log file; a rotated file's is remembered (it never changes), the live file's read
+     * each time. Reads at most one line, so the writer waiting for the lock waits no longer.
+     */
+    private String firstId(Path file) {
+        if (!LogFiles.isRotatedName(live, file.getFileName().toString())) {
+            return LogFiles.firstId(file).orElse(null);
+        }
+        return firstIds.computeIfAbsent(file, f -> LogFiles.firstId(f).orElse(null));
+    }
+
+    /** The cursor's file was deleted before it was shipped: continue after it. */
+    private Optional<Path> skipGone() throws IOException {
+        List<Path> files = LogFiles.files(live);
+        lock.lock();
+        try {
+            String gone = cursor.name();
+            Path after = files.stream()
+                    .filter(f -> gone == null || !LogFiles.isRotatedName(live, gone)
+                            || f.getFileName().toString().compareTo(gone) > 0)
+                    .findFirst().orElse(null);
+            LOG.warn("decision-log file {} was deleted before all its records were shipped (from byte {} on);"
+                    + " shipping goes on with {}", gone, cursor.offset(), after == null ? "the next file" : after);
+            cursor = after == null ? ShipCursor.START
+                    : new ShipCursor(after.getFileName().toString(), LogFiles.firstId(after).orElse(null), 0);
+            save();
+            return Optional.empty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Moves the cursor to the start of the file after {@code done}; false when there is none yet. */
+    private boolean next(Path done) throws IOException {
+        List<Path> files = LogFiles.files(live);
+        int index = files.indexOf(done);
+        if (index < 0 || index + 1 >= files.size()) {
+            return false;
+        }
+        Path following = files.get(index + 1);
+        Optional<String> firstId = LogFiles.firstId(following);
+        if (firstId.isEmpty()) {
+            return false;
+        }
+        lock.lock();
+        try {
+            cursor = new ShipCursor(following.getFileName().toString(), firstId.get(), 0);
+            save();
+        } finally {
+            lock.unlock();
+        }
+        return true;
+    }
+
+    /** Bytes from the cursor to the end of the log. */
+    private void measure(List<Path> files, Path from, long offset) {
+        long bytes = -offset;
+        for (Path file : files.subList(files.indexOf(from), files.size())) {
+            try {
+                bytes += Files.size(file);
+            } catch (IOException e) {
+                // deleted meanwhile: nothing of it is pending
+            }
+        }
+        pending.set(Math.max(0, bytes));
+    }
+
+    /** POSTs one batch of {@code file}; moves the cursor past it when the service took it (or refused it for good). */
+    private void send(Path file, LogTail.Chunk chunk) throws IOException {
         ArrayNode events = PolicyJson.MAPPER.createArrayNode();
         int unreadable = 0;
-        for (byte[] line : lines) {
-            try {
-                events.add(OpaDecisionEvent.of(line, labels));
-            } catch (IOException e) {
-                unreadable++;
+        try (ValueLookup values = ValueLookup.open(live, chunk.firstId())) {
+            Set<String> carried = new HashSet<>();
+            for (byte[] line : chunk.lines()) {
+                JsonNode record;
+                try {
+                    record = PolicyJson.MAPPER.readTree(line);
+                } catch (IOException e) {
+                    unreadable++;
+                    continue;
+                }
+                if (!record.isObject()) {
+                    unreadable++;
+                    continue;
+                }
+                events.add(event(record, values, carried));
             }
         }
         if (unreadable > 0) {
             dropped("unreadable", unreadable);
         }
         if (events.isEmpty()) {
-            return;
-        }
-        try {
-            if (!spill.write(gzip(PolicyJson.write(events).getBytes(StandardCharsets.UTF_8)))) {
-                LOG.warn("decision-log spill directory {} is full ({} bytes); {} record(s) dropped",
-                        configuration.getSpillDir(), spill.bytes(), events.size());
-                dropped("spill_full", events.size());
-            }
-        } catch (IOException e) {
-            LOG.error("decision-log batch of {} record(s) not spilled to {}: {}", events.size(),
-                    configuration.getSpillDir(), e.toString());
-            dropped("spill_full", events.size());
-        }
-    }
-
-    /** POSTs the oldest spilled batch; sets the backoff after a failure. */
-    private void sendOldest() throws InterruptedException {
-        Path file;
-        byte[] body;
-        try {
-            List<Path> pending = spill.pending();
-            if (pending.isEmpty()) {
-                return;
-            }
-            file = pending.get(0);
-            body = Files.readAllBytes(file);
-        } catch (IOException e) {
-            LOG.error("decision-log spill directory {} cannot be read: {}", configuration.getSpillDir(), e.toString());
-            retryLater();
+            advance(file, chunk);
             return;
         }
         String outcome;
@@ -250,17 +422,21 @@ public class DecisionLogShipper implements DecisionLogSink {
                     .timeout(configuration.getTimeout())
                     .header("Content-Type", "application/json")
                     .header("Content-Encoding", "gzip")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(gzip(PolicyJson.write(events)
+                            .getBytes(StandardCharsets.UTF_8))));
             credential().ifPresent(token -> request.header("Authorization", "Bearer " + token));
             int status = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
             outcome = (status / 100) + "xx";
             if (status / 100 == 2) {
-                shipped(file, body);
+                advance(file, chunk);
+                Counter.builder(SHIPPED).description("decision-log records the decision-log service took")
+                        .register(meters).increment(events.size());
+                backoff = Duration.ZERO;
             } else if (status / 100 == 4 && status != 408 && status != 429) {
-                int records = records(body);
-                LOG.error("decision-log service refused a batch of {} record(s) with {}; dropped", records, status);
-                remove(file);
-                dropped("rejected", records);
+                LOG.error("decision-log service refused a batch of {} record(s) with {}; dropped", events.size(),
+                        status);
+                advance(file, chunk);
+                dropped("rejected", events.size());
                 backoff = Duration.ZERO;
             } else {
                 LOG.warn("decision-log service answered {}; retrying in {}", status, retryLater());
@@ -271,26 +447,56 @@ public class DecisionLogShipper implements DecisionLogSink {
         } catch (IOException e) {
             outcome = "error";
             LOG.warn("decision-log POST failed ({}); retrying in {}", e.toString(), retryLater());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
         }
         Counter.builder(UPLOADS).description("POSTs of decision-log batches by outcome").tag("outcome", outcome)
                 .register(meters).increment();
     }
 
-    private void shipped(Path file, byte[] body) {
-        int records = records(body);
-        remove(file);
-        Counter.builder(SHIPPED).description("decision-log records the decision-log service took")
-                .register(meters).increment(records);
-        backoff = Duration.ZERO;
+    /**
+     * The event of one record: a reduced line's whole record comes back from the values file; the values its
+     * stand-ins name go with it unless an earlier event of the batch carried them.
+     */
+    private ObjectNode event(JsonNode record, ValueLookup values, Set<String> carried) throws IOException {
+        JsonNode whole = record;
+        if (record.has("reduced")) {
+            Optional<JsonNode> entry = values.entry(OpaDecisionEvent.valueKeys(record).get(0));
+            if (entry.isPresent()) {
+                whole = entry.get().path("json");
+            }
+        }
+        ObjectNode event = OpaDecisionEvent.of(whole, labels);
+        ArrayNode attached = PolicyJson.MAPPER.createArrayNode();
+        for (String key : OpaDecisionEvent.valueKeys(whole)) {
+            if (carried.add(key)) {
+                values.entry(key).ifPresent(attached::add);
+            }
+        }
+        if (!attached.isEmpty()) {
+            event.set("values", attached);
+        }
+        return event;
+    }
+
+    /** Moves the cursor past a batch and keeps it on disk. */
+    private void advance(Path file, LogTail.Chunk chunk) throws IOException {
+        lock.lock();
+        try {
+            String name = Objects.equals(cursor.firstId(), chunk.firstId()) && cursor.name() != null
+                    ? cursor.name() : file.getFileName().toString();
+            cursor = new ShipCursor(name, chunk.firstId(), chunk.to());
+            save();
+        } finally {
+            lock.unlock();
+        }
         nextAttemptNanos = System.nanoTime();
     }
 
-    private void remove(Path file) {
-        try {
-            spill.remove(file);
-        } catch (IOException e) {
-            LOG.error("sent decision-log batch {} cannot be removed (it will be sent again): {}", file, e.toString());
-        }
+    /** Called with {@link #lock} held. */
+    private void save() throws IOException {
+        cursor.save(cursorFile);
     }
 
     /** Doubles the backoff (from min-backoff, up to max-backoff) and schedules the next attempt. */
@@ -309,15 +515,6 @@ public class DecisionLogShipper implements DecisionLogSink {
     private void dropped(String reason, int records) {
         Counter.builder(DROPPED).description("decision-log records that will not be shipped, by reason")
                 .tag("reason", reason).register(meters).increment(records);
-    }
-
-    /** The number of events in a spilled body (0 when it cannot be read). */
-    private static int records(byte[] gzipBody) {
-        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipBody))) {
-            return PolicyJson.MAPPER.readTree(in).size();
-        } catch (IOException e) {
-            return 0;
-        }
     }
 
     private static byte[] gzip(byte[] bytes) throws IOException {

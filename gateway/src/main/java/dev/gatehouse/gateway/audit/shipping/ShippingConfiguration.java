@@ -4,13 +4,12 @@ import io.micronaut.context.annotation.ConfigurationProperties;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
- * {@code gatehouse.audit.shipping}: sending the decision log to an OPA-compatible decision-log service. Off unless
- * {@code url} is set. Every setter rejects a value that makes no sense with {@link IllegalArgumentException}, so a
- * bad configuration fails at start-up.
+ * {@code gatehouse.audit.shipping}: sending the decision log to an OPA-compatible decision-log service
+ * ({@link DecisionLogShipper}, which reads the log's own files). Off unless {@code url} is set. Every setter rejects
+ * a value that makes no sense with {@link IllegalArgumentException}, so a bad configuration fails at start-up.
  */
 @ConfigurationProperties(ShippingConfiguration.PREFIX)
 public class ShippingConfiguration {
@@ -19,9 +18,6 @@ public class ShippingConfiguration {
 
     private URI url;
     private String credentialFile = "";
-    private String spillDir = "logs/decision-spill";
-    private long spillMaxBytes = 256L * 1024 * 1024;
-    private int bufferRecords = 10_000;
     private int batchMaxRecords = 500;
     private Duration batchDelay = Duration.ofSeconds(1);
     private Duration timeout = Duration.ofSeconds(10);
@@ -53,37 +49,6 @@ public class ShippingConfiguration {
         this.credentialFile = credentialFile == null ? "" : credentialFile;
     }
 
-    /**
-     * {@code spill-dir}: batches waiting to be sent, one gzip file each; a relative path is resolved against the
-     * working directory. application.yml sets {@code <GATEHOUSE_DATA_DIR>/logs/decision-spill}; one shipper per
-     * directory.
-     */
-    public Path getSpillDir() {
-        return Path.of(spillDir);
-    }
-
-    public void setSpillDir(String spillDir) {
-        this.spillDir = Objects.requireNonNull(spillDir, "spill-dir");
-    }
-
-    /** {@code spill-max-bytes}: the most the spill directory may hold; a batch past it is dropped. Default 256 MiB. */
-    public long getSpillMaxBytes() {
-        return spillMaxBytes;
-    }
-
-    public void setSpillMaxBytes(long spillMaxBytes) {
-        this.spillMaxBytes = positive("spill-max-bytes", spillMaxBytes);
-    }
-
-    /** {@code buffer-records}: records held in memory before they are spilled; past it, dropped. Default 10000. */
-    public int getBufferRecords() {
-        return bufferRecords;
-    }
-
-    public void setBufferRecords(int bufferRecords) {
-        this.bufferRecords = (int) positive("buffer-records", bufferRecords);
-    }
-
     /** {@code batch-max-records}: records per POST, at most. Default 500. */
     public int getBatchMaxRecords() {
         return batchMaxRecords;
@@ -93,7 +58,7 @@ public class ShippingConfiguration {
         this.batchMaxRecords = (int) positive("batch-max-records", batchMaxRecords);
     }
 
-    /** {@code batch-delay}: the longest a record waits in memory for others to join its batch. Default 1 s. */
+    /** {@code batch-delay}: the longest a record of the live file waits for others to join its batch. Default 1 s. */
     public Duration getBatchDelay() {
         return batchDelay;
     }

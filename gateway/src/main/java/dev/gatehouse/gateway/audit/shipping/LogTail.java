@@ -1,0 +1,79 @@
+package dev.gatehouse.gateway.audit.shipping;
+
+import dev.gatehouse.gateway.audit.LogFiles;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Reads whole records from one decision-log file for the shipper, never past what the writer has reported written:
+ * a file is read up to the size {@link DecisionLogShipper#written} last reported when its first record is the one
+ * reported for the live file, and whole otherwise. The writer reports a fresh live file's first record before it
+ * writes it, so a file whose first record is not the reported one has been rotated and is complete.
+ */
+final class LogTail {
+
+    /** What the writer last reported of the live file (see {@link dev.gatehouse.gateway.audit.DecisionLogSink}). */
+    record Live(String firstId, long bytes) {
+    }
+
+    /**
+     * Records read from one file.
+     *
+     * @param firstId  the id of the file's first record; {@code null} when it has none yet
+     * @param to       the offset after the last record read
+     * @param lines    the records, each with its newline
+     * @param complete whether the file is no longer written to and {@code to} is its end
+     */
+    record Chunk(String firstId, long to, List<byte[]> lines, boolean complete) {
+    }
+
+    private LogTail() {
+    }
+
+    /**
+     * Up to {@code maxRecords} whole records of {@code file} from {@code offset} on.
+     *
+     * @param rotated whether {@code file} has a rotated name (then it is never written again)
+     * @param live    what the writer reports now; asked after the file was opened and its first record read
+     */
+    static Chunk read(Path file, boolean rotated, long offset, int maxRecords, Supplier<Live> live)
+            throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            String firstId = LogFiles.firstId(channel).orElse(null);
+            Live reported = live.get();
+            boolean isLive = !rotated && (firstId == null || Objects.equals(firstId, reported.firstId()));
+            long limit = !isLive ? channel.size() : firstId == null ? 0 : Math.min(reported.bytes(), channel.size());
+            List<byte[]> lines = new ArrayList<>();
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+            long position = offset;
+            long end = offset;
+            while (position < limit && lines.size() < maxRecords) {
+                chunk.clear().limit((int) Math.min(chunk.capacity(), limit - position));
+                int read = channel.read(chunk, position);
+                if (read <= 0) {
+                    break;
+                }
+                for (int i = 0; i < read && lines.size() < maxRecords; i++) {
+                    byte b = chunk.get(i);
+                    line.write(b);
+                    if (b == '\n') {
+                        lines.add(line.toByteArray());
+                        line.reset();
+                        end = position + i + 1;
+                    }
+                }
+                position += read;
+            }
+            return new Chunk(firstId, end, lines, !isLive && end >= limit);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.gatehouse.gateway.admin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.gateway.audit.DecisionLog;
+import dev.gatehouse.gateway.audit.DecisionRecord;
+import dev.gatehouse.gateway.audit.LogResult;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.Obligations;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.support.Facts;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.runtime.server.EmbeddedServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The running gateway says when its decision-log budget costs records: with a deliberately tiny budget (one rotated
+ * file of one record), {@code /health} turns DEGRADED (still 200, and readiness stays up: decisions go on) and the
+ * Prometheus scrape counts every record deleted although neither shipped nor past its retention age.
+ */
+class DecisionLogHealthTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static HttpResponse<String> get(EmbeddedServer server, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.getPort() + path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aTinyBudgetTurnsHealthDegradedAndCountsWhatItDeletes(@TempDir Path dir) throws Exception {
+        try (EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, Map.of(
+                "micronaut.server.port", "-1",
+                "gatehouse.database.data-dir", dir.resolve("postgres").toString(),
+                "gatehouse.policy.bundle-path", System.getProperty("gatehouse.bundle.dir", "../target/bundle")
+                        + "/bundle.tar.gz",
+                "gatehouse.audit.path", dir.resolve("logs/decisions.jsonl").toString(),
+                "gatehouse.audit.max-file-bytes", "1",
+                "gatehouse.audit.max-files", "1"), "test")) {
+            JsonNode before = JSON.readTree(get(server, "/health").body());
+            assertEquals("UP", before.path("status").asText(), before.toString());
+            assertEquals("UP", before.path("decisionLog").path("status").asText());
+
+            DecisionLog log = server.getApplicationContext().getBean(DecisionLog.class);
+            Decision deny = new Decision(false, List.of(new Decision.Reason("schema", "no")), Obligations.NONE,
+                    "rev", 1);
+            for (int i = 0; i < 4; i++) { // a file each: one kept, the live one, two deleted
+                assertInstanceOf(LogResult.Written.class, log.record(DecisionRecord.forCall(
+                        Facts.call("wiki_read", Map.of("path", "page.md")), new PolicyOutcome.Decided<>(deny))));
+            }
+
+            HttpResponse<String> health = get(server, "/health");
+            assertEquals(200, health.statusCode(), health.body());
+            JsonNode body = JSON.readTree(health.body());
+            assertEquals("DEGRADED", body.path("status").asText(), health.body());
+            assertEquals("DEGRADED", body.path("decisionLog").path("status").asText());
+            assertEquals("decision_log_budget", body.path("decisionLog").path("fault").path("code").asText());
+            assertEquals(2, body.path("decisionLog").path("evictedRecords").asInt());
+            assertEquals(1, body.path("decisionLog").path("maxFiles").asInt());
+            assertEquals(200, get(server, "/health/readiness").statusCode(), "decisions go on: still ready");
+
+            Matcher counted = Pattern.compile("(?m)^gatehouse_decision_log_evicted_records_total(\\{[^}]*})? (\\S+)$")
+                    .matcher(get(server, "/prometheus").body());
+            assertTrue(counted.find(), "the counter is scraped");
+            assertEquals(2.0, Double.parseDouble(counted.group(2)));
+        }
+    }
+}

@@ -1,0 +1,265 @@
+package dev.gatehouse.gateway.audit;
+
+import static dev.gatehouse.gateway.audit.AuditFixtures.THREAD;
+import static dev.gatehouse.gateway.support.LoggedRecords.longStrings;
+import static dev.gatehouse.gateway.support.LoggedRecords.restore;
+import static dev.gatehouse.gateway.audit.AuditFixtures.values;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.gateway.policy.Schemas;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.Obligations;
+import dev.gatehouse.gateway.policy.api.OmittedArgument;
+import dev.gatehouse.gateway.policy.api.PolicyFault;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.ThreadShell;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No value a caller controls grows a record: for long values of every kind (ASCII, 2-, 3- and 4-byte UTF-8) in
+ * every place a record copies caller text (argument values and names at any depth, the tool name, the unicode
+ * facts, thread targets, omitted-argument pointers, argument errors, every obligation kind, reasons, the fault,
+ * the caller, a notice), every string and member name in the line is at most the bound, the line holds no copy of
+ * the value, the value is kept exactly once, the line is schema-valid, and putting the values back gives the record
+ * exactly as evaluated (so it replays).
+ */
+class RecordRedactionTest {
+
+    private static final int BOUND = 256;
+    private static final int RECORD = 16 * 1024;
+
+    /** Over the bound in UTF-8 bytes, each by a few bytes; none over it in characters but the first. */
+    private static final List<String> LONG = List.of("p".repeat(300), "\u00e9".repeat(129), "\u6f22".repeat(86),
+            "\ud83d\ude00".repeat(65));
+
+    private static final Decision ALLOW = new Decision(true, List.of(), new Obligations(Map.of(),
+            Map.of("path", "agents/a1/page.md")), "rev-1", 5, Optional.of("default"));
+
+    private static DecisionRecord call(Map<String, Object> arguments) {
+        return DecisionRecord.forCall(new DecisionInput(Optional.of("wiki_read"), Optional.of(arguments), List.of(),
+                THREAD, Map.of(), "agents/a1"), new PolicyOutcome.Decided<>(ALLOW));
+    }
+
+    private static DecisionRecord call(DecisionInput input, Decision decision) {
+        return DecisionRecord.forCall(input, new PolicyOutcome.Decided<>(decision));
+    }
+
+    /** Every place a caller's {@code v} reaches a record, by name. */
+    private static Map<String, Function<String, DecisionRecord>> places() {
+        Map<String, Function<String, DecisionRecord>> places = new LinkedHashMap<>();
+        places.put("argument value", v -> call(Map.of("path", v)));
+        places.put("nested value", v -> call(Map.of("path", "page.md", "a", Map.of("b", v))));
+        places.put("array item", v -> call(Map.of("path", "page.md", "list", List.of("x", v))));
+        places.put("deep item", v -> call(Map.of("path", "page.md", "a", List.of(Map.of("b", List.of(v))))));
+        places.put("argument name", v -> call(Map.of("path", "page.md", v, "x")));
+        places.put("nested name", v -> call(Map.of("path", "page.md", "a", Map.of(v, 1))));
+        places.put("name and value", v -> call(Map.of("path", "page.md", v, v)));
+        places.put("name over a long value", v -> call(Map.of("path", "page.md", v, Map.of(v + "2", v + "3"))));
+        places.put("digest-like name beside", v -> call(Map.of("path", "page.md", v, 1,
+                RecordRedactor.KEY_PREFIX + OmittedArgument.ifLonger(v, BOUND).orElseThrow().sha256(), 2)));
+        places.put("tool name", v -> DecisionRecord.forCall(new DecisionInput(Optional.of(v),
+                Optional.of(Map.of()), List.of(), THREAD, Map.of(), "agents/a1"), new PolicyOutcome.Decided<>(
+                new Decision(false, List.of(new Decision.Reason("unknown_tool", "no such tool")), Obligations.NONE,
+                        "rev-1", 5))));
+        places.put("unicode segment", v -> call(new DecisionInput(Optional.of("wiki_read"), Optional.of(
+                Map.of("path", v)), List.of(), THREAD, Map.of(), "agents/a1", Map.of(v, List.of("Ll"))), ALLOW));
+        places.put("unicode, many short segments", v -> {
+            Map<String, List<String>> unicode = new TreeMap<>();
+            for (int i = 0; i < 40; i++) {
+                unicode.put(i + v.substring(0, 6), List.of("Ll"));
+            }
+            return call(new DecisionInput(Optional.of("wiki_read"), Optional.of(Map.of("path", "x")), List.of(),
+                    THREAD, Map.of(), "agents/a1", unicode), ALLOW);
+        });
+        places.put("thread target", v -> call(new DecisionInput(Optional.of("t3_thread_read"), Optional.of(
+                Map.of("threadId", v)), List.of(), THREAD, Map.of(v, ThreadShell.of(ThreadShell.Lookup.NOT_FOUND)),
+                "agents/a1"), new Decision(false, List.of(new Decision.Reason("thread_not_found",
+                        "target thread could not be found: " + v)), Obligations.NONE, "rev-1", 5)));
+        places.put("omitted argument name", v -> call(Map.of("path", "page.md", v,
+                new OmittedArgument(1000, "0".repeat(64)))));
+        places.put("argument error", v -> call(new DecisionInput(Optional.of("wiki_read"), Optional.of(
+                Map.of("path", "page.md")), List.of(new DecisionInput.ArgumentError("additionalProperties", "/" + v,
+                Optional.of(v), "must not have " + v)), THREAD, Map.of(), "agents/a1"), ALLOW));
+        places.put("wiki path obligation", v -> call(new DecisionInput(Optional.of("wiki_read"), Optional.of(
+                Map.of("path", v)), List.of(), THREAD, Map.of(), "agents/a1"), new Decision(true, List.of(),
+                new Obligations(Map.of(), Map.of("path", "agents/a1/" + v)), "rev-1", 5)));
+        places.put("mode obligation", v -> call(new DecisionInput(Optional.of("t3_thread_launch"), Optional.of(
+                Map.of("runtimeMode", v)), List.of(), THREAD, Map.of(), "agents/a1"), new Decision(true, List.of(),
+                new Obligations(Map.of("runtimeMode", v), Map.of()), "rev-1", 5)));
+        places.put("reason message", v -> call(read(v), new Decision(false, List.of(
+                new Decision.Reason("schema", "bad: " + v), new Decision.Reason(v, "a code too")), Obligations.NONE,
+                "rev-1", 5)));
+        places.put("fault detail", v -> DecisionRecord.forCall(read(v), new PolicyOutcome.Failed<>(
+                new PolicyFault(PolicyFault.EVALUATION_ERROR, "failed on " + v))));
+        places.put("caller", v -> call(new DecisionInput(Optional.of("wiki_read"), Optional.of(
+                Map.of("path", "page.md")), List.of(), new CallerFacts("outside_agent", v, Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.of("full-access"), THREAD.settings(), Optional.empty()),
+                Map.of(), "outside-agents/" + v), ALLOW));
+        places.put("listing", v -> DecisionRecord.forListing(DecisionInput.forListing(new CallerFacts(
+                "outside_agent", v, Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("full-access"),
+                THREAD.settings(), Optional.empty()), "outside-agents/" + v), new PolicyOutcome.Decided<>(
+                new dev.gatehouse.gateway.policy.api.VisibleTools(List.of("wiki_read"), "rev-1", 3))));
+        places.put("notice", v -> {
+            ObjectNode input = PolicyJson.MAPPER.createObjectNode();
+            input.putObject("notice").put("kind", "assignment").put("title", v).putObject("meta").put(v, v);
+            return DecisionRecord.forNotice(input, "a1", new PolicyOutcome.Decided<>(ALLOW));
+        });
+        return places;
+    }
+
+    private static DecisionInput read(String path) {
+        return new DecisionInput(Optional.of("wiki_read"), Optional.of(Map.of("path", path)), List.of(), THREAD,
+                Map.of(), "agents/a1");
+    }
+
+    /** The record as evaluated: nothing replaced but the masked arguments. */
+    private static JsonNode asEvaluated(DecisionRecord record) throws Exception {
+        JsonNode whole = PolicyJson.MAPPER.readTree(DecisionRecordJson.encode(record, Integer.MAX_VALUE,
+                Integer.MAX_VALUE).line());
+        assertFalse(whole.has("redacted") || whole.has("redactedKeys") || whole.has("reduced"));
+        return whole;
+    }
+
+    @Test
+    void everyLongValueEverywhereIsKeptOnceAndPutBackExactly() throws Exception {
+        List<String> checked = new ArrayList<>();
+        for (Map.Entry<String, Function<String, DecisionRecord>> place : places().entrySet()) {
+            for (String value : LONG) {
+                String what = place.getKey() + " / " + value.codePointAt(0);
+                DecisionRecord record = place.getValue().apply(value);
+                RecordLine encoded = DecisionRecordJson.encode(record, BOUND, RECORD);
+                String text = new String(encoded.line(), StandardCharsets.UTF_8);
+                JsonNode line = PolicyJson.MAPPER.readTree(text);
+
+                assertTrue(encoded.line().length <= RECORD, what);
+                assertFalse(line.has("reduced"), what);
+                assertEquals(List.of(), longStrings(line, BOUND), what + ": " + text);
+                assertFalse(text.contains(value), what + ": a copy of the value is left: " + text);
+                assertTrue(line.has("redacted") || line.has("redactedKeys"), what);
+                assertEquals(List.of(), Schemas.errors("decision-log-record.json", line), what + ": " + text);
+                JsonNode evaluated = asEvaluated(record);
+                if (longStrings(evaluated, BOUND).contains(value)) {
+                    assertEquals(1, encoded.values().stream().filter(v -> v.sha256().equals(
+                            OmittedArgument.ifLonger(value, BOUND).orElseThrow().sha256()) && !v.json()).count(),
+                            what + ": the value is kept once");
+                } else { // only pieces of it: the unicode facts as one JSON value
+                    assertEquals(1, encoded.values().stream().filter(StoredValue::json).count(), what);
+                }
+                assertEquals(encoded.values().size(), encoded.values().stream().map(StoredValue::key).distinct()
+                        .count(), what + ": no value twice");
+                assertEquals(evaluated, restore(line, values(encoded)), what + ": put back");
+                checked.add(what);
+            }
+        }
+        assertEquals(places().size() * LONG.size(), checked.size());
+    }
+
+    /** At the bound a value stays, one byte over it does not, however many bytes its characters take. */
+    @Test
+    void aValueAtTheBoundIsLoggedAsItIs() throws Exception {
+        for (String unit : List.of("a", "\u00e9", "\u6f22", "\ud83d\ude00")) {
+            int width = unit.getBytes(StandardCharsets.UTF_8).length;
+            String kept = unit.repeat(BOUND / width) + "a".repeat(BOUND % width); // 256 bytes
+            String name = unit.repeat(BOUND / width - 1) + "a".repeat(BOUND % width + width - 1); // 255 bytes,
+            // and its pointer "/<name>" 256
+            RecordLine encoded = DecisionRecordJson.encode(call(Map.of("path", kept, name, 1)), BOUND, RECORD);
+            JsonNode line = PolicyJson.MAPPER.readTree(encoded.line());
+            assertEquals(kept, line.at("/input/arguments/path").asText());
+            assertTrue(line.path("input").path("arguments").has(name));
+            assertFalse(line.has("redacted") || line.has("redactedKeys"), line.toString());
+            assertEquals(List.of(), encoded.values());
+
+            RecordLine over = DecisionRecordJson.encode(call(Map.of("path", kept + "a")), BOUND, RECORD);
+            JsonNode overLine = PolicyJson.MAPPER.readTree(over.line());
+            assertEquals("/input/arguments/path", overLine.at("/redacted/0").asText(), overLine.toString());
+            assertEquals(BOUND + 1, overLine.at("/input/arguments/path/length").asInt());
+        }
+    }
+
+    /** A credential a caller also put in a field that is logged is never kept in the values file. */
+    @Test
+    void aMaskedValueIsNeverKeptEvenWhereItIsAlsoLoggedUnmasked() throws Exception {
+        for (String secret : LONG) {
+            RecordLine encoded = DecisionRecordJson.encode(call(Map.of("path", secret, "apiToken", secret,
+                    "auth", Map.of("password", List.of("x", secret)))), BOUND, RECORD);
+            String text = new String(encoded.line(), StandardCharsets.UTF_8);
+            assertFalse(text.contains(secret));
+            for (StoredValue value : encoded.values()) {
+                assertFalse(new String(value.entry(), StandardCharsets.UTF_8).contains(secret), "kept: " + secret);
+            }
+            JsonNode line = PolicyJson.MAPPER.readTree(text);
+            assertEquals(ArgumentMasker.MASK, line.at("/input/arguments/apiToken"));
+            assertEquals(ArgumentMasker.MASK, line.at("/input/arguments/auth/password"));
+            assertThrows(AssertionError.class, () -> restore(line, values(encoded)),
+                    "a replay is told the value was not kept");
+        }
+    }
+
+    /**
+     * A record too long after redaction (64 members of business data just under the bound) is written reduced: the
+     * decision, reasons, ids, caller and revision stay, the whole record is kept once and comes back whole.
+     */
+    @Test
+    void aRecordOverTheBoundIsWrittenReducedAndComesBackWhole() throws Exception {
+        Map<String, Object> result = new LinkedHashMap<>();
+        for (int i = 0; i < 64; i++) {
+            result.put("member" + i, i + "r".repeat(240));
+        }
+        Decision deny = new Decision(false, List.of(new Decision.Reason("schema", "no")), Obligations.NONE, "rev-9",
+                7, Optional.of("default"));
+        DecisionRecord record = call(new DecisionInput(Optional.of("project_work_submit"), Optional.of(Map.of(
+                "runId", "r1", "result", result)), List.of(), THREAD, Map.of(), "agents/a1"), deny);
+
+        RecordLine encoded = DecisionRecordJson.encode(record, BOUND, RECORD);
+        JsonNode line = PolicyJson.MAPPER.readTree(encoded.line());
+
+        assertTrue(encoded.line().length <= RECORD, encoded.line().length + " bytes");
+        assertTrue(line.path("reduced").path("length").asInt() > RECORD, line.toString());
+        assertTrue(line.path("reduced").path("json").asBoolean());
+        assertEquals(record.decisionId().toString(), line.get("decision_id").asText());
+        assertFalse(line.get("allow").asBoolean());
+        assertEquals("schema", line.at("/reasons/0/code").asText());
+        assertEquals("rev-9", line.at("/bundles/gatehouse/revision").asText());
+        assertEquals("a1", line.at("/caller/logicalAgentId").asText());
+        assertFalse(line.has("input") || line.has("result"));
+        assertEquals(List.of(), Schemas.errors("decision-log-record.json", line), line.toString());
+        assertEquals(asEvaluated(record), restore(line, values(encoded)));
+    }
+
+    /** Even a reduced line with many long reason messages stays within the smallest bound allowed. */
+    @Test
+    void aReducedLineWithManyLongReasonsKeepsTheirCodes() throws Exception {
+        List<Decision.Reason> reasons = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            reasons.add(new Decision.Reason("code_" + i, i + "m".repeat(250)));
+        }
+        DecisionRecord record = call(AuditFixtures.WRITE, new Decision(false, reasons, Obligations.NONE, "rev", 1));
+        int smallest = DecisionLogConfiguration.MIN_RECORD_BYTES;
+
+        RecordLine encoded = DecisionRecordJson.encode(record, BOUND, smallest);
+        JsonNode line = PolicyJson.MAPPER.readTree(encoded.line());
+
+        assertTrue(encoded.line().length <= smallest, encoded.line().length + " bytes");
+        assertEquals(20, line.get("reasons").size());
+        assertEquals("code_19", line.at("/reasons/19/code").asText());
+        assertTrue(line.at("/reasons/19/message").has("sha256"));
+        assertEquals(List.of(), Schemas.errors("decision-log-record.json", line), line.toString());
+        assertEquals(asEvaluated(record), restore(line, values(encoded)));
+    }
+}
