@@ -15,7 +15,8 @@ public final class BenchUnicodeFacts {
     }
 
     /** {@code SegmentCharacters.of}: segment → sorted Unicode categories, for non-plain-ASCII segments. */
-    public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields, String wikiRoot) {
-        return SegmentCharacters.of(arguments, pathFields, wikiRoot);
+    public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields,
+            Collection<String> callerIds) {
+        return SegmentCharacters.of(arguments, pathFields, callerIds);
     }
 }

@@ -4,7 +4,6 @@ import dev.gatehouse.gateway.context.AgentDirectory;
 import dev.gatehouse.gateway.context.AgentKey;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.OutsideAgentIds;
-import dev.gatehouse.gateway.context.TrustedContext;
 import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
 import dev.gatehouse.gateway.policy.Entrypoint;
 import dev.gatehouse.gateway.policy.EvaluatingPdp;
@@ -31,8 +30,9 @@ import java.util.Optional;
  * <li>{@code GET /admin/access-table} → 200 {@code {revision, accessTable}}: the access table as served;</li>
  * <li>{@code GET /admin/agents/{agentId}/capabilities[?ceiling=]} → 200 {@code {agentId, kind, capabilities,
  * revision}}: the scopes the agent holds now, derived by the policy from its stored settings (docs/domain.md §4). A
- * thread agent holds them as a thread caller; an outside agent ({@code oa-…}) as an outside agent approved at
- * {@code ceiling} (default {@code read-only}: the ceiling comes with each token).</li>
+ * thread agent holds them as a thread caller; an outside agent ({@code oa-…}) as an outside agent whose token
+ * carries {@code ceiling}, passed to the policy as given (the ceiling comes with each token; without it, only the
+ * scopes its settings grant, as for a ceiling that allows no change: the policy decides which ceilings do).</li>
  * </ul>
  * 503 {@code {error: "policy_unavailable"}} when the PDP cannot answer (no bundle, remote OPA down).
  */
@@ -49,9 +49,9 @@ public class PolicyReadController {
 
     @Get("/access-table")
     public HttpResponse<?> accessTable() {
-        CallerFacts nobody = new CallerFacts("thread", "admin", Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), new CallerFacts.Settings(false, false, false, false), Optional.empty());
-        return answer(pdp.document(Entrypoint.ACCESS_TABLE, DecisionInput.forListing(nobody, "agents/admin")),
+        CallerFacts nobody = new CallerFacts(CallerKind.THREAD.wire(), "admin", Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), AgentSettings.NONE.facts(), Optional.empty());
+        return answer(pdp.document(Entrypoint.ACCESS_TABLE, DecisionInput.forListing(nobody)),
                 (body, document) -> body.put("accessTable", document.value()));
     }
 
@@ -62,11 +62,8 @@ public class PolicyReadController {
         AgentSettings settings = directory.settings(new AgentKey(kind, agentId));
         CallerFacts facts = new CallerFacts(kind.wire(), agentId, Optional.empty(), Optional.empty(),
                 outside ? Optional.empty() : Optional.of(ThreadShell.of(ThreadShell.Lookup.NOT_FOUND)),
-                outside ? Optional.of(ceiling == null ? "read-only" : ceiling) : Optional.empty(),
-                new CallerFacts.Settings(settings.browserAccess(), settings.project().enabled(), settings.wiki().read(),
-                        settings.wiki().write()), Optional.empty());
-        return answer(pdp.document(Entrypoint.HELD_CAPABILITIES,
-                DecisionInput.forListing(facts, TrustedContext.ownWikiRoot(kind, agentId))), (body, document) -> {
+                outside ? Optional.ofNullable(ceiling) : Optional.empty(), settings.facts(), Optional.empty());
+        return answer(pdp.document(Entrypoint.HELD_CAPABILITIES, DecisionInput.forListing(facts)), (body, document) -> {
                     body.put("agentId", agentId);
                     body.put("kind", kind.wire());
                     body.put("capabilities", document.value());

@@ -7,6 +7,7 @@ import dev.gatehouse.gateway.context.AuthenticatedCaller;
 import dev.gatehouse.gateway.context.ResolvedCaller;
 import dev.gatehouse.gateway.context.TrustedContext;
 import dev.gatehouse.gateway.context.TrustedContextResolver;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.Obligations;
@@ -26,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,7 +91,7 @@ public class Gate {
             metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of());
             return new Listing.Unavailable("store unavailable");
         }
-        DecisionInput input = DecisionInput.forListing(resolved.facts(), resolved.context().wikiRoot());
+        DecisionInput input = DecisionInput.forListing(resolved.facts());
         PolicyOutcome<VisibleTools> outcome = decide(LIST, () -> pdp.visibleTools(input));
         if (!(steps.run("decision-log", () -> decisionLog.record(DecisionRecord.forListing(input,
                 resolved.context().provider(), outcome))) instanceof LogResult.Written)) {
@@ -141,10 +143,9 @@ public class Gate {
         DecisionArguments.Prepared prepared = steps.run("argument-check", () -> DecisionArguments.prepare(
                 registered.map(RegisteredTool::schema), registered.map(t -> t.row().readFields()).orElse(Set.of()),
                 arguments, limits, argumentCheck));
-        String wikiRoot = resolved.context().wikiRoot();
         DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()),
-                prepared.errors(), resolved.facts(), targets, wikiRoot, SegmentCharacters.of(prepared.arguments(),
-                        registered.map(t -> t.row().pathFields()).orElse(List.of()), wikiRoot));
+                prepared.errors(), resolved.facts(), targets, SegmentCharacters.of(prepared.arguments(),
+                        registered.map(t -> t.row().pathFields()).orElse(List.of()), subtreeIds(resolved.facts())));
         PolicyOutcome<Decision> outcome = decide(CALL, () -> pdp.decide(input));
         DecisionRecord record = DecisionRecord.forCall(input, resolved.context().provider(), outcome);
         String decisionId = record.decisionId().toString();
@@ -184,6 +185,11 @@ public class Gate {
         return result instanceof GateResult.Denied denied ? denied.reasons() : List.of();
     }
 
+    /** The caller ids the policy may build the caller's wiki subtree from (its {@code wikiRoot} obligation). */
+    private static List<String> subtreeIds(CallerFacts facts) {
+        return Stream.concat(Stream.of(facts.logicalAgentId()), facts.sharesThreadAgent().stream()).toList();
+    }
+
     /** Thread ids named by the row's threadFields, from the arguments; non-strings are left to the schema check. */
     private static List<String> targetThreadIds(Optional<RegisteredTool> tool, Object arguments) {
         if (tool.isEmpty() || !(arguments instanceof Map<?, ?> args)) {
@@ -199,7 +205,8 @@ public class Gate {
     /**
      * The decision, when it allows and the PEP can carry it out: a decided, literal allow for a served tool with an
      * object of arguments and every obligation its row implies (a resolved mode for each mode field, a resolved wiki
-     * path for each path field). Anything else is a denial. The check knows fields, not tools.
+     * path for each path field and the wiki root when it has any). Anything else is a denial. The check knows fields,
+     * not tools.
      */
     private static Optional<Decision> enforceable(PolicyOutcome<Decision> outcome, Optional<RegisteredTool> tool,
             Object arguments) {
@@ -218,7 +225,8 @@ public class Gate {
 
     private static boolean carriesObligations(AccessRow row, Obligations obligations) {
         return obligations.modes().keySet().containsAll(row.modeFields().values())
-                && obligations.wikiPaths().keySet().containsAll(row.pathFields());
+                && obligations.wikiPaths().keySet().containsAll(row.pathFields())
+                && (row.pathFields().isEmpty() || obligations.wikiRoot().isPresent());
     }
 
     /** The reasons to show for a denial: the policy's, or {@code policy_unavailable} when it had none to give. */

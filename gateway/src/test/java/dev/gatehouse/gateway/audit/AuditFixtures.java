@@ -33,7 +33,7 @@ final class AuditFixtures {
 
     static final DecisionInput WRITE = new DecisionInput(Optional.of("wiki_write"), Optional.of(Map.of(
             "path", "page.md", "content", "x", "auth", Map.of("apiToken", "tok-SECRET", "note", "kept"))),
-            List.of(), THREAD, Map.of(), "agents/a1");
+            List.of(), THREAD, Map.of());
 
     private AuditFixtures() {
     }

@@ -11,7 +11,8 @@ public final class UnicodeFacts {
     }
 
     /** {@code SegmentCharacters.of}: segment → sorted Unicode categories, as {@link Gate#call} computes them. */
-    public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields, String wikiRoot) {
-        return SegmentCharacters.of(arguments, pathFields, wikiRoot);
+    public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields,
+            Collection<String> callerIds) {
+        return SegmentCharacters.of(arguments, pathFields, callerIds);
     }
 }
