@@ -26,7 +26,8 @@ never_held(capability) if capability in data.gatehouse.capabilities.never_held[c
 
 # --- the Project Service binding -------------------------------------------------------------------
 
-needs_binding(capability) if data.gatehouse.capabilities.project_binding_required[capability] == true
+# A scope needs the binding when the data lists it (looked up, like every set held as an object).
+needs_binding(capability) if data.gatehouse.capabilities.project_binding_required[capability]
 
 project_bound if input.caller.settings.project.bound == true
 

@@ -102,7 +102,7 @@ public class ArgumentSizeBenchmark {
                     arguments(shape, i), limits, check);
             inputs.add(new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()), prepared.errors(),
                     Fixture.CALLER, Map.of(), SegmentCharacters.of(prepared.arguments(), row.pathFields(),
-                            List.of(Fixture.CALLER.logicalAgentId()))));
+                            Fixture.CALLER)));
         }
         return inputs;
     }

@@ -161,7 +161,7 @@ final class InputRing {
         List<String> pathFields = tool.startsWith("wiki_") ? List.of("path") : List.of();
         CallerFacts caller = caller(i, settings);
         return new DecisionInput(Optional.of(tool), Optional.of(arguments), List.of(), caller, Map.of(),
-                BenchUnicodeFacts.of(arguments, pathFields, List.of(caller.logicalAgentId())));
+                BenchUnicodeFacts.of(arguments, pathFields, caller));
     }
 
     private static Map<String, Object> args(String... pairs) {

@@ -7,7 +7,6 @@ import dev.gatehouse.gateway.context.AuthenticatedCaller;
 import dev.gatehouse.gateway.context.ResolvedCaller;
 import dev.gatehouse.gateway.context.TrustedContext;
 import dev.gatehouse.gateway.context.TrustedContextResolver;
-import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.Obligations;
@@ -27,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,7 +143,7 @@ public class Gate {
                 arguments, limits, argumentCheck));
         DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()),
                 prepared.errors(), resolved.facts(), targets, SegmentCharacters.of(prepared.arguments(),
-                        registered.map(t -> t.row().pathFields()).orElse(List.of()), subtreeIds(resolved.facts())));
+                        registered.map(t -> t.row().pathFields()).orElse(List.of()), resolved.facts()));
         PolicyOutcome<Decision> outcome = decide(CALL, () -> pdp.decide(input));
         DecisionRecord record = DecisionRecord.forCall(input, resolved.context().provider(), outcome);
         String decisionId = record.decisionId().toString();
@@ -183,11 +181,6 @@ public class Gate {
             return List.of(unavailable.reason());
         }
         return result instanceof GateResult.Denied denied ? denied.reasons() : List.of();
-    }
-
-    /** The caller ids the policy may build the caller's wiki subtree from (its {@code wikiRoot} obligation). */
-    private static List<String> subtreeIds(CallerFacts facts) {
-        return Stream.concat(Stream.of(facts.logicalAgentId()), facts.sharesThreadAgent().stream()).toList();
     }
 
     /** Thread ids named by the row's threadFields, from the arguments; non-strings are left to the schema check. */

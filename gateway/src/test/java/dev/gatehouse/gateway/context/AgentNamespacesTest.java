@@ -68,10 +68,8 @@ class AgentNamespacesTest {
                 facts.sessionProviderInstanceId(), facts.thread(), facts.ceiling(),
                 new CallerFacts.Settings(false, false, false, true, false), facts.modeLimit(),
                 facts.sharesThreadAgent());
-        List<String> ids = new ArrayList<>(List.of(facts.logicalAgentId()));
-        facts.sharesThreadAgent().ifPresent(ids::add);
         DecisionInput input = new DecisionInput(Optional.of("wiki_read"), Optional.of(arguments), List.of(),
-                reading, Map.of(), UnicodeFacts.of(arguments, List.of("path"), ids));
+                reading, Map.of(), UnicodeFacts.of(arguments, List.of("path"), reading));
         return pdp.decide(input) instanceof PolicyOutcome.Decided<Decision> decided && decided.value().allow()
                 ? decided.value().obligations().wikiRoot() : Optional.empty();
     }

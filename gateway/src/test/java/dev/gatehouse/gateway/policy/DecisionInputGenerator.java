@@ -135,10 +135,8 @@ final class DecisionInputGenerator {
         }
         Optional<Object> args = random.nextInt(50) == 0 ? Optional.of(List.of("not", "an", "object"))
                 : Optional.of(arguments);
-        List<String> callerIds = new ArrayList<>(List.of(caller.logicalAgentId()));
-        caller.sharesThreadAgent().ifPresent(callerIds::add);
         Map<String, List<String>> unicode = args.get() instanceof Map<?, ?> && random.nextInt(15) != 0
-                ? UnicodeFacts.of(args.get(), pathFields, callerIds) : Map.of();
+                ? UnicodeFacts.of(args.get(), pathFields, caller) : Map.of();
         return new DecisionInput(Optional.of(tool), args, errors, caller, targets, unicode);
     }
 

@@ -303,10 +303,8 @@ class WikiConfinementPropertyTest {
                 : new CallerFacts("outside_agent", agent, Optional.empty(), Optional.empty(), Optional.empty(),
                         Optional.of("full-access"), new CallerFacts.Settings(false, false, false, true, true),
                         Optional.empty(), shares);
-        List<String> ids = new ArrayList<>(List.of(agent));
-        shares.ifPresent(ids::add);
         return DecisionInputMapper.forCall(new DecisionInput(Optional.of(c.tool()), Optional.of(arguments), List.of(),
-                facts, Map.of(), SegmentCharacters.of(arguments, List.of("path"), ids)));
+                facts, Map.of(), SegmentCharacters.of(arguments, List.of("path"), facts)));
     }
 
     static String escape(String s) {
