@@ -138,7 +138,7 @@ w("```\n")
 
 w("## results.json\n")
 w("`decision.*`: JMH sample mode, one thread, embedded PDP (typed input → JSON → Wasm → parsed decision); each "
-  "benchmark cycles through a ring of 4,096 distinct inputs (caller ids, wiki roots, paths, arguments), so no "
+  "benchmark cycles through a ring of 4,096 distinct inputs (caller ids and so wiki subtrees, paths, arguments), so no "
   "memo can answer; ops/s = 1 / mean. errors/refused: outcomes checked on every timed operation (a refusal is a "
   "denial of an input that must be allowed). `load.*`: client-side wall time per request, see below.\n")
 w("| name | p50 µs | p99 µs | ops/s | errors | refused |")

@@ -11,10 +11,10 @@ package gatehouse.authz.access
 import data.gatehouse.authz.caller
 import data.gatehouse.authz.tools
 
-# Caller-level class rules for `row`; also used for tools/list.
+# Caller-level class rules for `row`, for a caller the policy knows (caller.known); also used for tools/list.
 ok(row) if {
 	class := data.gatehouse.access_classes[row.class]
-	caller.kind
+	caller.known
 	writable(class)
 	thread_caller(class)
 	live(class)

@@ -6,6 +6,9 @@
 #   caller may change anything, its mode limits (narrowed by T3-Mode-Limit where
 #   policies/gatehouse/modes/data.json says so) and the capability scopes it holds
 #   (policies/gatehouse/capabilities/data.json). An absent fact never counts in the caller's favour.
+#   The ceiling claim and the T3-Mode-Limit values arrive exactly as received (the PEP checks only their
+#   syntax); a name that is not in policies/gatehouse/modes/data.json is judged here, with a reason of
+#   its own, and such a caller may call nothing and sees no tool.
 #   When a lookup failed because a service is down, the facts it would have given are unknown and the
 #   call is denied as `unavailable` (retryable), not with a reason that blames the caller.
 package gatehouse.authz.caller
@@ -16,6 +19,43 @@ rank := data.gatehouse.modes.rank
 
 # The caller kind, when it is one the policy knows.
 kind := input.caller.kind if input.caller.kind in {"thread", "outside_agent"}
+
+# A caller the policy can judge: a known kind; an outside agent with a ceiling of the data; a T3-Mode-Limit,
+# when one was sent, that names a mode of each axis. Every caller-level rule (access.ok) needs it, so a caller
+# that is not known calls nothing and lists no tool.
+known if {
+	kind
+	not ceiling_unknown
+	not mode_limit_unknown
+}
+
+# --- the outside agent's ceiling -------------------------------------------------------------------
+
+ceilings := data.gatehouse.modes.ceilings
+
+# An outside agent's ceiling claim names a ceiling of the data; absent, or any other value, it is unknown.
+ceiling_known if is_object(ceilings[input.caller.ceiling])
+
+ceiling_unknown if {
+	kind == "outside_agent"
+	not ceiling_known
+}
+
+# --- the T3-Mode-Limit header ----------------------------------------------------------------------
+
+# The header was sent: the fact is present, whatever its value.
+mode_limit_sent if _ = input.caller.modeLimit
+
+# The axes whose value in the header is not a mode of that axis (absent or not a string included).
+mode_limit_unknown_axes contains axis if {
+	mode_limit_sent
+	some axis in data.gatehouse.modes.axes
+	not mode_limit_names_mode(axis)
+}
+
+mode_limit_names_mode(axis) if _ = rank[axis][input.caller.modeLimit[axis]]
+
+mode_limit_unknown if count(mode_limit_unknown_axes) > 0
 
 # --- the calling thread ----------------------------------------------------------------------------
 
@@ -55,7 +95,7 @@ writable if {
 # The caller's own limit on `axis`: a thread's current mode, or the outside agent's approved ceiling.
 base_limit(axis) := input.caller.thread[axis] if thread_found
 
-base_limit(axis) := data.gatehouse.modes.ceilings[input.caller.ceiling][axis] if kind == "outside_agent"
+base_limit(axis) := ceilings[input.caller.ceiling][axis] if kind == "outside_agent"
 
 narrowed if {
 	kind in data.gatehouse.modes.narrowed_by_mode_limit
@@ -126,4 +166,27 @@ denials["unavailable"] := concat("", ["a service did not answer, so this is unkn
 denials["caller_unknown"] := "the decision input has no known caller" if {
 	tools.ok
 	not kind
+}
+
+# METADATA
+# title: ceiling_unknown
+# description: An outside agent's token carries no ceiling of policies/gatehouse/modes/data.json; such a caller
+#   may call nothing and sees no tool.
+# custom:
+#   code: ceiling_unknown
+denials["ceiling_unknown"] := "the token's approved ceiling is not one this policy knows" if {
+	ceiling_unknown
+}
+
+# METADATA
+# title: mode_limit_unknown
+# description: The T3-Mode-Limit header names something that is not a mode of its axis (whoever sent it); the
+#   request may call nothing and sees no tool.
+# custom:
+#   code: mode_limit_unknown
+denials["mode_limit_unknown"] := concat("", [
+	"T3-Mode-Limit names no known mode for ",
+	concat(", ", sort(mode_limit_unknown_axes)),
+]) if {
+	mode_limit_unknown
 }

@@ -1,17 +1,17 @@
 # METADATA
 # title: Wiki subtree confinement
 # description: |
-#   Every argument field listed in the row's `paths` holds a wiki path relative to the caller's subtree
-#   (input.wiki.root). The subtree is admitted only when it is the one its caller kind owns: a thread's
-#   `agents/<logicalAgentId>`, an outside agent's `outside-agents/<logicalAgentId>` (folders in
-#   policies/gatehouse/wiki/data.json `roots`), or, for an outside agent whose registration says
-#   `sharesThreadAgent`, exactly that thread agent's subtree. Segments are separated by "/" only; each
-#   uses letters and digits of any script, "-", "_", "." and inner spaces, does not start or end with a
-#   space, does not end with ".", is not "." or "..", and is at most `limits.maxSegmentBytes` bytes of
-#   UTF-8 (the number the wiki store can hold as a file name); at most `limits.maxSegments` segments;
-#   "." alone is the subtree root. Nothing is decoded or normalised. Containment is decided segment by segment, never
-#   by string prefix, and the resolved full path of every field is returned as the obligation
-#   `wikiPaths`, keyed by field (docs/domain.md §7).
+#   Every argument field listed in the row's `paths` holds a wiki path relative to the caller's subtree, which
+#   this family chooses from the caller facts (docs/domain.md §1, §7): a thread's `agents/<logicalAgentId>`, an
+#   outside agent's `outside-agents/<logicalAgentId>` (folders in policies/gatehouse/wiki/data.json `roots`),
+#   or, for an outside agent whose registration says `sharesThreadAgent`, that thread agent's subtree instead;
+#   an id that is not one valid segment leaves the caller without a subtree. Segments are separated by "/"
+#   only; each uses letters and digits of any script, "-", "_", "." and inner spaces, does not start or end
+#   with a space, does not end with ".", is not "." or "..", and is at most `limits.maxSegmentBytes` bytes of
+#   UTF-8 (the number the wiki store can hold as a file name); at most `limits.maxSegments` segments; "."
+#   alone is the subtree root. Nothing is decoded or normalised. Containment is decided segment by segment,
+#   never by string prefix. An allowed call gets the subtree as the obligation `wikiRoot` and the resolved
+#   full path of every field as `wikiPaths`, keyed by field.
 package gatehouse.authz.wiki
 
 import data.gatehouse.authz.tools
@@ -52,33 +52,37 @@ relative(field) := [] if raw(field) == "."
 
 relative(field) := segments(field) if raw(field) != "."
 
-root_segments := split(input.wiki.root, "/") if {
-	is_string(input.wiki.root)
-	admitted_root(input.wiki.root)
-	every segment in split(input.wiki.root, "/") {
-		count(segment_problems(segment)) == 0
-	}
-}
-
 # --- whose subtree: separate namespaces per caller kind (docs/domain.md §1, §7) ----------------------
 
-# The subtree a caller kind owns: <folder of its kind>/<logicalAgentId>, one segment each.
-own_root := concat("/", [data.gatehouse.wiki.roots[input.caller.kind], input.caller.logicalAgentId]) if {
-	is_string(input.caller.logicalAgentId)
-	count(segment_problems(input.caller.logicalAgentId)) == 0
-}
+roots := data.gatehouse.wiki.roots
 
-# A registration may let an outside agent share one thread agent's subtree; it says so explicitly
-# (input.caller.sharesThreadAgent), and only an outside agent can be given another agent's subtree.
-shared_root := concat("/", [data.gatehouse.wiki.roots.thread, input.caller.sharesThreadAgent]) if {
+# A registration may let an outside agent work in one thread agent's subtree; it says so explicitly
+# (input.caller.sharesThreadAgent), and only an outside agent can be given another agent's subtree: the fact
+# is ignored for a thread.
+shares if {
 	input.caller.kind == "outside_agent"
-	is_string(input.caller.sharesThreadAgent)
-	count(segment_problems(input.caller.sharesThreadAgent)) == 0
+	_ = input.caller.sharesThreadAgent
 }
 
-admitted_root(root) if root == own_root
+# The caller's subtree as segments: the shared thread agent's, or <folder of its kind>/<logicalAgentId>. The id
+# must be one valid segment, else the caller has no subtree (an unknown kind has no folder).
+root_segments := [roots.thread, input.caller.sharesThreadAgent] if {
+	shares
+	valid_id(input.caller.sharesThreadAgent)
+}
 
-admitted_root(root) if root == shared_root
+root_segments := [roots[input.caller.kind], input.caller.logicalAgentId] if {
+	not shares
+	valid_id(input.caller.logicalAgentId)
+}
+
+valid_id(id) if {
+	is_string(id)
+	count(segment_problems(id)) == 0
+}
+
+# The subtree, returned as the obligation `wikiRoot`: the handler works in it and nowhere else.
+root := concat("/", root_segments)
 
 # --- path rules: [field, problem] pairs ------------------------------------------------------------
 
@@ -158,16 +162,14 @@ ascii_names := {segment |
 	trim(segment, ascii_name_characters) == ""
 }
 
-checked_segments := (path_segments | given_root_segments) | caller_ids
+checked_segments := path_segments | caller_ids
 
 path_segments := {segment |
 	some field, _ in specs
 	some segment in segments(field)
 }
 
-given_root_segments := {segment | some segment in split(input.wiki.root, "/")}
-
-# The ids that name a subtree root (own_root, shared_root), each a single segment.
+# The ids a subtree root is built from (root_segments), each a single segment.
 caller_ids := {id | id := input.caller.logicalAgentId} | {id | id := input.caller.sharesThreadAgent}
 
 # Letters of any script and decimal digits (Unicode general categories L* and Nd).
@@ -257,7 +259,10 @@ ok if {
 
 default obligations := {}
 
-obligations := {"wikiPaths": {field: concat("/", resolved(field)) | some field, _ in specs; confined(field)}} if {
+obligations := {
+	"wikiPaths": {field: concat("/", resolved(field)) | some field, _ in specs; confined(field)},
+	"wikiRoot": root,
+} if {
 	applies
 }
 

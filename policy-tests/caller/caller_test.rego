@@ -102,3 +102,129 @@ test_caller_every_unknown_fact_is_named if {
 	d := authz.decision with input as inp with data.gatehouse.access_table as rows
 	d.reasons == [{"code": "unavailable", "message": "a service did not answer, so this is unknown: the thread in a, the thread in b"}]
 }
+
+# --- the ceiling claim, judged here: the PEP sends it exactly as the token carries it ------------------
+
+with_ceiling(ceiling) := object.union(testing.outside_full, {"ceiling": ceiling})
+
+test_caller_every_ceiling_of_the_data_is_known if {
+	every ceiling, _ in data.gatehouse.modes.ceilings {
+		caller.known with input as {"caller": with_ceiling(ceiling)}
+	}
+}
+
+test_caller_unknown_ceiling_denies_every_tool if {
+	every value in ["root", "FULL-ACCESS", "full_access", "read-only ", "", "admin", 3, true, null, {"runtimeMode": "auto"}] {
+		not caller.known with input as {"caller": with_ceiling(value)}
+		every tool, args in valid_calls {
+			d := authz.decision with input as testing.call_as(with_ceiling(value), tool, args)
+			"ceiling_unknown" in testing.codes(d)
+			d.allow == false
+		}
+	}
+}
+
+# The read tools an outside agent may call: there, the unknown ceiling is the only reason.
+test_caller_unknown_ceiling_is_its_own_reason if {
+	d := authz.decision with input as testing.call_as(with_ceiling("superuser"), "t3_thread_list", {})
+	d.reasons == [{"code": "ceiling_unknown", "message": "the token's approved ceiling is not one this policy knows"}]
+}
+
+test_caller_field_absent_ceiling_is_unknown if {
+	c := json.remove(testing.outside_full, ["ceiling"])
+	d := authz.decision with input as testing.call_as(c, "t3_thread_list", {})
+	testing.codes(d) == ["ceiling_unknown"]
+}
+
+test_caller_parent_absent_has_no_ceiling_reason if {
+	d := authz.decision with input as json.remove(testing.call("t3_thread_list", {}), ["caller"])
+	testing.codes(d) == ["caller_unknown"]
+}
+
+# A thread has no ceiling: a ceiling fact on a thread is not read, known or not.
+test_caller_thread_ceiling_is_ignored if {
+	c := object.union(testing.thread_a1, {"ceiling": "root"})
+	caller.known with input as {"caller": c}
+	d := authz.decision with input as testing.call_as(c, "t3_thread_list", {})
+	d.allow
+}
+
+# Renaming a ceiling is a data change only: the new name is known, the old one is not.
+test_caller_ceilings_are_policy_data if {
+	ceilings := object.union(object.remove(data.gatehouse.modes.ceilings, ["full-access"]), {"everything": data.gatehouse.modes.ceilings["full-access"]})
+	writable := ["approval-required", "auto-accept-edits", "auto", "everything"]
+	d := authz.decision with input as testing.call_as(with_ceiling("everything"), "wiki_write", {"path": "p.md", "content": "x"})
+		with data.gatehouse.modes.ceilings as ceilings
+		with data.gatehouse.modes.writable_ceilings as writable
+	d.allow
+	old := authz.decision with input as testing.call_as(testing.outside_full, "wiki_write", {"path": "p.md", "content": "x"})
+		with data.gatehouse.modes.ceilings as ceilings
+		with data.gatehouse.modes.writable_ceilings as writable
+	"ceiling_unknown" in testing.codes(old)
+}
+
+# One call of every tool with arguments its schema accepts.
+valid_calls := {
+	"t3_thread_list": {},
+	"t3_worktree_status": {},
+	"wiki_read": {"path": "p.md"},
+	"wiki_write": {"path": "p.md", "content": "x"},
+	"project_work_list": {},
+	"t3_thread_launch": {"projectId": "p", "prompt": "p"},
+	"t3_project_update": {"projectId": "p", "name": "n"},
+}
+
+# --- the T3-Mode-Limit header, judged here: the PEP sends the two names exactly as received ------------
+
+with_limit(c, runtime, interaction) := object.union(c, {"modeLimit": {"runtimeMode": runtime, "interactionMode": interaction}})
+
+test_caller_known_mode_limits if {
+	every runtime, _ in data.gatehouse.modes.rank.runtimeMode {
+		every interaction, _ in data.gatehouse.modes.rank.interactionMode {
+			caller.known with input as {"caller": with_limit(testing.outside_full, runtime, interaction)}
+		}
+	}
+}
+
+# An unknown name is a bad request for any caller: the header narrows outside agents only, but a thread that
+# sends one has asked for a limit nobody knows (docs/domain.md §1).
+test_caller_unknown_mode_limit_denies_every_caller if {
+	every c in [testing.outside_full, testing.thread_a1, testing.outside_read_only] {
+		every limit in [["autox", "default"], ["auto", "planning"], ["plan", "auto"], ["inherit", "default"], ["Auto", "default"]] {
+			lc := with_limit(c, limit[0], limit[1])
+			not caller.known with input as {"caller": lc}
+			d := authz.decision with input as testing.call_as(lc, "t3_thread_list", {})
+			d.allow == false
+			"mode_limit_unknown" in testing.codes(d)
+		}
+	}
+}
+
+test_caller_unknown_mode_limit_names_the_axes if {
+	d := authz.decision with input as testing.call_as(with_limit(testing.thread_a1, "fast", "chat"), "t3_thread_list", {})
+	d.reasons == [{"code": "mode_limit_unknown", "message": "T3-Mode-Limit names no known mode for interactionMode, runtimeMode"}]
+	r := authz.decision with input as testing.call_as(with_limit(testing.thread_a1, "auto", "chat"), "t3_thread_list", {})
+	r.reasons == [{"code": "mode_limit_unknown", "message": "T3-Mode-Limit names no known mode for interactionMode"}]
+}
+
+test_caller_field_absent_mode_limit_axis_is_unknown if {
+	every axis in ["runtimeMode", "interactionMode"] {
+		c := json.remove(with_limit(testing.outside_full, "auto", "default"), [concat("/", ["modeLimit", axis])])
+		d := authz.decision with input as testing.call_as(c, "t3_thread_list", {})
+		d.reasons == [{"code": "mode_limit_unknown", "message": concat("", ["T3-Mode-Limit names no known mode for ", axis])}]
+	}
+}
+
+test_caller_mode_limit_of_the_wrong_shape_is_unknown if {
+	every value in ["auto/default", null, [], {}, {"runtimeMode": 1, "interactionMode": "default"}] {
+		c := object.union(testing.thread_a1, {"modeLimit": value})
+		not caller.known with input as {"caller": c}
+	}
+}
+
+test_caller_parent_absent_mode_limit_is_no_reason if {
+	caller.known with input as {"caller": testing.outside_full}
+	count(caller.mode_limit_unknown_axes) == 0 with input as {"caller": testing.outside_full}
+	count(caller.mode_limit_unknown_axes) == 0 with input as {}
+	not caller.known with input as {}
+}

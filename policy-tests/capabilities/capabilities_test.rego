@@ -106,3 +106,74 @@ test_capabilities_never_held_even_when_granted if {
 test_capabilities_only_string_scopes_match if {
 	not capabilities.ok({"capability": ["preview"]}) with input as {"caller": testing.thread_a1}
 }
+
+# --- the Project Service binding: a fact, judged here for the scopes the data names ---------------------
+
+unbound(c) := json.patch(c, [{"op": "replace", "path": "/settings/project/bound", "value": false}])
+
+project_calls := {
+	"project_work_list": {},
+	"project_work_get": {"runId": "r1"},
+	"project_work_submit": {"runId": "r1", "runRevision": "run:1", "assignmentRevision": "position:1", "result": {}},
+	"project_operation_get": {"operationId": "op1"},
+}
+
+test_capabilities_project_tools_need_a_binding if {
+	every tool, args in project_calls {
+		d := authz.decision with input as testing.call_as(unbound(testing.thread_a1), tool, args)
+		d.reasons == [{"code": "project_not_bound", "message": "no Project Service project is bound to this agent"}]
+		authz.decision.allow with input as testing.call(tool, args)
+	}
+}
+
+# Which scopes need a binding is policy data (project_binding_required), not a list of tools.
+test_capabilities_binding_follows_the_data if {
+	every scope, _ in data.gatehouse.capabilities.project_binding_required {
+		capabilities.needs_binding(scope)
+	}
+	not capabilities.needs_binding("wiki.read")
+	not capabilities.needs_binding(null)
+	d := authz.decision with input as testing.call_as(unbound(testing.thread_a1), "wiki_read", {"path": "p.md"})
+		with data.gatehouse.capabilities.project_binding_required as {"wiki.read": true}
+	testing.codes(d) == ["project_not_bound"]
+	p := authz.decision with input as testing.call_as(unbound(testing.thread_a1), "project_work_list", {})
+		with data.gatehouse.capabilities.project_binding_required as {"wiki.read": true}
+	p.allow
+	n := authz.decision with input as testing.call_as(unbound(testing.thread_a1), "project_work_list", {})
+		with data.gatehouse.capabilities.project_binding_required as {"project.work.read": false}
+	n.allow
+}
+
+test_capabilities_other_tools_need_no_binding if {
+	every tool, args in {"wiki_read": {"path": "p.md"}, "t3_thread_list": {}, "delegate_task": {"task": "t"}} {
+		authz.decision.allow with input as testing.call_as(unbound(testing.thread_a1), tool, args)
+	}
+}
+
+# Without the scope and without the binding, both are said.
+test_capabilities_project_off_and_unbound_says_both if {
+	c := with_settings(setting("/project", {"enabled": false, "bound": false}))
+	d := authz.decision with input as testing.call_as(c, "project_work_list", {})
+	testing.codes(d) == ["capability_missing", "project_not_bound"]
+}
+
+test_capabilities_binding_must_be_true if {
+	every value in ["true", 1, null, {}] {
+		c := with_settings(setting("/project/bound", value))
+		d := authz.decision with input as testing.call_as(c, "project_work_list", {})
+		testing.codes(d) == ["project_not_bound"]
+	}
+}
+
+test_capabilities_field_absent_bound_is_not_bound if {
+	c := json.remove(testing.thread_a1, ["settings/project/bound"])
+	d := authz.decision with input as testing.call_as(c, "project_work_list", {})
+	testing.codes(d) == ["project_not_bound"]
+}
+
+test_capabilities_parent_absent_project_is_not_bound if {
+	c := json.remove(testing.thread_a1, ["settings/project"])
+	d := authz.decision with input as testing.call_as(c, "project_work_list", {})
+	testing.codes(d) == ["capability_missing", "project_not_bound"]
+	not capabilities.project_bound with input as {}
+}

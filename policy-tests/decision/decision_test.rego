@@ -5,7 +5,7 @@ import data.gatehouse.testing
 
 test_decision_allowed_call_has_allow_true_no_reasons_and_obligations if {
 	d := authz.decision with input as testing.call("wiki_read", {"path": "page.md"})
-	d == {"allow": true, "reasons": [], "obligations": {"wikiPaths": {"path": "agents/a1/page.md"}}}
+	d == {"allow": true, "reasons": [], "obligations": {"wikiPaths": {"path": "agents/a1/page.md"}, "wikiRoot": "agents/a1"}}
 }
 
 test_decision_denied_call_has_reasons_and_no_obligations if {
@@ -100,4 +100,19 @@ test_held_capabilities_document_is_sorted_and_derived if {
 	authz.held_capabilities == ["orchestration", "preview", "project.work.read", "project.work.write", "wiki.read", "wiki.write"] with input as {"caller": testing.thread_a1}
 	authz.held_capabilities == ["project.work.read", "project.work.write", "wiki.read"] with input as {"caller": testing.outside_read_only}
 	authz.held_capabilities == [] with input as {}
+}
+
+# A caller the policy cannot judge sees no tool at all, whatever its settings and class rules would give.
+test_visible_tools_unknown_ceiling_or_mode_limit_is_empty if {
+	authz.visible_tools == set() with input as {"caller": object.union(testing.outside_full, {"ceiling": "root"})}
+	authz.visible_tools == set() with input as {"caller": json.remove(testing.outside_full, ["ceiling"])}
+	limit := {"runtimeMode": "auto", "interactionMode": "planning"}
+	authz.visible_tools == set() with input as {"caller": object.union(testing.outside_full, {"modeLimit": limit})}
+	authz.visible_tools == set() with input as {"caller": object.union(testing.thread_a1, {"modeLimit": limit})}
+}
+
+test_visible_tools_project_tools_need_a_binding if {
+	caller := json.patch(testing.thread_a1, [{"op": "replace", "path": "/settings/project/bound", "value": false}])
+	v := authz.visible_tools with input as {"caller": caller}
+	v == {name | some name, row in data.gatehouse.access_table; row.toolkit != "project"}
 }

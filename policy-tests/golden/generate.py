@@ -20,11 +20,13 @@ import oracle
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.join(HERE, "..", "..")
 
-ALL_SETTINGS = {"browserAccess": True, "project": {"enabled": True}, "wiki": {"read": True, "write": True}}
+ALL_SETTINGS = {"browserAccess": True, "project": {"enabled": True, "bound": True},
+                "wiki": {"read": True, "write": True}}
 
 
-def settings(preview=True, project=True, wiki_read=True, wiki_write=True):
-    return {"browserAccess": preview, "project": {"enabled": project}, "wiki": {"read": wiki_read, "write": wiki_write}}
+def settings(preview=True, project=True, wiki_read=True, wiki_write=True, bound=True):
+    return {"browserAccess": preview, "project": {"enabled": project, "bound": bound},
+            "wiki": {"read": wiki_read, "write": wiki_write}}
 
 
 def thread(agent, tid, runtime, interaction, live=True, st=None, **shell):
@@ -76,11 +78,13 @@ def named_threads(tool, args):
 ASCII_NAME = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_. -")
 
 
-def unicode_facts(tool, args, root):
-    """What the PEP sends: for each segment of a confined path (and of the root) that is not plain ASCII name
-    characters, the sorted Unicode general categories of its characters other than "-", "_", "." and space."""
+def unicode_facts(tool, args, caller):
+    """What the PEP sends: for each segment of a confined path, and for the caller's logicalAgentId and
+    sharesThreadAgent (what a subtree is built from), that is not plain ASCII name characters, the sorted Unicode
+    general categories of its characters other than "-", "_", "." and space."""
     row = oracle.TABLE.get(tool) if isinstance(tool, str) else None
-    strings = [root] + [args.get(f) for f in (row or {}).get("paths", {}) if isinstance(args, dict)]
+    strings = [caller.get("logicalAgentId"), caller.get("sharesThreadAgent")]
+    strings += [args.get(f) for f in (row or {}).get("paths", {}) if isinstance(args, dict)]
     facts = {}
     for value in strings:
         if isinstance(value, str):
@@ -119,19 +123,11 @@ def argument_keys(args, at=()):
     return out
 
 
-ROOT_FOLDERS = oracle.WIKI["roots"]
-
-
-def own_root(caller):
-    return ROOT_FOLDERS.get(caller.get("kind"), "agents") + "/" + caller["logicalAgentId"]
-
-
-def make_input(caller, tool, args, errors=None, threads=None, root=None):
-    root = own_root(caller) if root is None else root
+def make_input(caller, tool, args, errors=None, threads=None):
     return {"tool": tool, "arguments": args, "argumentErrors": errors or [], "argumentKeys": argument_keys(args),
             "caller": copy.deepcopy(caller),
             "targets": {"threads": threads if threads is not None else named_threads(tool, args)},
-            "wiki": {"root": root}, "unicode": unicode_facts(tool, args, root)}
+            "unicode": unicode_facts(tool, args, caller)}
 
 
 cases = {f: [] for f in ["decision", "tools", "arguments", "caller", "access", "modes", "capabilities", "wiki"]}
@@ -222,6 +218,17 @@ for toggle, off in TOGGLES.items():
     for tool in ["preview_open", "preview_status", "wiki_read", "wiki_write", "project_work_list",
                  "project_work_submit", "delegate_task"]:
         add("capabilities", f"{tool}__without_{toggle}", make_input(c, tool, copy.deepcopy(VALID_ARGS[tool])))
+for tool in ["project_work_list", "project_work_get", "project_work_submit", "project_operation_get", "wiki_read"]:
+    for cname, c in [("thread", thread("a1", "t1", "full-access", "default", st=settings(bound=False))),
+                     ("outside", outside("o1", "full-access", st=settings(preview=False, bound=False)))]:
+        add("capabilities", f"{tool}__{cname}_not_bound", make_input(c, tool, copy.deepcopy(VALID_ARGS[tool])))
+add("capabilities", "project_work_list__neither_enabled_nor_bound",
+    make_input(thread("a1", "t1", "full-access", "default", st=settings(project=False, bound=False)),
+               "project_work_list", {}))
+unbound = thread("a1", "t1", "full-access", "default")
+del unbound["settings"]["project"]["bound"]
+add("capabilities", "project_work_submit__bound_fact_absent",
+    make_input(unbound, "project_work_submit", copy.deepcopy(VALID_ARGS["project_work_submit"])))
 add("capabilities", "preview_status__outside_agent_settings_grant_preview",
     make_input(outside("o1", "full-access", st=ALL_SETTINGS), "preview_status", {}))
 add("capabilities", "delegate_task__outside_read_only_has_no_orchestration",
@@ -240,6 +247,20 @@ for name, change in [("archived", {"archived": True}), ("no_active_run", {"activ
 add("caller", "wiki_write__outside_agent_without_ceiling",
     make_input({k: v for k, v in CALLERS["outside_full"].items() if k != "ceiling"}, "wiki_write",
                dict(VALID_ARGS["wiki_write"])))
+for ceiling in ["root", "FULL-ACCESS", "full_access", "superuser", ""]:
+    for tool in ["t3_thread_list", "wiki_read", "wiki_write", "t3_thread_launch"]:
+        add("caller", f"{tool}__outside_agent_ceiling_{ceiling or 'empty'}",
+            make_input(outside("o1", ceiling, st=ALL_SETTINGS), tool, copy.deepcopy(VALID_ARGS[tool])))
+for cname in ["outside_full", "outside_read_only", "thread_full"]:
+    for lim in [("autox", "default"), ("auto", "planning"), ("plan", "auto"), ("inherit", "default"), ("Auto", "Default")]:
+        add("caller", f"t3_thread_list__{cname}_mode_limit_{lim[0]}_{lim[1]}",
+            make_input({**CALLERS[cname], "modeLimit": {"runtimeMode": lim[0], "interactionMode": lim[1]}},
+                       "t3_thread_list", {}))
+add("caller", "t3_thread_launch__outside_full_mode_limit_unknown_runtime",
+    make_input(outside("o1", "full-access", mode_limit=("turbo", "default")), "t3_thread_launch",
+               {"projectId": "p", "prompt": "p"}))
+add("caller", "wiki_read__outside_full_mode_limit_without_interaction",
+    make_input({**CALLERS["outside_full"], "modeLimit": {"runtimeMode": "auto"}}, "wiki_read", {"path": "page.md"}))
 add("caller", "wiki_write__thread_without_session_instance",
     make_input({k: v for k, v in CALLERS["thread_full"].items() if k != "session"}, "wiki_write",
                dict(VALID_ARGS["wiki_write"])))
@@ -322,24 +343,34 @@ partial = make_input(CALLERS["thread_full"],
 partial["argumentKeys"] = [e for e in partial["argumentKeys"] if e["key"] != "x"]
 add("arguments", "argument_key_not_reported_is_schema", partial)
 
-# --- namespaces (docs/domain.md §1, §7): an outside agent named like a thread agent -------------------------
+# --- namespaces (docs/domain.md §1, §7): the policy picks the subtree from the caller facts ------------------
 OA = outside("oa-3f2a", "full-access", st=ALL_SETTINGS)
 add("wiki", "outside_agent_own_subtree", make_input(OA, "wiki_read", {"path": "page.md"}))
-for root in ["agents/a1", "agents/oa-3f2a", "outside-agents/a1", "outside-agents/OA-3F2A", "agents"]:
-    add("wiki", "outside_agent_root_" + root.replace("/", "_"),
-        make_input(OA, "wiki_read", {"path": "page.md"}, root=root))
+add("wiki", "outside_agent_named_like_a_thread_agent", make_input(outside("a1", "full-access", st=ALL_SETTINGS),
+                                                                   "wiki_read", {"path": "page.md"}))
 SHARING = {**OA, "sharesThreadAgent": "a1"}
-add("wiki", "outside_agent_shares_a1_by_registration", make_input(SHARING, "wiki_write", {"path": "page.md", "content": "x"},
-                                                                 root="agents/a1"))
-add("wiki", "outside_agent_sharing_a1_keeps_own_root", make_input(SHARING, "wiki_read", {"path": "page.md"}))
-for root in ["agents/a2", "agents/A1", "agents/a10"]:
-    add("wiki", "outside_agent_sharing_a1_not_" + root.replace("/", "_"),
-        make_input(SHARING, "wiki_read", {"path": "page.md"}, root=root))
-add("wiki", "thread_cannot_share", make_input({**CALLERS["thread_supervised_plan"], "sharesThreadAgent": "a1"},
-                                              "wiki_read", {"path": "page.md"}, root="agents/a1"))
-for root in ["outside-agents/a1", "agents/a2"]:
-    add("wiki", "thread_root_" + root.replace("/", "_"),
-        make_input(CALLERS["thread_full"], "wiki_read", {"path": "page.md"}, root=root))
+add("wiki", "outside_agent_shares_a1_by_registration", make_input(SHARING, "wiki_write", {"path": "page.md", "content": "x"}))
+add("wiki", "outside_agent_sharing_a1_reads_a1", make_input(SHARING, "wiki_read", {"path": "page.md"}))
+add("wiki", "outside_agent_sharing_a1_cannot_climb_to_a2", make_input(SHARING, "wiki_read", {"path": "../a2/page.md"}))
+for name, shared in [("empty", ""), ("dotdot", ".."), ("two_segments", "a1/x"), ("colon", "a:b"), ("number", 7),
+                     ("null", None)]:
+    add("wiki", f"outside_agent_sharing_malformed_{name}_has_no_subtree",
+        make_input({**OA, "sharesThreadAgent": shared}, "wiki_read", {"path": "page.md"}))
+add("wiki", "thread_sharing_fact_is_ignored", make_input({**CALLERS["thread_supervised_plan"], "sharesThreadAgent": "a1"},
+                                                         "wiki_read", {"path": "page.md"}))
+for name, agent in [("empty", ""), ("dotdot", ".."), ("two_segments", "a1/x"), ("trailing_dot", "a1."),
+                    ("leading_space", " a1")]:
+    add("wiki", f"thread_malformed_agent_id_{name}_has_no_subtree",
+        make_input(thread(agent, "t1", "full-access", "default"), "wiki_read", {"path": "page.md"}))
+add("wiki", "thread_non_ascii_agent_id", make_input(thread("агент", "t1", "full-access", "default"),
+                                                    "wiki_write", {"path": "page.md", "content": "x"}))
+add("wiki", "outside_agent_sharing_non_ascii_thread_agent",
+    make_input({**OA, "sharesThreadAgent": "日本"}, "wiki_read", {"path": "page.md"}))
+unfacted = make_input(thread("агент", "t1", "full-access", "default"), "wiki_read", {"path": "page.md"})
+unfacted["unicode"] = {}
+add("wiki", "thread_non_ascii_agent_id_without_facts", unfacted)
+add("wiki", "thread_agent_id_with_a_dot_leader", make_input(thread("a․b", "t1", "full-access", "default"),
+                                                            "wiki_read", {"path": "page.md"}))
 
 # --- tools: exact names only ------------------------------------------------------------------------------
 for n, name in enumerate(["WIKI_WRITE", "wiki_write ", "wiki_wr\u0456te", "wiki-write", "", "upstream_only_tool"]):
@@ -398,8 +429,8 @@ add("wiki", "wiki_read_missing_path", make_input(CALLERS["thread_full"], "wiki_r
 add("wiki", "wiki_write_null_path", make_input(CALLERS["thread_full"], "wiki_write", {"path": None, "content": "x"},
                                                [{"keyword": "type", "instanceLocation": "/path", "message": "path must be a string"}]))
 add("wiki", "wiki_read_a2_reads_a1_page", make_input(CALLERS["thread_supervised_plan"], "wiki_read", {"path": "../a1/page.md"}))
-add("wiki", "wiki_read_no_root", make_input(CALLERS["thread_full"], "wiki_read", {"path": "page.md"}, root=""))
-add("wiki", "wiki_read_bad_root", make_input(CALLERS["thread_full"], "wiki_read", {"path": "page.md"}, root="agents/../x"))
+add("wiki", "t3_thread_list_without_a_subtree", make_input(thread("..", "t1", "full-access", "default"),
+                                                            "t3_thread_list", {}))
 
 # --- decision: whole-document shape and fail-closed inputs ----------------------------------------------------
 add("decision", "allowed_has_no_reasons", make_input(CALLERS["thread_full"], "wiki_write",

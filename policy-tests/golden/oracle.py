@@ -39,6 +39,27 @@ def _rank(axis, mode):
 
 CEILING_RUNTIME = {"read-only": "approval-required", "approval-required": "approval-required",
                    "auto-accept-edits": "auto-accept-edits", "auto": "auto", "full-access": "full-access"}
+PROJECT_SCOPES = {"project.work.read", "project.work.write"}
+
+
+def _ceiling_unknown(caller):
+    """docs/domain.md §1: an outside agent's token names one of the five ceilings, else it may call nothing."""
+    return caller.get("kind") == "outside_agent" and not (
+        isinstance(caller.get("ceiling"), str) and caller["ceiling"] in CEILING_RUNTIME)
+
+
+def _mode_limit_unknown(caller):
+    """docs/domain.md §1: a T3-Mode-Limit that was sent names a mode of each axis, whoever sent it."""
+    if "modeLimit" not in caller:
+        return False
+    limit = caller["modeLimit"]
+    return not isinstance(limit, dict) or any(_rank(axis, limit.get(axis)) is None for axis in AXES)
+
+
+def _bound(caller):
+    st = caller.get("settings") if isinstance(caller.get("settings"), dict) else {}
+    p = st.get("project") if isinstance(st.get("project"), dict) else {}
+    return p.get("bound") is True
 
 
 def _thread(caller):
@@ -158,24 +179,24 @@ def _segment_ok(seg, facts=None):
     return seg not in (".", "..")
 
 
-def _root_admitted(caller, root, facts):
-    """docs/domain.md §1, §7: the caller kind's own folder and id, or the thread agent a registration shares."""
-    kind, agent, shared = caller.get("kind"), caller.get("logicalAgentId"), caller.get("sharesThreadAgent")
-    admitted = set()
-    if kind in WIKI["roots"] and isinstance(agent, str) and _segment_ok(agent, facts):
-        admitted.add(WIKI["roots"][kind] + "/" + agent)
-    if kind == "outside_agent" and isinstance(shared, str) and _segment_ok(shared, facts):
-        admitted.add(WIKI["roots"]["thread"] + "/" + shared)
-    return isinstance(root, str) and root in admitted and all(_segment_ok(s, facts) for s in root.split("/"))
+def root_of(caller, facts):
+    """docs/domain.md §1, §7: the thread agent's subtree an outside agent's registration shares, else the caller
+    kind's own folder and id; None when the id that would name it is not one valid segment."""
+    kind, agent = caller.get("kind"), caller.get("logicalAgentId")
+    if kind == "outside_agent" and "sharesThreadAgent" in caller:
+        shared = caller["sharesThreadAgent"]
+        return "agents/" + shared if isinstance(shared, str) and _segment_ok(shared, facts) else None
+    folder = {"thread": "agents", "outside_agent": "outside-agents"}.get(kind)
+    return folder + "/" + agent if folder and isinstance(agent, str) and _segment_ok(agent, facts) else None
 
 
 def _wiki_field(inp, field, spec):
     """Returns (codes, resolved path or None) for one confined path field."""
     args = inp.get("arguments") if isinstance(inp.get("arguments"), dict) else {}
     raw = args[field] if field in args else spec.get("default")
-    root = (inp.get("wiki") or {}).get("root")
     facts = inp.get("unicode") if isinstance(inp.get("unicode"), dict) else {}
-    root_segs = root.split("/") if _root_admitted(inp.get("caller") or {}, root, facts) else None
+    root = root_of(inp.get("caller") or {}, facts)
+    root_segs = root.split("/") if root is not None else None
     codes = []
     valid = False
     segs = raw.split("/") if isinstance(raw, str) else None
@@ -241,6 +262,10 @@ def decide(inp):
         unknown = thread_unavailable and _needs_thread_state(row)
         if kind not in ("thread", "outside_agent"):
             codes.add("caller_unknown")
+        if _ceiling_unknown(caller):
+            codes.add("ceiling_unknown")
+        if _mode_limit_unknown(caller):
+            codes.add("mode_limit_unknown")
         if cls in WRITES and not _writable(caller):
             codes.add("read_only_client")
         if cls in THREAD_ONLY and kind != "thread":
@@ -292,6 +317,8 @@ def decide(inp):
                 codes.add("capability_denied")
             elif cap not in _held(caller):
                 codes.add("capability_missing")
+            if cap in PROJECT_SCOPES and not _bound(caller):
+                codes.add("project_not_bound")
         paths = {}
         for field, spec in row["paths"].items():
             wiki_codes, path = _wiki_field(inp, field, spec)
@@ -302,6 +329,8 @@ def decide(inp):
             obligations["modes"] = modes
         if row["paths"]:
             obligations["wikiPaths"] = paths
+            facts = inp.get("unicode") if isinstance(inp.get("unicode"), dict) else {}
+            obligations["wikiRoot"] = root_of(caller, facts)
     allow = not codes
     return {"allow": allow, "codes": [c for c in CODES if c in codes], "obligations": obligations if allow else {}}
 
@@ -311,9 +340,10 @@ def visible(caller):
     names = []
     for name in sorted(TABLE):
         d = decide({"tool": name, "arguments": {}, "argumentErrors": [], "caller": caller,
-                    "targets": {"threads": {}}, "wiki": {"root": "agents/x"}})
-        caller_level = {"caller_unknown", "read_only_client", "thread_credential_required", "parent_not_active",
-                        "capability_denied", "capability_missing"}
+                    "targets": {"threads": {}}})
+        caller_level = {"caller_unknown", "ceiling_unknown", "mode_limit_unknown", "read_only_client",
+                        "thread_credential_required", "parent_not_active", "capability_denied",
+                        "capability_missing", "project_not_bound"}
         row = TABLE[name]
         if row["class"] == "write_environment":
             caller_level |= {"runtime_mode_escalation_denied", "interaction_mode_escalation_denied"}

@@ -4,9 +4,9 @@
 #   (schemas/decision-input.json). a1 and a2 are thread agents, o1 and r1 outside agents.
 package gatehouse.testing
 
-all_settings := {"browserAccess": true, "project": {"enabled": true}, "wiki": {"read": true, "write": true}}
+all_settings := {"browserAccess": true, "project": {"enabled": true, "bound": true}, "wiki": {"read": true, "write": true}}
 
-no_settings := {"browserAccess": false, "project": {"enabled": false}, "wiki": {"read": false, "write": false}}
+no_settings := {"browserAccess": false, "project": {"enabled": false, "bound": false}, "wiki": {"read": false, "write": false}}
 
 # A thread caller that owns a live run: found, not archived, active run, same provider instance as its session.
 live_thread(agent, thread_id, runtime, interaction) := {
@@ -38,7 +38,7 @@ outside(agent, ceiling, settings) := {
 
 outside_full := outside("o1", "full-access", all_settings)
 
-outside_read_only := outside("r1", "read-only", {"browserAccess": false, "project": {"enabled": true}, "wiki": {"read": true, "write": false}})
+outside_read_only := outside("r1", "read-only", {"browserAccess": false, "project": {"enabled": true, "bound": true}, "wiki": {"read": true, "write": false}})
 
 # `caller` with the calling thread's shell replaced by `thread` (merged member by member).
 with_thread(caller, thread) := object.union(caller, {"thread": object.union(caller.thread, thread)})
@@ -46,8 +46,7 @@ with_thread(caller, thread) := object.union(caller, {"thread": object.union(call
 # A complete decision input for `tool` called by a1 with `args`.
 call(tool, args) := call_as(thread_a1, tool, args)
 
-# The same input with `caller` instead of a1 (built whole: object.union would merge the callers). The
-# wiki root is the one the caller's kind owns (docs/domain.md §7).
+# The same input with `caller` instead of a1 (built whole: object.union would merge the callers).
 call_as(caller, tool, args) := {
 	"tool": tool,
 	"arguments": args,
@@ -55,14 +54,7 @@ call_as(caller, tool, args) := {
 	"argumentKeys": argument_keys(args),
 	"caller": caller,
 	"targets": {"threads": {}},
-	"wiki": {"root": concat("/", [root_folder(caller), object.get(caller, "logicalAgentId", "a1")])},
 }
-
-root_folder(caller) := "outside-agents" if caller.kind == "outside_agent"
-
-root_folder(caller) := "agents" if caller.kind != "outside_agent"
-
-root_folder(caller) := "agents" if not caller.kind
 
 # The argument keys the PEP reports, folded as it folds them (gateway ArgumentKeys.fold); test keys are ASCII, where
 # the fold is lower case with l and 1 read as i, 0 as o and rn written m (the separators are left for the policy).

@@ -14,6 +14,7 @@ test_wiki_within_compares_segments if {
 	not wiki.within(["agents", "a1"], ["agents", "a1-old", "page.md"])
 	wiki.within(["agents", "a1"], ["agents", "a1", "page.md"])
 	wiki.within(["agents", "a1"], ["agents", "a1"])
+	wiki.within(["x"], ["x", "page.md"])
 	not wiki.within(["agents", "a1"], ["agents"])
 	not wiki.within([], ["agents"])
 }
@@ -23,10 +24,10 @@ test_wiki_sibling_prefix_escape if {
 	testing.codes(d) == ["path_invalid", "path_escape"]
 }
 
-test_wiki_resolved_path_is_the_obligation if {
-	read("notes/plan.md").obligations == {"wikiPaths": {"path": "agents/a1/notes/plan.md"}}
+test_wiki_resolved_path_and_root_are_the_obligations if {
+	read("notes/plan.md").obligations == {"wikiPaths": {"path": "agents/a1/notes/plan.md"}, "wikiRoot": "agents/a1"}
 	d := authz.decision with input as testing.call("wiki_list", {"path": "."})
-	d.obligations == {"wikiPaths": {"path": "agents/a1"}}
+	d.obligations == {"wikiPaths": {"path": "agents/a1"}, "wikiRoot": "agents/a1"}
 }
 
 test_wiki_page_tools_never_name_the_root if {
@@ -113,80 +114,119 @@ test_wiki_segment_bytes_at_the_boundary if {
 }
 
 test_wiki_utf8_bytes_is_exact if {
-	every s, n in {"": 0, "a": 1, "ab": 2, "abc": 3, "é": 2, "日": 3, "𐐀": 4, "aé日𐐀": 10, "éé": 4} {
+	# "aaW" is "YWFX" in base64: only "=" is padding, never a trailing letter.
+	every s, n in {"": 0, "a": 1, "ab": 2, "abc": 3, "aaW": 3, "é": 2, "日": 3, "𐐀": 4, "aé日𐐀": 10, "éé": 4} {
 		wiki.utf8_bytes(s) == n
 	}
 }
 
-# --- whose subtree: each caller kind owns its own folder --------------------------------------------
+# --- whose subtree: each caller kind owns its own folder, chosen here from the facts ---------------
 
-outside_with_root(caller, root) := object.union(testing.call_as(caller, "wiki_read", {"path": "page.md"}), {"wiki": {"root": root}})
+read_as(caller) := d if {
+	d := authz.decision with input as testing.call_as(caller, "wiki_read", {"path": "page.md"})
+}
 
 test_wiki_outside_agent_subtree_is_in_its_own_folder if {
-	d := authz.decision with input as testing.call_as(testing.outside_full, "wiki_read", {"path": "page.md"})
-	d.obligations == {"wikiPaths": {"path": "outside-agents/o1/page.md"}}
+	read_as(testing.outside_full).obligations == {"wikiPaths": {"path": "outside-agents/o1/page.md"}, "wikiRoot": "outside-agents/o1"}
 }
 
-test_wiki_outside_agent_never_gets_a_thread_agents_subtree_by_itself if {
-	every root in ["agents/o1", "agents/a1", "outside-agents/a1", "outside-agents/O1", "outside-agents/o1/x", "outside-agents"] {
-		d := authz.decision with input as outside_with_root(testing.outside_full, root)
-		testing.codes(d) == ["path_invalid"]
-	}
+# The folders are policy data: renaming one moves every subtree of that kind, with no other change.
+test_wiki_root_folders_are_policy_data if {
+	d := read_as(testing.outside_full) with data.gatehouse.wiki.roots as {"thread": "threads", "outside_agent": "guests"}
+	d.obligations.wikiRoot == "guests/o1"
+	t := read_as(testing.thread_a1) with data.gatehouse.wiki.roots as {"thread": "threads", "outside_agent": "guests"}
+	t.obligations.wikiPaths.path == "threads/a1/page.md"
 }
 
-test_wiki_thread_never_gets_an_outside_folder if {
-	every root in ["outside-agents/a1", "agents/a2", "agents/A1", "agents"] {
-		d := authz.decision with input as object.union(testing.call("wiki_read", {"path": "page.md"}), {"wiki": {"root": root}})
-		d.reasons == [{"code": "path_invalid", "message": "the caller has no wiki subtree"}]
+# Each folder is one plain segment, so a subtree is always exactly two segments.
+test_wiki_root_folders_are_single_ascii_segments if {
+	every _, folder in data.gatehouse.wiki.roots {
+		wiki.ascii_name(folder)
+		count(wiki.segment_problems(folder)) == 0
 	}
+	data.gatehouse.wiki.roots.thread != data.gatehouse.wiki.roots.outside_agent
+}
+
+test_wiki_thread_subtree_is_in_the_thread_folder if {
+	read_as(testing.thread_a2_supervised).obligations.wikiRoot == "agents/a2"
 }
 
 sharing := object.union(testing.outside_full, {"sharesThreadAgent": "a1"})
 
 test_wiki_registration_shares_a_thread_agents_subtree_explicitly if {
-	d := authz.decision with input as outside_with_root(sharing, "agents/a1")
-	d.obligations == {"wikiPaths": {"path": "agents/a1/page.md"}}
-	own := authz.decision with input as outside_with_root(sharing, "outside-agents/o1")
-	own.allow
-}
-
-test_wiki_sharing_names_exactly_one_thread_agent if {
-	every root in ["agents/a2", "agents/A1", "agents/a10", "outside-agents/a1"] {
-		d := authz.decision with input as outside_with_root(sharing, root)
-		testing.codes(d) == ["path_invalid"]
-	}
+	d := read_as(sharing)
+	d.obligations == {"wikiPaths": {"path": "agents/a1/page.md"}, "wikiRoot": "agents/a1"}
 }
 
 test_wiki_sharing_is_for_outside_agents_only if {
 	caller := object.union(testing.thread_a2_supervised, {"sharesThreadAgent": "a1"})
-	d := authz.decision with input as object.union(testing.call_as(caller, "wiki_read", {"path": "page.md"}), {"wiki": {"root": "agents/a1"}})
-	testing.codes(d) == ["path_invalid"]
+	read_as(caller).obligations.wikiRoot == "agents/a2"
 }
 
+# A registration that shares a malformed id gives no subtree at all: never the agent's own one instead.
 test_wiki_sharing_a_malformed_agent_admits_nothing if {
-	every shared in ["", "..", "a1/x", 7, null] {
+	every shared in ["", "..", ".", "a1/x", "a1 ", "a:b", 7, null, {"id": "a1"}] {
 		caller := object.union(testing.outside_full, {"sharesThreadAgent": shared})
-		not wiki.shared_root with input as outside_with_root(caller, "agents/a1")
+		read_as(caller).reasons == [{"code": "path_invalid", "message": "the caller has no wiki subtree"}]
+		not wiki.root_segments with input as testing.call_as(caller, "wiki_read", {"path": "page.md"})
 	}
 }
 
-test_wiki_field_absent_shares_thread_agent_admits_own_root_only if {
-	not wiki.shared_root with input as testing.call_as(testing.outside_full, "wiki_read", {"path": "page.md"})
-	wiki.own_root == "outside-agents/o1" with input as testing.call_as(testing.outside_full, "wiki_read", {"path": "page.md"})
+test_wiki_malformed_logical_agent_id_admits_nothing if {
+	every id in ["", "..", "a1/x", " a1", "a:b", 7, null] {
+		caller := object.union(testing.thread_a1, {"logicalAgentId": id})
+		read_as(caller).reasons == [{"code": "path_invalid", "message": "the caller has no wiki subtree"}]
+	}
+}
+
+# Ids in other scripts are judged by the Unicode categories the PEP reports for them, like path segments.
+test_wiki_non_ascii_ids_need_their_unicode_fact if {
+	caller := object.union(testing.thread_a1, {"logicalAgentId": "Агент"})
+	call := testing.call_as(caller, "wiki_read", {"path": "page.md"})
+	d := authz.decision with input as object.union(call, {"unicode": {"Агент": ["Ll", "Lu"]}})
+	d.obligations.wikiRoot == "agents/Агент"
+	testing.codes(authz.decision) == ["path_invalid"] with input as call
+	shared := object.union(testing.outside_full, {"sharesThreadAgent": "Агент"})
+	s := authz.decision with input as object.union(testing.call_as(shared, "wiki_read", {"path": "page.md"}), {"unicode": {"Агент": ["Ll", "Lu"]}})
+	s.obligations.wikiRoot == "agents/Агент"
+	testing.codes(authz.decision) == ["path_invalid"] with input as testing.call_as(shared, "wiki_read", {"path": "page.md"})
+}
+
+# A caller without a subtree is refused wiki paths only: its other calls are decided as ever.
+test_wiki_no_subtree_does_not_touch_other_tools if {
+	caller := object.union(testing.thread_a1, {"logicalAgentId": ".."})
+	d := authz.decision with input as testing.call_as(caller, "t3_thread_list", {})
+	d == {"allow": true, "reasons": [], "obligations": {}}
+}
+
+test_wiki_unknown_kind_has_no_subtree if {
+	caller := object.union(testing.thread_a1, {"kind": "admin"})
+	not wiki.root_segments with input as testing.call_as(caller, "wiki_read", {"path": "page.md"})
+}
+
+test_wiki_field_absent_shares_thread_agent_gives_own_root if {
+	wiki.root == "outside-agents/o1" with input as testing.call_as(testing.outside_full, "wiki_read", {"path": "page.md"})
+	not wiki.shares with input as testing.call_as(testing.outside_full, "wiki_read", {"path": "page.md"})
 }
 
 test_wiki_field_absent_logical_agent_id_admits_no_root if {
 	caller := json.remove(testing.thread_a1, ["logicalAgentId"])
-	d := authz.decision with input as object.union(testing.call_as(caller, "wiki_read", {"path": "page.md"}), {"wiki": {"root": "agents/a1"}})
-	"path_invalid" in testing.codes(d)
-	not wiki.own_root with input as object.union(testing.call_as(caller, "wiki_read", {"path": "page.md"}), {"wiki": {"root": "agents/a1"}})
+	read_as(caller).reasons == [{"code": "path_invalid", "message": "the caller has no wiki subtree"}]
+	not wiki.root with input as testing.call_as(caller, "wiki_read", {"path": "page.md"})
+}
+
+test_wiki_field_absent_kind_admits_no_root if {
+	caller := json.remove(testing.thread_a1, ["kind"])
+	"path_invalid" in testing.codes(read_as(caller))
+	not wiki.root with input as testing.call_as(caller, "wiki_read", {"path": "page.md"})
 }
 
 test_wiki_parent_absent_caller_admits_no_root if {
 	input_ := json.remove(testing.call("wiki_read", {"path": "page.md"}), ["caller"])
-	not wiki.own_root with input as input_
-	not wiki.shared_root with input as input_
+	not wiki.shares with input as input_
 	not wiki.root_segments with input as input_
+	d := authz.decision with input as input_
+	"path_invalid" in testing.codes(d)
 }
 
 test_wiki_field_absent_path_denied if {
@@ -199,23 +239,8 @@ test_wiki_field_absent_path_null_denied if {
 	testing.codes(d) == ["path_invalid"]
 }
 
-test_wiki_field_absent_root_denied if {
-	d := authz.decision with input as json.remove(testing.call("wiki_read", {"path": "page.md"}), ["wiki/root"])
-	d.reasons == [{"code": "path_invalid", "message": "the caller has no wiki subtree"}]
-}
-
-test_wiki_parent_absent_wiki_denied if {
-	d := authz.decision with input as json.remove(testing.call("wiki_read", {"path": "page.md"}), ["wiki"])
-	testing.codes(d) == ["path_invalid"]
-}
-
 test_wiki_parent_absent_arguments_denied if {
 	not wiki.ok with input as json.remove(testing.call("wiki_read", {}), ["arguments"])
-}
-
-test_wiki_invalid_root_denied if {
-	d := authz.decision with input as object.union(testing.call("wiki_read", {"path": "x"}), {"wiki": {"root": "agents/../a2"}})
-	testing.codes(d) == ["path_invalid"]
 }
 
 test_wiki_not_applied_to_other_tools if {
@@ -236,7 +261,7 @@ move(args) := d if {
 test_wiki_every_path_field_is_confined if {
 	d := move({"from": "a.md", "to": "notes/b.md"})
 	d.allow
-	d.obligations == {"wikiPaths": {"from": "agents/a1/a.md", "to": "agents/a1/notes/b.md"}}
+	d.obligations == {"wikiPaths": {"from": "agents/a1/a.md", "to": "agents/a1/notes/b.md"}, "wikiRoot": "agents/a1"}
 	testing.codes(move({"from": "a.md", "to": "../a2/b.md"})) == ["path_invalid", "path_escape"]
 	testing.codes(move({"from": "../../x", "to": "b.md"})) == ["path_invalid", "path_escape"]
 	move({"from": "a.md"}).reasons == [{"code": "path_invalid", "message": "to: a path is required"}]
@@ -259,7 +284,7 @@ test_wiki_escape_holds_without_segment_rules if {
 test_wiki_move_row_confines_from_and_to if {
 	ok := authz.decision with input as testing.call("wiki_move", {"from": "a.md", "to": "notes/b.md", "baseRevision": "r1"})
 	ok.allow
-	ok.obligations == {"wikiPaths": {"from": "agents/a1/a.md", "to": "agents/a1/notes/b.md"}}
+	ok.obligations == {"wikiPaths": {"from": "agents/a1/a.md", "to": "agents/a1/notes/b.md"}, "wikiRoot": "agents/a1"}
 	d := authz.decision with input as testing.call("wiki_move", {"from": "a.md", "to": "../a2/x.md", "baseRevision": "r1"})
 	testing.codes(d) == ["path_invalid", "path_escape"]
 	d.reasons[1] == {"code": "path_escape", "message": "to: the path leaves the caller's subtree"}
@@ -268,9 +293,9 @@ test_wiki_move_row_confines_from_and_to if {
 # Mutation survivors (scripts/policy-mutation.py).
 test_wiki_folder_tools_use_the_path_argument if {
 	d1 := authz.decision with input as testing.call("wiki_list", {"path": "notes"})
-	d1.obligations == {"wikiPaths": {"path": "agents/a1/notes"}}
+	d1.obligations.wikiPaths == {"path": "agents/a1/notes"}
 	d2 := authz.decision with input as testing.call("wiki_search", {"path": "notes", "query": "q"})
-	d2.obligations == {"wikiPaths": {"path": "agents/a1/notes"}}
+	d2.obligations.wikiPaths == {"path": "agents/a1/notes"}
 }
 
 test_wiki_segment_rules_apply_up_to_the_limit if {
@@ -293,14 +318,6 @@ test_wiki_escape_walk_counts_only_named_segments if {
 	testing.codes(read("a/b/../../c")) == ["path_invalid"]
 }
 
-# A root that is not the caller kind's own subtree is no subtree at all, however well formed.
-test_wiki_a_root_not_the_callers_own_is_refused if {
-	every root in ["solo", "agents/a2", "agents", "outside-agents/a1", "agents/a1/sub"] {
-		d := authz.decision with input as object.union(testing.call("wiki_read", {"path": "p.md"}), {"wiki": {"root": root}})
-		testing.codes(d) == ["path_invalid"]
-	}
-}
-
 # Defence in depth: with the "dot" segment rule switched off, the escape walk alone still denies "..".
 test_wiki_escape_denied_even_without_the_dot_rule if {
 	rules := object.remove(wiki.segment_rules, ["dot"])
@@ -317,11 +334,6 @@ test_wiki_move_never_names_the_root if {
 	}
 }
 
-test_wiki_a_bad_root_does_not_touch_other_tools if {
-	d := authz.decision with input as object.union(testing.call("t3_thread_list", {}), {"wiki": {"root": ""}})
-	d.allow
-}
-
 test_wiki_titlecase_and_modifier_letters_are_letters if {
 	read_with("ǅx/ʰy.md", {"ǅx": ["Ll", "Lt"], "ʰy.md": ["Ll", "Lm"]}).allow
 }
@@ -332,7 +344,7 @@ test_wiki_every_escaping_field_is_named if {
 }
 
 test_wiki_unicode_fact_must_be_a_list if {
-	every fact in ["Ll", {"Ll": true}, null, 1] {
+	every fact in ["Ll", {"Ll": true}, {"first": "Ll"}, null, 1] {
 		testing.codes(read_with("Été.md", {"Été.md": fact})) == ["path_invalid"]
 	}
 }

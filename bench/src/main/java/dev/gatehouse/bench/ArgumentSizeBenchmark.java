@@ -97,8 +97,8 @@ public class ArgumentSizeBenchmark {
             DecisionArguments.Prepared prepared = DecisionArguments.prepare(Optional.of(schema), row.readFields(),
                     arguments(shape, i), limits);
             inputs.add(new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()), prepared.errors(),
-                    Fixture.CALLER, Map.of(), Fixture.ROOT, SegmentCharacters.of(prepared.arguments(),
-                            row.pathFields(), Fixture.ROOT)));
+                    Fixture.CALLER, Map.of(), SegmentCharacters.of(prepared.arguments(), row.pathFields(),
+                            Fixture.CALLER)));
         }
         return inputs;
     }

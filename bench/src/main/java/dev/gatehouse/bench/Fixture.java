@@ -22,14 +22,12 @@ final class Fixture {
     /** A thread caller that owns a live run at full-access/default, every setting on (docs/domain.md §1, §4). */
     static final CallerFacts CALLER = new CallerFacts("thread", "a1", Optional.of("t1"), Optional.of("pi"),
             Optional.of(ThreadShell.found(false, true, Optional.of("pi"), "full-access", "default")), Optional.empty(),
-            new CallerFacts.Settings(true, true, true, true), Optional.empty());
-
-    static final String ROOT = "agents/a1";
+            new CallerFacts.Settings(true, true, true, true, true), Optional.empty());
 
     /** tools/call wiki_write: allowed, with the obligation {@code wikiPaths.path = agents/a1/notes/page.md}. */
     static final DecisionInput WIKI_WRITE = new DecisionInput(Optional.of("wiki_write"),
             Optional.of(Map.of("path", "notes/page.md", "content", "hello", "baseRevision", "r1")), List.of(),
-            CALLER, Map.of(), ROOT);
+            CALLER, Map.of());
 
     /**
      * tools/call t3_thread_launch asking for a narrower runtime mode: allowed with the modes obligation. The
@@ -37,10 +35,10 @@ final class Fixture {
      */
     static final DecisionInput THREAD_LAUNCH = new DecisionInput(Optional.of("t3_thread_launch"),
             Optional.of(Map.of("projectId", "p1", "prompt", "fix the build", "runtimeMode", "auto")), List.of(),
-            CALLER, Map.of(), ROOT);
+            CALLER, Map.of());
 
     /** tools/list for the same caller. */
-    static final DecisionInput LISTING = DecisionInput.forListing(CALLER, ROOT);
+    static final DecisionInput LISTING = DecisionInput.forListing(CALLER);
 
     private static PolicyContents contents;
 

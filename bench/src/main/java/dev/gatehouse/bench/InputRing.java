@@ -15,8 +15,8 @@ import java.util.function.IntFunction;
 /**
  * Rings of {@value #SIZE} distinct decision inputs, generated once per trial from a fixed seed and cycled through, so
  * that consecutive evaluations never see the same input (no memo, in the PDP or anywhere else, can answer them).
- * Every input differs in the caller's agent id, thread id and wiki root and in the call's arguments. Inputs are built
- * through the public policy types, with the gateway's own {@code unicode} facts ({@link BenchUnicodeFacts}).
+ * Every input differs in the caller's agent id (so in its wiki subtree), thread id and in the call's arguments. Inputs
+ * are built through the public policy types, with the gateway's own {@code unicode} facts ({@link BenchUnicodeFacts}).
  */
 final class InputRing {
 
@@ -99,11 +99,7 @@ final class InputRing {
                 Optional.empty(), settings, Optional.empty());
     }
 
-    static final CallerFacts.Settings ALL_ON = new CallerFacts.Settings(true, true, true, true);
-
-    static String root(int i) {
-        return "agents/a" + i;
-    }
+    static final CallerFacts.Settings ALL_ON = new CallerFacts.Settings(true, true, true, true, true);
 
     /** Allowed t3_thread_launch calls with varying project, prompt and a runtime mode within the caller's. */
     static InputRing launches() {
@@ -144,7 +140,7 @@ final class InputRing {
      */
     static InputRing denials() {
         SplittableRandom random = new SplittableRandom(4);
-        CallerFacts.Settings noWrite = new CallerFacts.Settings(true, true, true, false);
+        CallerFacts.Settings noWrite = new CallerFacts.Settings(true, true, true, true, false);
         return of(i -> switch (i % 3) {
             case 0 -> call(i, "wiki_write", args("path", "../a" + (i + 1) + "/page-" + i + ".md",
                     "content", "x" + random.nextLong()), ALL_ON);
@@ -157,14 +153,15 @@ final class InputRing {
     /** tools/list for callers with varying ids and all 16 combinations of settings. */
     static InputRing listings() {
         return of(i -> DecisionInput.forListing(caller(i, new CallerFacts.Settings((i & 1) != 0, (i & 2) != 0,
-                (i & 4) != 0, (i & 8) != 0)), root(i)));
+                (i & 2) != 0, (i & 4) != 0, (i & 8) != 0))));
     }
 
     private static DecisionInput call(int i, String tool, Map<String, Object> arguments,
             CallerFacts.Settings settings) {
         List<String> pathFields = tool.startsWith("wiki_") ? List.of("path") : List.of();
-        return new DecisionInput(Optional.of(tool), Optional.of(arguments), List.of(), caller(i, settings), Map.of(),
-                root(i), BenchUnicodeFacts.of(arguments, pathFields, root(i)));
+        CallerFacts caller = caller(i, settings);
+        return new DecisionInput(Optional.of(tool), Optional.of(arguments), List.of(), caller, Map.of(),
+                BenchUnicodeFacts.of(arguments, pathFields, caller));
     }
 
     private static Map<String, Object> args(String... pairs) {

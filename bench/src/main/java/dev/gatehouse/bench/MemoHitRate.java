@@ -90,6 +90,6 @@ public final class MemoHitRate {
     private static DecisionInput call(String tool, Map<String, Object> arguments) {
         List<String> pathFields = tool.startsWith("wiki_") ? List.of("path") : List.of();
         return new DecisionInput(Optional.of(tool), Optional.of(arguments), List.of(), Fixture.CALLER, Map.of(),
-                Fixture.ROOT, BenchUnicodeFacts.of(arguments, pathFields, Fixture.ROOT));
+                BenchUnicodeFacts.of(arguments, pathFields, Fixture.CALLER));
     }
 }

@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.gate;
 
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,7 @@ public final class BenchUnicodeFacts {
     }
 
     /** {@code SegmentCharacters.of}: segment → sorted Unicode categories, for non-plain-ASCII segments. */
-    public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields, String wikiRoot) {
-        return SegmentCharacters.of(arguments, pathFields, wikiRoot);
+    public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields, CallerFacts caller) {
+        return SegmentCharacters.of(arguments, pathFields, caller);
     }
 }

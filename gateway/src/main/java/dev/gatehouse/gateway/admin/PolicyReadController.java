@@ -4,7 +4,6 @@ import dev.gatehouse.gateway.context.AgentDirectory;
 import dev.gatehouse.gateway.context.AgentKey;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.OutsideAgentIds;
-import dev.gatehouse.gateway.context.TrustedContext;
 import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
 import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.DecisionInput;
@@ -32,8 +31,9 @@ import java.util.Optional;
  * holds, which is the one the gate enforces;</li>
  * <li>{@code GET /admin/agents/{agentId}/capabilities[?ceiling=]} → 200 {@code {agentId, kind, capabilities,
  * revision}}: the scopes the agent holds now, derived by the policy from its stored settings (docs/domain.md §4). A
- * thread agent holds them as a thread caller; an outside agent ({@code oa-…}) as an outside agent approved at
- * {@code ceiling} (default {@code read-only}: the ceiling comes with each token).</li>
+ * thread agent holds them as a thread caller; an outside agent ({@code oa-…}) as an outside agent whose token
+ * carries {@code ceiling}, passed to the policy as given (the ceiling comes with each token; without it, only the
+ * scopes its settings grant, as for a ceiling that allows no change: the policy decides which ceilings do).</li>
  * </ul>
  * 503 {@code {error: "policy_unavailable"}} when the PDP cannot answer (no bundle, remote OPA down).
  */
@@ -65,11 +65,8 @@ public class PolicyReadController {
         AgentSettings settings = directory.settings(new AgentKey(kind, agentId));
         CallerFacts facts = new CallerFacts(kind.wire(), agentId, Optional.empty(), Optional.empty(),
                 outside ? Optional.empty() : Optional.of(ThreadShell.of(ThreadShell.Lookup.NOT_FOUND)),
-                outside ? Optional.of(ceiling == null ? "read-only" : ceiling) : Optional.empty(),
-                new CallerFacts.Settings(settings.browserAccess(), settings.project().enabled(), settings.wiki().read(),
-                        settings.wiki().write()), Optional.empty());
-        PolicyOutcome<List<String>> held = served.get().heldCapabilities(
-                DecisionInput.forListing(facts, TrustedContext.ownWikiRoot(kind, agentId)));
+                outside ? Optional.ofNullable(ceiling) : Optional.empty(), settings.facts(), Optional.empty());
+        PolicyOutcome<List<String>> held = served.get().heldCapabilities(DecisionInput.forListing(facts));
         if (held instanceof PolicyOutcome.Decided<List<String>> decided) {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("agentId", agentId);

@@ -36,7 +36,7 @@ public sealed interface Authenticated {
      *
      * @param issuer  the token's {@code iss}
      * @param subject the token's {@code sub}; the agent id for settings and the wiki subtree
-     * @param ceiling the approved ceiling from the token ({@code read-only|approval-required|auto-accept-edits|auto|full-access})
+     * @param ceiling the approved ceiling claim exactly as the token carries it (well-formed; judged by the policy)
      */
     record OutsideAgent(String issuer, String subject, String ceiling) implements Authenticated {
         public OutsideAgent {

@@ -16,6 +16,7 @@ import com.nimbusds.jwt.proc.ConfigurableJWTProcessor;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import com.nimbusds.jwt.proc.JWTClaimsSetVerifier;
+import dev.gatehouse.gateway.policy.api.VocabularyName;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.MalformedURLException;
@@ -39,15 +40,17 @@ import org.slf4j.LoggerFactory;
  * (or, for development only, an HS256 secret file), {@code iss} equal to the configured issuer, {@code aud}
  * containing this gateway's resource (RFC 8707: {@code <public-url>/mcp}), {@code sub} present and not blank (only
  * spaces, controls or format characters count as blank), the configured scope when there is one ({@code scope},
- * space-delimited, or {@code scp}), an approved ceiling claim from
- * {@link ModeCeilings#ALL} set by the authorization server, and the token times (RFC 7519
- * §4.1.4–4.1.6, RFC 9068 §4) against this gateway's {@link Clock} with the leeway {@code L} of
+ * space-delimited, or {@code scp}), the approved ceiling claim set by the authorization server, and the token times
+ * (RFC 7519 §4.1.4–4.1.6, RFC 9068 §4) against this gateway's {@link Clock} with the leeway {@code L} of
  * {@link OAuthProperties#getClockSkew()} (default 5 s, at most 60 s):
  * <ul>
  * <li>{@code exp} is required, and the token is refused from {@code exp + L} on;</li>
  * <li>{@code nbf}, when present, must be at most {@code now + L};</li>
  * <li>{@code iat}, when present, must be at most {@code now + L} (a token issued in the future is refused).</li>
  * </ul>
+ * The ceiling claim is checked for its syntax only ({@link VocabularyName}: a string that is an RFC 9110 token of at
+ * most 64 characters) and passed on exactly as received; whether it names a ceiling is the policy's decision
+ * ({@code ceiling_unknown}, docs/domain.md §1), so an unknown ceiling is a logged denial, not a refused token.
  * Nimbus's own time checks (a fixed 60 s skew against the system clock) are not used. A token that passes every
  * check but the scope is {@link AuthFailure#INSUFFICIENT_SCOPE} (403); any other failure is
  * {@link AuthFailure#INVALID_TOKEN} (401), without saying which check failed.
@@ -127,7 +130,7 @@ public class OAuthTokenVerifier {
             JWTClaimsSet claims = processor.get().process(token, null);
             Object ceiling = claims.getClaim(ceilingClaim);
             // A blank subject would make every such token of the issuer one and the same outside agent.
-            if (!(ceiling instanceof String value) || !ModeCeilings.ALL.contains(value)
+            if (!(ceiling instanceof String value) || !VocabularyName.wellFormed(value)
                     || blank(claims.getSubject())) {
                 return new Verification.Refused(AuthFailure.INVALID_TOKEN);
             }

@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.context;
 
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -23,9 +24,16 @@ public record AgentSettings(boolean browserAccess, Project project, Wiki wiki) {
         Objects.requireNonNull(wiki, "wiki");
     }
 
+    /** These settings as the policy reads them (decision input {@code caller.settings}, docs/domain.md §4). */
+    public CallerFacts.Settings facts() {
+        return new CallerFacts.Settings(browserAccess, project.enabled(), project.projectServiceProjectId().isPresent(),
+                wiki.read(), wiki.write());
+    }
+
     /**
      * @param enabled                 the agent may use the Project tools
-     * @param projectServiceProjectId the Project Service project the agent is bound to
+     * @param projectServiceProjectId the Project Service project the agent is bound to; without one the Project tools
+     *                                are denied ({@code project_not_bound})
      */
     public record Project(boolean enabled, Optional<String> projectServiceProjectId) {
         public Project {

@@ -14,15 +14,16 @@ import java.util.Optional;
  * @param threadId                the calling thread; empty for outside agents
  * @param providerSessionId       the agent host's provider session; empty for outside agents
  * @param providerInstanceId      the provider instance the session runs on; empty for outside agents
- * @param logicalAgentId          the stable agent id: wiki subtree, Project Service agent, decision log
+ * @param logicalAgentId          the stable agent id: Project Service and Wiki agent, decision log
  * @param agentName               display only; never used for authorization, routing or idempotency
  * @param t3ProjectId             the T3 project of the calling thread; empty for outside agents
- * @param projectServiceProjectId the bound Project Service project; empty when Project is not enabled
+ * @param projectServiceProjectId the Project Service project the agent's settings bind; empty when they bind none
+ *                                (whether a call may use it is the policy's decision: {@code project_not_bound})
  * @param provider                the provider kind of a thread caller's session ({@code codex}, {@code claude} …);
  *                                recorded in the decision log only, never sent to the PDP
- * @param wikiRoot                the caller's wiki subtree: {@code agents/<id>} for a thread,
- *                                {@code outside-agents/<id>} for an outside agent, or the thread agent's subtree its
- *                                registration shares (admitted or refused by the policy, docs/domain.md §7)
+ *
+ * <p>The caller's wiki subtree is not here: the policy chooses it from the caller facts and returns it as the
+ * obligation {@code wikiRoot} (docs/domain.md §7).
  */
 public record TrustedContext(
         String environmentId,
@@ -34,26 +35,13 @@ public record TrustedContext(
         String agentName,
         Optional<String> t3ProjectId,
         Optional<String> projectServiceProjectId,
-        Optional<String> provider,
-        String wikiRoot) {
-
-    /** The top-level wiki folder of thread agents' subtrees (policies/gatehouse/wiki/data.json {@code roots}). */
-    public static final String THREAD_AGENTS_FOLDER = "agents";
-
-    /** The top-level wiki folder of outside agents' subtrees (policies/gatehouse/wiki/data.json {@code roots}). */
-    public static final String OUTSIDE_AGENTS_FOLDER = "outside-agents";
+        Optional<String> provider) {
 
     public TrustedContext {
         Objects.requireNonNull(environmentId, "environmentId");
         Objects.requireNonNull(callerKind, "callerKind");
         Objects.requireNonNull(logicalAgentId, "logicalAgentId");
         Objects.requireNonNull(provider, "provider");
-        Objects.requireNonNull(wikiRoot, "wikiRoot");
-    }
-
-    /** The subtree a caller kind owns for {@code agentId}: each kind under its own top-level folder. */
-    public static String ownWikiRoot(CallerKind kind, String agentId) {
-        return (kind == CallerKind.THREAD ? THREAD_AGENTS_FOLDER : OUTSIDE_AGENTS_FOLDER) + "/" + agentId;
     }
 
     /** Caller kinds of docs/domain.md §1, spelled as in the decision input. */

@@ -68,20 +68,18 @@ public class TrustedContextResolver {
                 Optional.of(session.threadId()), Optional.of(session.providerSessionId()),
                 Optional.of(session.providerInstanceId()), session.logicalAgentId(),
                 session.agentName().orElse(session.logicalAgentId()), Optional.of(session.t3ProjectId()),
-                projectBinding(agent), Optional.of(session.provider()),
-                TrustedContext.ownWikiRoot(CallerKind.THREAD, session.logicalAgentId()));
+                agent.project().projectServiceProjectId(), Optional.of(session.provider()));
         CallerFacts facts = new CallerFacts(CallerKind.THREAD.wire(), session.logicalAgentId(),
                 Optional.of(session.threadId()), Optional.of(session.providerInstanceId()),
-                Optional.of(shell(session.threadId())), Optional.empty(), facts(agent), caller.modeLimit());
+                Optional.of(shell(session.threadId())), Optional.empty(), agent.facts(), caller.modeLimit());
         return new ResolvedCaller(context, facts);
     }
 
     /**
      * An outside agent acts as its registered logical agent, or, unregistered, as the id derived from its token's
      * issuer and subject (docs/domain.md §1); the subject alone never names an agent. Its settings are those of
-     * that id in the outside-agent namespace and its subtree lies under {@code outside-agents/}, unless its
-     * registration shares a thread agent's subtree: then that subtree is sent with the fact, for the policy to
-     * admit or refuse.
+     * that id in the outside-agent namespace. A registration that shares a thread agent's subtree is sent as the
+     * fact {@code sharesThreadAgent}; the policy chooses the subtree from it (obligation {@code wikiRoot}).
      */
     private ResolvedCaller forOutsideAgent(Authenticated.OutsideAgent agent, AuthenticatedCaller caller) {
         Optional<OutsideAgentRegistration> registration = settings.registration(agent.issuer(), agent.subject());
@@ -89,24 +87,13 @@ public class TrustedContextResolver {
                 .orElseGet(() -> OutsideAgentIds.derive(agent.issuer(), agent.subject()));
         Optional<String> shared = registration.flatMap(OutsideAgentRegistration::sharesThreadAgent);
         AgentSettings current = settings.settings(AgentKey.outside(agentId));
-        String wikiRoot = shared.map(thread -> TrustedContext.ownWikiRoot(CallerKind.THREAD, thread))
-                .orElseGet(() -> TrustedContext.ownWikiRoot(CallerKind.OUTSIDE_AGENT, agentId));
         TrustedContext context = new TrustedContext(gateway.getEnvironmentId(), CallerKind.OUTSIDE_AGENT,
                 Optional.empty(), Optional.empty(), Optional.empty(), agentId, agentId, Optional.empty(),
-                projectBinding(current), Optional.empty(), wikiRoot);
+                current.project().projectServiceProjectId(), Optional.empty());
         CallerFacts facts = new CallerFacts(CallerKind.OUTSIDE_AGENT.wire(), agentId, Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.of(agent.ceiling()), facts(current), caller.modeLimit(),
+                Optional.empty(), Optional.empty(), Optional.of(agent.ceiling()), current.facts(), caller.modeLimit(),
                 shared);
         return new ResolvedCaller(context, facts);
-    }
-
-    private static CallerFacts.Settings facts(AgentSettings agent) {
-        return new CallerFacts.Settings(agent.browserAccess(), agent.project().enabled(), agent.wiki().read(),
-                agent.wiki().write());
-    }
-
-    private static Optional<String> projectBinding(AgentSettings agent) {
-        return agent.project().enabled() ? agent.project().projectServiceProjectId() : Optional.empty();
     }
 
     /** The thread's shell as the host reported it, or how the lookup failed. */

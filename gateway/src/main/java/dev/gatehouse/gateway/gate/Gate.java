@@ -91,7 +91,7 @@ public class Gate {
             return new Listing.Unavailable("store unavailable");
         }
         Optional<ServedPolicy> served = pdp.serving();
-        DecisionInput input = DecisionInput.forListing(resolved.facts(), resolved.context().wikiRoot());
+        DecisionInput input = DecisionInput.forListing(resolved.facts());
         PolicyOutcome<VisibleTools> outcome = decide(LIST, () -> served.map(policy -> policy.visibleTools(input))
                 .orElseGet(pdp::noRevision));
         if (!(steps.run("decision-log", () -> decisionLog.record(DecisionRecord.forListing(input,
@@ -146,10 +146,9 @@ public class Gate {
         DecisionArguments.Prepared prepared = steps.run("argument-check", () -> DecisionArguments.prepare(
                 registered.map(ServedTool::schema), registered.map(t -> t.row().readFields()).orElse(Set.of()),
                 arguments, limits));
-        String wikiRoot = resolved.context().wikiRoot();
         DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()),
-                prepared.errors(), resolved.facts(), targets, wikiRoot, SegmentCharacters.of(prepared.arguments(),
-                        registered.map(t -> t.row().pathFields()).orElse(List.of()), wikiRoot));
+                prepared.errors(), resolved.facts(), targets, SegmentCharacters.of(prepared.arguments(),
+                        registered.map(t -> t.row().pathFields()).orElse(List.of()), resolved.facts()));
         PolicyOutcome<Decision> outcome = decide(CALL, () -> served.map(policy -> policy.decide(input))
                 .orElseGet(pdp::noRevision));
         DecisionRecord record = DecisionRecord.forCall(input, resolved.context().provider(), outcome);
@@ -208,7 +207,8 @@ public class Gate {
     /**
      * The decision, when it allows and the PEP can carry it out: a decided, literal allow for a served tool with an
      * object of arguments and every obligation its row implies (a resolved mode for each mode field, a resolved wiki
-     * path for each path field). Anything else is a denial. The check knows fields, not tools.
+     * path for each path field and the wiki root when it has any). Anything else is a denial. The check knows fields,
+     * not tools.
      */
     private static Optional<Decision> enforceable(PolicyOutcome<Decision> outcome, Optional<ServedTool> tool,
             Object arguments) {
@@ -227,7 +227,8 @@ public class Gate {
 
     private static boolean carriesObligations(AccessRow row, Obligations obligations) {
         return obligations.modes().keySet().containsAll(row.modeFields().values())
-                && obligations.wikiPaths().keySet().containsAll(row.pathFields());
+                && obligations.wikiPaths().keySet().containsAll(row.pathFields())
+                && (row.pathFields().isEmpty() || obligations.wikiRoot().isPresent());
     }
 
     /** The reasons to show for a denial: the policy's, or {@code policy_unavailable} when it had none to give. */

@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.gate;
 
+import dev.gatehouse.gateway.policy.api.CallerFacts;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -9,10 +10,12 @@ import java.util.TreeSet;
 
 /**
  * Facts about the characters of wiki path segments, for the policy's name rule (docs/domain.md §7; decision input
- * {@code unicode}): for each segment, of a confined path argument or of the wiki root, that holds a character other
- * than an ASCII letter, digit, {@code -}, {@code _}, {@code .} or space, the sorted, distinct Unicode general
- * categories of its characters other than {@code -}, {@code _}, {@code .} and space. Which categories a name may use
- * is the policy's decision; this only reports them, in time linear in the length of the strings.
+ * {@code unicode}): for each segment of a confined path argument, and for each caller id the policy may build the
+ * caller's subtree from ({@code logicalAgentId}, {@code sharesThreadAgent}: one segment each, taken whole), that
+ * holds a character other than an ASCII letter, digit, {@code -}, {@code _}, {@code .} or space, the sorted, distinct
+ * Unicode general categories of its characters other than {@code -}, {@code _}, {@code .} and space. Which categories
+ * a name may use, and which id names the subtree, are the policy's decisions; this only reports them, in time linear
+ * in the length of the strings.
  */
 public final class SegmentCharacters {
 
@@ -60,12 +63,18 @@ public final class SegmentCharacters {
     /**
      * @param arguments  the call's arguments (non-object arguments have no paths)
      * @param pathFields the row's confined path fields; values that are not strings are left to the schema check
-     * @param wikiRoot   the caller's wiki subtree
+     * @param caller     the caller facts whose ids a subtree can be built from ({@code logicalAgentId},
+     *                   {@code sharesThreadAgent}); described only for a row with path fields, the only rows whose
+     *                   decision reads them
      * @return segment → categories, sorted by segment; empty when every segment is plain ASCII
      */
-    public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields, String wikiRoot) {
+    public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields, CallerFacts caller) {
         Map<String, List<String>> facts = new TreeMap<>();
-        describe(wikiRoot, facts);
+        if (pathFields.isEmpty()) {
+            return facts;
+        }
+        describeSegment(caller.logicalAgentId(), facts);
+        caller.sharesThreadAgent().ifPresent(id -> describeSegment(id, facts));
         if (arguments instanceof Map<?, ?> args) {
             for (String field : pathFields) {
                 if (args.get(field) instanceof String path) {
@@ -80,14 +89,17 @@ public final class SegmentCharacters {
         int start = 0;
         while (start <= path.length()) {
             int end = path.indexOf('/', start);
-            String segment = path.substring(start, end < 0 ? path.length() : end);
-            if (!facts.containsKey(segment) && !plainAscii(segment)) {
-                facts.put(segment, categories(segment));
-            }
+            describeSegment(path.substring(start, end < 0 ? path.length() : end), facts);
             if (end < 0) {
                 return;
             }
             start = end + 1;
+        }
+    }
+
+    private static void describeSegment(String segment, Map<String, List<String>> facts) {
+        if (!facts.containsKey(segment) && !plainAscii(segment)) {
+            facts.put(segment, categories(segment));
         }
     }
 

@@ -122,7 +122,7 @@ public final class DecisionInputMapper {
         return json;
     }
 
-    /** Input for {@code gatehouse/authz/visible_tools}: caller, targets and wiki only. */
+    /** Input for {@code gatehouse/authz/visible_tools}: caller, targets and unicode only. */
     public static ObjectNode forListing(DecisionInput input) {
         return withCaller(PolicyJson.MAPPER.createObjectNode(), input);
     }
@@ -131,7 +131,6 @@ public final class DecisionInputMapper {
         json.set("caller", caller(input.caller()));
         ObjectNode threads = json.putObject("targets").putObject("threads");
         new TreeMap<>(input.targets()).forEach((id, shell) -> threads.set(id, thread(shell)));
-        json.putObject("wiki").put("root", input.wikiRoot());
         ObjectNode unicode = json.putObject("unicode");
         new TreeMap<>(input.unicode()).forEach((segment, categories) -> {
             ArrayNode list = unicode.putArray(segment);
@@ -150,7 +149,8 @@ public final class DecisionInputMapper {
         facts.ceiling().ifPresent(ceiling -> caller.put("ceiling", ceiling));
         ObjectNode settings = caller.putObject("settings");
         settings.put("browserAccess", facts.settings().browserAccess());
-        settings.putObject("project").put("enabled", facts.settings().projectEnabled());
+        settings.putObject("project").put("enabled", facts.settings().projectEnabled())
+                .put("bound", facts.settings().projectBound());
         settings.putObject("wiki").put("read", facts.settings().wikiRead()).put("write", facts.settings().wikiWrite());
         facts.modeLimit().ifPresent(limit -> caller.set("modeLimit", modes(limit)));
         facts.sharesThreadAgent().ifPresent(agent -> caller.put("sharesThreadAgent", agent));

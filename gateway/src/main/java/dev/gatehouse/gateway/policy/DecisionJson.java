@@ -19,7 +19,7 @@ public final class DecisionJson {
     private DecisionJson() {
     }
 
-    /** {@code {"allow": …, "reasons": [{code, message}…], "obligations": {modes?, wikiPaths?}}}. */
+    /** {@code {"allow": …, "reasons": [{code, message}…], "obligations": {modes?, wikiPaths?, wikiRoot?}}}. */
     public static ObjectNode decision(Decision decision) {
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
         json.put("allow", decision.allow());
@@ -31,11 +31,15 @@ public final class DecisionJson {
         return json;
     }
 
-    /** {@code {"modes": {field: mode}?, "wikiPaths": {field: path}?}}, each only when not empty; {@code {}} for none. */
+    /**
+     * {@code {"modes": {field: mode}?, "wikiPaths": {field: path}?, "wikiRoot": root?}}, each only when not empty;
+     * {@code {}} for none.
+     */
     public static ObjectNode obligations(Obligations obligations) {
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
         putFields(json, "modes", obligations.modes());
         putFields(json, "wikiPaths", obligations.wikiPaths());
+        obligations.wikiRoot().ifPresent(root -> json.put("wikiRoot", root));
         return json;
     }
 

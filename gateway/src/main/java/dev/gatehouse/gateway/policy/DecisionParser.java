@@ -25,7 +25,8 @@ import java.util.TreeSet;
  *   <li>more than one result, an element other than {@code {"result": value}}, or a value that does not match
  *       schemas/decision.json exactly (allow a JSON boolean; reasons a list of {@code {code, message}} strings;
  *       obligations an object with optional {@code modes} and {@code wikiPaths}, each an object of strings keyed by
- *       argument field; no other members) → {@link PolicyFault#MALFORMED_RESULT};</li>
+ *       argument field, and an optional string {@code wikiRoot}; no other members) →
+ *       {@link PolicyFault#MALFORMED_RESULT};</li>
  *   <li>{@code allow: true} with reasons, or {@code allow: false} without any → {@link PolicyFault#MALFORMED_RESULT}
  *       (the policy guarantees allow ⇔ no reasons, so a break means the bundle is not the one we test);</li>
  *   <li>visible_tools must be an array of distinct strings (a set, serialised); it is returned sorted, so every
@@ -38,7 +39,7 @@ public final class DecisionParser {
 
     private static final Set<String> DECISION_MEMBERS = Set.of("allow", "reasons", "obligations");
     private static final Set<String> REASON_MEMBERS = Set.of("code", "message");
-    private static final Set<String> OBLIGATION_MEMBERS = Set.of("modes", "wikiPaths");
+    private static final Set<String> OBLIGATION_MEMBERS = Set.of("modes", "wikiPaths", "wikiRoot");
 
     private DecisionParser() {
     }
@@ -167,7 +168,10 @@ public final class DecisionParser {
         requireObjectWith(obligations, Set.of(), OBLIGATION_MEMBERS, "obligations");
         Map<String, String> modes = fieldMap(obligations, "modes");
         Map<String, String> wikiPaths = fieldMap(obligations, "wikiPaths");
-        return modes.isEmpty() && wikiPaths.isEmpty() ? Obligations.NONE : new Obligations(modes, wikiPaths);
+        Optional<String> wikiRoot = obligations.has("wikiRoot") ? Optional.of(text(obligations, "wikiRoot"))
+                : Optional.empty();
+        return modes.isEmpty() && wikiPaths.isEmpty() && wikiRoot.isEmpty() ? Obligations.NONE
+                : new Obligations(modes, wikiPaths, wikiRoot);
     }
 
     /** An optional member that maps argument fields to strings; which fields a row needs is the gate's check. */

@@ -31,13 +31,11 @@ import java.util.stream.Collectors;
 public final class SelfTest {
 
     private static final CallerFacts CALLER = new CallerFacts("thread", "self-test", Optional.of("self-test"),
-            Optional.empty(), Optional.empty(), Optional.empty(), new CallerFacts.Settings(false, false, false, false),
-            Optional.empty());
-
-    private static final String ROOT = "agents/self-test";
+            Optional.empty(), Optional.empty(), Optional.empty(),
+            new CallerFacts.Settings(false, false, false, false, false), Optional.empty());
 
     private static final DecisionInput CALL = new DecisionInput(Optional.of("gatehouse self-test: no such tool"),
-            Optional.of(Map.of()), List.of(), CALLER, Map.of(), ROOT);
+            Optional.of(Map.of()), List.of(), CALLER, Map.of());
 
     private SelfTest() {
     }
@@ -115,7 +113,7 @@ public final class SelfTest {
             return fault(Entrypoint.DECISION, problem.get());
         }
         PolicyOutcome<ResultSet> listAnswer = evaluator.evaluate(Entrypoint.VISIBLE_TOOLS,
-                DecisionInputMapper.forListing(DecisionInput.forListing(CALLER, ROOT)));
+                DecisionInputMapper.forListing(DecisionInput.forListing(CALLER)));
         if (listAnswer instanceof PolicyOutcome.Decided<ResultSet> decided) {
             var tools = DecisionParser.visibleTools(decided.value(), start);
             return tools instanceof PolicyOutcome.Failed<?> failed

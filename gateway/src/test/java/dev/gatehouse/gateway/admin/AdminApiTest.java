@@ -351,6 +351,17 @@ class AdminApiTest {
         assertEquals("thread", thread.path("kind").asText());
         JsonNode nothing = JSON.readTree(admin("GET", "/admin/agents/never-set/capabilities", null).body());
         assertEquals(JSON.readTree("[\"orchestration\"]"), nothing.path("capabilities"));
+
+        // An outside agent holds what the policy derives for the ceiling asked about, passed on as given; without
+        // one, only what its settings grant.
+        JsonNode approved = JSON.readTree(admin("GET", "/admin/agents/oa-cap/capabilities?ceiling=full-access", null)
+                .body());
+        assertEquals("outside_agent", approved.path("kind").asText());
+        assertEquals(JSON.readTree("[\"orchestration\"]"), approved.path("capabilities"));
+        for (String query : List.of("", "?ceiling=read-only", "?ceiling=no-such-ceiling")) {
+            JsonNode held = JSON.readTree(admin("GET", "/admin/agents/oa-cap/capabilities" + query, null).body());
+            assertEquals(JSON.readTree("[]"), held.path("capabilities"), query);
+        }
     }
 
     @Test

@@ -36,7 +36,7 @@ final class AuditFixtures {
 
     static final DecisionInput WRITE = new DecisionInput(Optional.of("wiki_write"), Optional.of(Map.of(
             "path", "page.md", "content", "x", "auth", Map.of("apiToken", "tok-SECRET", "note", "kept"))),
-            List.of(), THREAD, Map.of(), "agents/a1");
+            List.of(), THREAD, Map.of());
 
     private AuditFixtures() {
     }
@@ -57,8 +57,8 @@ final class AuditFixtures {
     static DecisionRecord read(String path) {
         Map<String, Object> arguments = Map.of("path", path);
         DecisionInput input = new DecisionInput(Optional.of("wiki_read"), Optional.of(arguments), List.of(), THREAD,
-                Map.of(), "agents/a1", SegmentCharacters.of(arguments, List.of("path"), "agents/a1"));
-        Decision allow = new Decision(true, List.of(), new Obligations(Map.of(), Map.of("path", "agents/a1/" + path)),
+                Map.of(), SegmentCharacters.of(arguments, List.of("path"), THREAD));
+        Decision allow = new Decision(true, List.of(), new Obligations(Map.of(), Map.of("path", "agents/a1/" + path), Optional.of("agents/a1")),
                 "rev-1", 40, Optional.of("default"));
         return DecisionRecord.forCall(input, new PolicyOutcome.Decided<>(allow));
     }

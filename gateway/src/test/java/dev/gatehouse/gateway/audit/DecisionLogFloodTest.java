@@ -79,8 +79,8 @@ class DecisionLogFloodTest {
 
         Map<String, Object> arguments = Map.of("path", longPath());
         DecisionInput read = new DecisionInput(Optional.of("wiki_read"), Optional.of(arguments), List.of(),
-                AuditFixtures.THREAD, Map.of(), "agents/a1",
-                SegmentCharacters.of(arguments, List.of("path"), "agents/a1"));
+                AuditFixtures.THREAD, Map.of(),
+                SegmentCharacters.of(arguments, List.of("path"), AuditFixtures.THREAD));
         Decision allowed = ((PolicyOutcome.Decided<Decision>) pdp.decide(read)).value();
         assertTrue(allowed.allow(), "the policy allows the 7,350-byte path: " + allowed.reasons());
         ExecutorService callers = Executors.newFixedThreadPool(8);

@@ -55,14 +55,14 @@ class DecisionLogReplayTest {
         DecisionInput first = inputs.get(0);
         Map<String, Object> withToken = new HashMap<>(Map.of("path", "page.md", "token", "tok-SECRET"));
         inputs.add(new DecisionInput(Optional.of("wiki_read"), Optional.of(withToken), List.of(), first.caller(),
-                Map.of(), first.wikiRoot()));
+                Map.of()));
         Map<String, Object> longContent = Map.of("path", "page.md", "content", "c".repeat(1000));
         inputs.add(new DecisionInput(Optional.of("wiki_write"), Optional.of(longContent), List.of(), first.caller(),
-                Map.of(), first.wikiRoot()));
+                Map.of()));
         for (DecisionInput input : inputs) {
             assertInstanceOf(LogResult.Written.class, log.record(DecisionRecord.forCall(input, pdp.decide(input))));
         }
-        DecisionInput listing = DecisionInput.forListing(first.caller(), first.wikiRoot());
+        DecisionInput listing = DecisionInput.forListing(first.caller());
         assertInstanceOf(LogResult.Written.class,
                 log.record(DecisionRecord.forListing(listing, pdp.visibleTools(listing))));
         log.close();

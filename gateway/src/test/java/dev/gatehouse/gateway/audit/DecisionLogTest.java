@@ -41,7 +41,7 @@ class DecisionLogTest {
     private static final DecisionInput WRITE = new DecisionInput(Optional.of("wiki_write"), Optional.of(Map.of(
             "path", "page.md", "content", "x", "auth", Map.of("apiToken", "tok-SECRET", "note", "kept"),
             "list", List.of(Map.of("Authorization", "Bearer SECRET")))),
-            List.of(), THREAD, Map.of(), "agents/a1");
+            List.of(), THREAD, Map.of());
 
     @TempDir
     Path dir;
@@ -50,7 +50,8 @@ class DecisionLogTest {
     void allowDenyFaultAndListingEachWriteOneValidLine() throws IOException {
         DecisionLog log = logAt(dir.resolve("logs/decisions.jsonl"));
         Decision allow = new Decision(true, List.of(), new Obligations(Map.of(),
-                Map.of("path", "agents/a1/page.md")), "rev-1", 17, java.util.Optional.of("default"));
+                Map.of("path", "agents/a1/page.md"), Optional.of("agents/a1")), "rev-1", 17,
+                java.util.Optional.of("default"));
         Decision deny = new Decision(false, List.of(new Decision.Reason("path_escape", "leaves the subtree")),
                 Obligations.NONE, "rev-1", 9);
         List<DecisionRecord> records = List.of(
@@ -58,9 +59,9 @@ class DecisionLogTest {
                 DecisionRecord.forCall(WRITE, new PolicyOutcome.Decided<>(deny)),
                 DecisionRecord.forCall(WRITE, new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.TIMEOUT,
                         "no answer within 500 ms"))),
-                DecisionRecord.forListing(DecisionInput.forListing(THREAD, "agents/a1"), new PolicyOutcome.Decided<>(
+                DecisionRecord.forListing(DecisionInput.forListing(THREAD), new PolicyOutcome.Decided<>(
                         new VisibleTools(List.of("wiki_read", "wiki_write"), "rev-1", 5))),
-                DecisionRecord.forListing(DecisionInput.forListing(THREAD, "agents/a1"), new PolicyOutcome.Failed<>(
+                DecisionRecord.forListing(DecisionInput.forListing(THREAD), new PolicyOutcome.Failed<>(
                         new PolicyFault(PolicyFault.BUSY, "no instance"))));
         for (DecisionRecord record : records) {
             assertInstanceOf(LogResult.Written.class, log.record(record));
@@ -89,7 +90,8 @@ class DecisionLogTest {
                 "{\"kind\":\"thread\",\"logicalAgentId\":\"a1\",\"threadId\":\"t1\"}"),
                 allowed.get("caller"));
         assertEquals(PolicyJson.MAPPER.readTree("{\"allow\":true,\"reasons\":[],\"obligations\":"
-                + "{\"wikiPaths\":{\"path\":\"agents/a1/page.md\"}}}"), allowed.get("result"));
+                + "{\"wikiPaths\":{\"path\":\"agents/a1/page.md\"},\"wikiRoot\":\"agents/a1\"}}"),
+                allowed.get("result"));
         assertEquals("rev-1", allowed.at("/bundles/gatehouse/revision").asText());
         assertEquals(17, allowed.at("/metrics/timer_eval_us").asLong());
         assertEquals(Set.of("/input/arguments/auth/apiToken", "/input/arguments/list/0/Authorization"),
@@ -167,9 +169,9 @@ class DecisionLogTest {
         String kept = "\u00e9".repeat(128); // 256 bytes: the longest kept
         DecisionInput input = new DecisionInput(Optional.of("wiki_write"), Optional.of(Map.of("path", "page.md",
                 "content", content, "nested", Map.of("list", List.of(kept, accents, 7)),
-                "apiToken", "t".repeat(1000))), List.of(), THREAD, Map.of(), "agents/a1");
+                "apiToken", "t".repeat(1000))), List.of(), THREAD, Map.of());
         Decision allow = new Decision(true, List.of(), new Obligations(Map.of(),
-                Map.of("path", "agents/a1/page.md")), "rev-1", 17);
+                Map.of("path", "agents/a1/page.md"), Optional.of("agents/a1")), "rev-1", 17);
         DecisionLog log = logAt(dir.resolve("decisions.jsonl"));
         assertInstanceOf(LogResult.Written.class, log.record(DecisionRecord.forCall(input,
                 new PolicyOutcome.Decided<>(allow))));

@@ -49,11 +49,11 @@ class RecordRedactionTest {
             "\ud83d\ude00".repeat(65));
 
     private static final Decision ALLOW = new Decision(true, List.of(), new Obligations(Map.of(),
-            Map.of("path", "agents/a1/page.md")), "rev-1", 5, Optional.of("default"));
+            Map.of("path", "agents/a1/page.md"), Optional.of("agents/a1")), "rev-1", 5, Optional.of("default"));
 
     private static DecisionRecord call(Map<String, Object> arguments) {
         return DecisionRecord.forCall(new DecisionInput(Optional.of("wiki_read"), Optional.of(arguments), List.of(),
-                THREAD, Map.of(), "agents/a1"), new PolicyOutcome.Decided<>(ALLOW));
+                THREAD, Map.of()), new PolicyOutcome.Decided<>(ALLOW));
     }
 
     private static DecisionRecord call(DecisionInput input, Decision decision) {
@@ -74,34 +74,33 @@ class RecordRedactionTest {
         places.put("digest-like name beside", v -> call(Map.of("path", "page.md", v, 1,
                 RecordRedactor.KEY_PREFIX + OmittedArgument.ifLonger(v, BOUND).orElseThrow().sha256(), 2)));
         places.put("tool name", v -> DecisionRecord.forCall(new DecisionInput(Optional.of(v),
-                Optional.of(Map.of()), List.of(), THREAD, Map.of(), "agents/a1"), new PolicyOutcome.Decided<>(
+                Optional.of(Map.of()), List.of(), THREAD, Map.of()), new PolicyOutcome.Decided<>(
                 new Decision(false, List.of(new Decision.Reason("unknown_tool", "no such tool")), Obligations.NONE,
                         "rev-1", 5))));
         places.put("unicode segment", v -> call(new DecisionInput(Optional.of("wiki_read"), Optional.of(
-                Map.of("path", v)), List.of(), THREAD, Map.of(), "agents/a1", Map.of(v, List.of("Ll"))), ALLOW));
+                Map.of("path", v)), List.of(), THREAD, Map.of(), Map.of(v, List.of("Ll"))), ALLOW));
         places.put("unicode, many short segments", v -> {
             Map<String, List<String>> unicode = new TreeMap<>();
             for (int i = 0; i < 40; i++) {
                 unicode.put(i + v.substring(0, 6), List.of("Ll"));
             }
             return call(new DecisionInput(Optional.of("wiki_read"), Optional.of(Map.of("path", "x")), List.of(),
-                    THREAD, Map.of(), "agents/a1", unicode), ALLOW);
+                    THREAD, Map.of(), unicode), ALLOW);
         });
         places.put("thread target", v -> call(new DecisionInput(Optional.of("t3_thread_read"), Optional.of(
-                Map.of("threadId", v)), List.of(), THREAD, Map.of(v, ThreadShell.of(ThreadShell.Lookup.NOT_FOUND)),
-                "agents/a1"), new Decision(false, List.of(new Decision.Reason("thread_not_found",
+                Map.of("threadId", v)), List.of(), THREAD, Map.of(v, ThreadShell.of(ThreadShell.Lookup.NOT_FOUND))), new Decision(false, List.of(new Decision.Reason("thread_not_found",
                         "target thread could not be found: " + v)), Obligations.NONE, "rev-1", 5)));
         places.put("omitted argument name", v -> call(Map.of("path", "page.md", v,
                 new OmittedArgument(1000, "0".repeat(64)))));
         places.put("argument error", v -> call(new DecisionInput(Optional.of("wiki_read"), Optional.of(
                 Map.of("path", "page.md")), List.of(new DecisionInput.ArgumentError("additionalProperties", "/" + v,
-                Optional.of(v), "must not have " + v)), THREAD, Map.of(), "agents/a1"), ALLOW));
+                Optional.of(v), "must not have " + v)), THREAD, Map.of()), ALLOW));
         places.put("wiki path obligation", v -> call(new DecisionInput(Optional.of("wiki_read"), Optional.of(
-                Map.of("path", v)), List.of(), THREAD, Map.of(), "agents/a1"), new Decision(true, List.of(),
-                new Obligations(Map.of(), Map.of("path", "agents/a1/" + v)), "rev-1", 5)));
+                Map.of("path", v)), List.of(), THREAD, Map.of()), new Decision(true, List.of(),
+                new Obligations(Map.of(), Map.of("path", "agents/a1/" + v), Optional.of("agents/a1")), "rev-1", 5)));
         places.put("mode obligation", v -> call(new DecisionInput(Optional.of("t3_thread_launch"), Optional.of(
-                Map.of("runtimeMode", v)), List.of(), THREAD, Map.of(), "agents/a1"), new Decision(true, List.of(),
-                new Obligations(Map.of("runtimeMode", v), Map.of()), "rev-1", 5)));
+                Map.of("runtimeMode", v)), List.of(), THREAD, Map.of()), new Decision(true, List.of(),
+                new Obligations(Map.of("runtimeMode", v), Map.of(), Optional.empty()), "rev-1", 5)));
         places.put("reason message", v -> call(read(v), new Decision(false, List.of(
                 new Decision.Reason("schema", "bad: " + v), new Decision.Reason(v, "a code too")), Obligations.NONE,
                 "rev-1", 5)));
@@ -110,10 +109,10 @@ class RecordRedactionTest {
         places.put("caller", v -> call(new DecisionInput(Optional.of("wiki_read"), Optional.of(
                 Map.of("path", "page.md")), List.of(), new CallerFacts("outside_agent", v, Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.of("full-access"), THREAD.settings(), Optional.empty()),
-                Map.of(), "outside-agents/" + v), ALLOW));
+                Map.of()), ALLOW));
         places.put("listing", v -> DecisionRecord.forListing(DecisionInput.forListing(new CallerFacts(
                 "outside_agent", v, Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("full-access"),
-                THREAD.settings(), Optional.empty()), "outside-agents/" + v), new PolicyOutcome.Decided<>(
+                THREAD.settings(), Optional.empty())), new PolicyOutcome.Decided<>(
                 new dev.gatehouse.gateway.policy.api.VisibleTools(List.of("wiki_read"), "rev-1", 3))));
         places.put("notice", v -> {
             ObjectNode input = PolicyJson.MAPPER.createObjectNode();
@@ -125,7 +124,7 @@ class RecordRedactionTest {
 
     private static DecisionInput read(String path) {
         return new DecisionInput(Optional.of("wiki_read"), Optional.of(Map.of("path", path)), List.of(), THREAD,
-                Map.of(), "agents/a1");
+                Map.of());
     }
 
     /** The record as evaluated: nothing replaced but the masked arguments. */
@@ -224,7 +223,7 @@ class RecordRedactionTest {
         Decision deny = new Decision(false, List.of(new Decision.Reason("schema", "no")), Obligations.NONE, "rev-9",
                 7, Optional.of("default"));
         DecisionRecord record = call(new DecisionInput(Optional.of("project_work_submit"), Optional.of(Map.of(
-                "runId", "r1", "result", result)), List.of(), THREAD, Map.of(), "agents/a1"), deny);
+                "runId", "r1", "result", result)), List.of(), THREAD, Map.of()), deny);
 
         RecordLine encoded = DecisionRecordJson.encode(record, BOUND, RECORD);
         JsonNode line = PolicyJson.MAPPER.readTree(encoded.line());

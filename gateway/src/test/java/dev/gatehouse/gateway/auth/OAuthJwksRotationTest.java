@@ -131,7 +131,7 @@ class OAuthJwksRotationTest {
         assertEquals(new OAuthTokenVerifier.Verification.Refused(AuthFailure.INVALID_TOKEN),
                 verifier.verify(token(first, c -> c.claim("scope", "openid").audience("http://127.0.0.1:8080/other"))));
         assertEquals(new OAuthTokenVerifier.Verification.Refused(AuthFailure.INVALID_TOKEN),
-                verifier.verify(token(first, c -> c.claim("scope", null).claim("t3_mode_ceiling", "root"))));
+                verifier.verify(token(first, c -> c.claim("scope", null).claim("t3_mode_ceiling", "read only"))));
     }
 
     @Test

@@ -16,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Date;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -86,8 +88,30 @@ class OAuthTokenVerifierTest {
         for (String blank : new String[] {"", " ", "\t", "\u00a0", "\u2003", "\u200b", "\u0000", " \u00a0\t"}) {
             assertTrue(verifier.verify(token(SECRET, c -> c.subject(blank))).agent().isEmpty(), "sub " + blank);
         }
-        assertTrue(verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", null))).agent().isEmpty());
-        assertTrue(verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", "root"))).agent().isEmpty());
         assertTrue(verifier.verify("not-a-jwt").agent().isEmpty());
+    }
+
+    /**
+     * The ceiling claim's syntax is checked here (present, a string, an RFC 9110 token of at most 64 characters) and
+     * nothing else: which ceilings exist is policy data, judged by the policy (ceiling_unknown).
+     */
+    @Test
+    void aCeilingOfTheWrongSyntaxIsAnInvalidToken() throws JOSEException {
+        for (Object ceiling : List.of("", " ", "read only", "full-access ", "a/b", "r\u00e9", "x".repeat(65), "\u0000",
+                3, true, List.of("auto"), Map.of("runtimeMode", "auto"))) {
+            assertEquals(new OAuthTokenVerifier.Verification.Refused(AuthFailure.INVALID_TOKEN),
+                    verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", ceiling))), String.valueOf(ceiling));
+        }
+        assertEquals(new OAuthTokenVerifier.Verification.Refused(AuthFailure.INVALID_TOKEN), verifier.verify(
+                token(SECRET, c -> c.claim("t3_mode_ceiling", null))), "absent");
+    }
+
+    @Test
+    void aWellFormedCeilingIsPassedOnAsReceivedKnownOrNot() throws JOSEException {
+        for (String ceiling : List.of("read-only", "full-access", "root", "FULL-ACCESS", "Super_User.v2",
+                "x".repeat(64), "!#$%&'*+-.^_`|~")) {
+            assertEquals(ceiling, verifier.verify(token(SECRET, c -> c.claim("t3_mode_ceiling", ceiling))).agent()
+                    .orElseThrow(() -> new AssertionError(ceiling)).ceiling());
+        }
     }
 }

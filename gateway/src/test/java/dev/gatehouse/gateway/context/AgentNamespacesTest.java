@@ -5,20 +5,27 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.gateway.auth.Authenticated;
 import dev.gatehouse.gateway.auth.GatewayProperties;
 import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.gateway.gate.UnicodeFacts;
 import dev.gatehouse.gateway.policy.TestBundle;
+import dev.gatehouse.gateway.policy.api.CallerFacts;
+import dev.gatehouse.gateway.policy.api.Decision;
+import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
+import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
 import dev.gatehouse.gateway.support.Callers;
 import dev.gatehouse.gateway.support.ThreadStateHost;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +33,9 @@ import org.junit.jupiter.api.Test;
  * docs/domain.md §1: thread agents and outside agents live in separate namespaces. Every caller kind against every
  * spelling of a thread agent's id (same string, case and width variants, path-like forms) under every spelling of
  * the issuer: an outside agent never gets a thread agent's id, settings, project binding or wiki subtree unless a
- * registration says {@code sharesThreadAgent}, and even then only the subtree, as a fact for the policy.
+ * registration says {@code sharesThreadAgent}, and even then only the subtree, as a fact for the policy. The subtree
+ * is the policy's choice (obligation {@code wikiRoot}), so it is read here from the served bundle's decision on the
+ * facts the PIP resolved, as the gate would ask for it.
  */
 class AgentNamespacesTest {
 
@@ -38,6 +47,32 @@ class AgentNamespacesTest {
     private final dev.gatehouse.gateway.support.InMemoryAgentDirectory store =
             new dev.gatehouse.gateway.support.InMemoryAgentDirectory();
     private final TrustedContextResolver pip = new TrustedContextResolver(host, store, new GatewayProperties());
+    private static PolicyDecisionPoint pdp;
+
+    @BeforeAll
+    static void loadBundle() {
+        EmbeddedPdpConfiguration configuration = TestBundle.configuration(TestBundle.freshBundle());
+        configuration.setPoolSize(1);
+        pdp = new EmbeddedPdp(configuration);
+        assertTrue(pdp.status().healthy(), "run `make bundle` first: " + pdp.status());
+    }
+
+    /**
+     * The subtree the policy gives this caller for a wiki_read of {@code page.md}, from the gate's own facts with wiki
+     * reading switched on (the subtree does not depend on the settings; the settings assertions stand apart).
+     */
+    private static Optional<String> wikiRoot(ResolvedCaller resolved) {
+        Map<String, Object> arguments = Map.of("path", "page.md");
+        CallerFacts facts = resolved.facts();
+        CallerFacts reading = new CallerFacts(facts.kind(), facts.logicalAgentId(), facts.threadId(),
+                facts.sessionProviderInstanceId(), facts.thread(), facts.ceiling(),
+                new CallerFacts.Settings(false, false, false, true, false), facts.modeLimit(),
+                facts.sharesThreadAgent());
+        DecisionInput input = new DecisionInput(Optional.of("wiki_read"), Optional.of(arguments), List.of(),
+                reading, Map.of(), UnicodeFacts.of(arguments, List.of("path"), reading));
+        return pdp.decide(input) instanceof PolicyOutcome.Decided<Decision> decided && decided.value().allow()
+                ? decided.value().obligations().wikiRoot() : Optional.empty();
+    }
 
     private static final AgentSettings THREAD_SETTINGS = new AgentSettings(true,
             new AgentSettings.Project(true, Optional.of("pp-thread")), new AgentSettings.Wiki(true, true));
@@ -78,8 +113,7 @@ class AgentNamespacesTest {
                     assertTrue(OutsideAgentIds.DERIVED.matcher(context.logicalAgentId()).matches(), where);
                     assertFalse(THREAD_AGENTS.contains(context.logicalAgentId()), where);
                     assertEquals(context.logicalAgentId(), resolved.facts().logicalAgentId());
-                    assertEquals("outside-agents/" + context.logicalAgentId(), context.wikiRoot(), where);
-                    assertFalse(context.wikiRoot().startsWith("agents/"), where);
+                    assertEquals(Optional.of("outside-agents/" + context.logicalAgentId()), wikiRoot(resolved), where);
                     assertEquals(Optional.empty(), context.projectServiceProjectId(), where);
                     assertEquals(Optional.empty(), resolved.facts().sharesThreadAgent(), where);
                     assertFalse(resolved.facts().settings().wikiRead() || resolved.facts().settings().projectEnabled()
@@ -113,7 +147,7 @@ class AgentNamespacesTest {
         store.register(new OutsideAgentRegistration("https://issuer.test", "a1", "oa-partner", Optional.empty()), own);
         ResolvedCaller resolved = pip.resolve(outside("https://issuer.test", "a1"));
         assertEquals("oa-partner", resolved.context().logicalAgentId());
-        assertEquals("outside-agents/oa-partner", resolved.context().wikiRoot());
+        assertEquals(Optional.of("outside-agents/oa-partner"), wikiRoot(resolved));
         assertEquals(Optional.of("pp-partner"), resolved.context().projectServiceProjectId());
         assertTrue(resolved.facts().settings().wikiRead());
         assertFalse(resolved.facts().settings().wikiWrite());
@@ -136,7 +170,7 @@ class AgentNamespacesTest {
                 Optional.of("a1")), AgentSettings.NONE);
         ResolvedCaller resolved = pip.resolve(outside("https://issuer.test", "partner"));
         assertEquals("oa-partner", resolved.context().logicalAgentId());
-        assertEquals("agents/a1", resolved.context().wikiRoot());
+        assertEquals(Optional.of("agents/a1"), wikiRoot(resolved));
         assertEquals(Optional.of("a1"), resolved.facts().sharesThreadAgent());
         assertEquals(Optional.empty(), resolved.context().projectServiceProjectId(), "no project binding shared");
         assertFalse(resolved.facts().settings().wikiRead(), "no settings shared");
@@ -147,17 +181,9 @@ class AgentNamespacesTest {
         for (String agent : THREAD_AGENTS) {
             ResolvedCaller resolved = pip.resolve(new AuthenticatedCaller(new Authenticated.ThreadCaller(
                     Callers.session(agent, "t1", "p-1")), Optional.empty()));
-            assertEquals("agents/" + agent, resolved.context().wikiRoot());
+            assertEquals(Optional.of("agents/" + agent), wikiRoot(resolved));
             assertEquals(Optional.empty(), resolved.facts().sharesThreadAgent());
             assertTrue(resolved.facts().settings().wikiWrite());
         }
-    }
-
-    @Test
-    void theFoldersAreThePolicysFolders() throws IOException {
-        JsonNode roots = PolicyJson.MAPPER.readTree(TestBundle.policies().resolve("gatehouse/wiki/data.json").toFile())
-                .path("roots");
-        assertEquals(roots.path("thread").textValue(), TrustedContext.THREAD_AGENTS_FOLDER);
-        assertEquals(roots.path("outside_agent").textValue(), TrustedContext.OUTSIDE_AGENTS_FOLDER);
     }
 }

@@ -59,13 +59,19 @@ class TrustedContextResolverTest {
         settings.put("a1", new AgentSettings(true, new AgentSettings.Project(true, Optional.of("pp-1")),
                 new AgentSettings.Wiki(true, false)));
         ResolvedCaller on = pip.resolve(Callers.a1());
-        assertEquals(new CallerFacts.Settings(true, true, true, false), on.facts().settings());
+        assertEquals(new CallerFacts.Settings(true, true, true, true, false), on.facts().settings());
         assertEquals(Optional.of("pp-1"), on.context().projectServiceProjectId());
         settings.put("a1", new AgentSettings(false, new AgentSettings.Project(false, Optional.of("pp-1")),
                 new AgentSettings.Wiki(false, true)));
         ResolvedCaller off = pip.resolve(Callers.a1());
-        assertEquals(new CallerFacts.Settings(false, false, false, true), off.facts().settings());
-        assertEquals(Optional.empty(), off.context().projectServiceProjectId());
+        assertEquals(new CallerFacts.Settings(false, false, true, false, true), off.facts().settings(),
+                "a stored binding is a fact whether or not Project is on: the policy decides what it is worth");
+        assertEquals(Optional.of("pp-1"), off.context().projectServiceProjectId());
+        settings.put("a1", new AgentSettings(false, new AgentSettings.Project(true, Optional.empty()),
+                new AgentSettings.Wiki(false, false)));
+        ResolvedCaller unbound = pip.resolve(Callers.a1());
+        assertEquals(new CallerFacts.Settings(false, true, false, false, false), unbound.facts().settings());
+        assertEquals(Optional.empty(), unbound.context().projectServiceProjectId());
     }
 
     @Test
@@ -76,7 +82,16 @@ class TrustedContextResolverTest {
         assertEquals(Optional.empty(), readOnly.thread());
         assertEquals(Optional.empty(), readOnly.threadId());
         assertEquals(Optional.empty(), readOnly.sessionProviderInstanceId());
-        assertEquals(new CallerFacts.Settings(false, false, false, false), readOnly.settings());
+        assertEquals(new CallerFacts.Settings(false, false, false, false, false), readOnly.settings());
+    }
+
+    /** The ceiling claim goes to the policy as the token carries it, known to the policy or not. */
+    @Test
+    void theCeilingIsSentExactlyAsReceived() {
+        for (String ceiling : List.of("full-access", "FULL-ACCESS", "superuser", "auto")) {
+            assertEquals(Optional.of(ceiling),
+                    pip.resolve(Callers.outside("o1", ceiling, Optional.empty())).facts().ceiling());
+        }
     }
 
     @Test
@@ -86,6 +101,9 @@ class TrustedContextResolverTest {
                 pip.resolve(Callers.outside("o2", "auto", Optional.of(limit))).facts().modeLimit());
         AuthenticatedCaller thread = new AuthenticatedCaller(Callers.a1().identity(), Optional.of(limit));
         assertEquals(Optional.of(limit), pip.resolve(thread).facts().modeLimit());
+        Modes unknown = new Modes("turbo", "Plan");
+        assertEquals(Optional.of(unknown), pip.resolve(new AuthenticatedCaller(Callers.a1().identity(),
+                Optional.of(unknown))).facts().modeLimit(), "names the policy does not know are facts too");
     }
 
     @Test

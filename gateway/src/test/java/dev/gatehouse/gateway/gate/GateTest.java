@@ -270,7 +270,8 @@ class GateTest {
                         Optional.empty());
                 assertEquals(List.of("capability_missing"),
                         denial(gate.call(caller, "wiki_read", Map.of("path", "page.md"))), subject);
-                assertEquals(List.of("capability_missing"), denial(gate.call(caller, "project_work_list", Map.of())));
+                assertEquals(List.of("capability_missing", "project_not_bound"),
+                        denial(gate.call(caller, "project_work_list", Map.of())), "nor a1's binding");
             }
         }
         settings.register(new OutsideAgentRegistration("https://issuer.test", "a1", "oa-partner", Optional.empty()),
@@ -298,7 +299,7 @@ class GateTest {
         assertInstanceOf(GateResult.Completed.class, gate.call(partner, "wiki_read", Map.of("path", "page.md")));
         ToolCall call = handlers.calls.get(handlers.calls.size() - 1).getValue();
         assertEquals(Optional.of("agents/a1/page.md"), call.obligations().wikiPath("path"));
-        assertEquals("agents/a1", call.context().wikiRoot());
+        assertEquals(Optional.of("agents/a1"), call.obligations().wikiRoot());
         assertEquals(Optional.empty(), call.context().projectServiceProjectId(), "a1's project binding is not shared");
         assertEquals(List.of("capability_missing"), denial(gate.call(partner, "wiki_write",
                 Map.of("path", "page.md", "content", "x"))), "nor a1's settings");
@@ -318,9 +319,13 @@ class GateTest {
     @Test
     void aCapabilityTurnedOffAndOnAppliesToTheNextCall() {
         assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1(), "project_work_list", Map.of()));
-        settings.put("a1", new AgentSettings(false, new AgentSettings.Project(false, Optional.empty()),
+        settings.put("a1", new AgentSettings(false, new AgentSettings.Project(false, Optional.of("pp-1")),
                 new AgentSettings.Wiki(true, true)));
         assertEquals(List.of("capability_missing"), denial(gate.call(Callers.a1(), "project_work_list", Map.of())));
+        settings.put("a1", new AgentSettings(false, new AgentSettings.Project(false, Optional.empty()),
+                new AgentSettings.Wiki(true, true)));
+        assertEquals(List.of("capability_missing", "project_not_bound"), denial(gate.call(Callers.a1(),
+                "project_work_list", Map.of())), "every code that applies");
         settings.put("a1", new AgentSettings(false, new AgentSettings.Project(true, Optional.of("pp-1")),
                 new AgentSettings.Wiki(true, true)));
         assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1(), "project_work_list", Map.of()));
@@ -397,6 +402,53 @@ class GateTest {
                 Optional.of(new Modes("approval-required", "plan")));
         assertInstanceOf(GateResult.Completed.class, gate.call(a1, "t3_thread_launch",
                 Map.of("projectId", "proj-1", "prompt", "go", "runtimeMode", "full-access")));
+    }
+
+    /**
+     * A ceiling or T3-Mode-Limit name the policy does not know reaches the gate as a fact (the transport checks only
+     * its syntax): every call is denied with the policy's own code and logged, and the list is empty.
+     */
+    @Test
+    void unknownCeilingsAndModeLimitNamesAreDeniedByThePolicyForEveryTool() throws Exception {
+        Map<String, Map<String, Object>> minimal = MinimalArguments.load();
+        Map<AuthenticatedCaller, String> callers = Map.of(
+                Callers.outside("o1", "superuser", Optional.empty()), "ceiling_unknown",
+                Callers.outside("o2", "FULL-ACCESS", Optional.empty()), "ceiling_unknown",
+                Callers.outside("o3", "full-access", Optional.of(new Modes("turbo", "default"))), "mode_limit_unknown",
+                new AuthenticatedCaller(Callers.a1().identity(), Optional.of(new Modes("auto", "chat"))),
+                "mode_limit_unknown");
+        int calls = 0;
+        for (Map.Entry<AuthenticatedCaller, String> caller : callers.entrySet()) {
+            assertEquals(List.of(), assertInstanceOf(Listing.Listed.class, gate.list(caller.getKey())).tools(),
+                    caller.toString());
+            for (Map.Entry<String, Map<String, Object>> tool : minimal.entrySet()) {
+                assertTrue(denial(gate.call(caller.getKey(), tool.getKey(), tool.getValue()))
+                        .contains(caller.getValue()), caller + " " + tool.getKey());
+                calls++;
+            }
+        }
+        assertEquals(List.of(), handlers.calls);
+        assertEquals(calls, recorded().size(), "every denial is in the decision log");
+    }
+
+    /** docs/domain.md §4: an agent whose settings bind no project is refused by the policy, logged, before any handler. */
+    @Test
+    void aProjectToolWithoutABoundProjectIsDeniedByThePolicyAndLogged() throws Exception {
+        settings.put("a1", new AgentSettings(false, new AgentSettings.Project(true, Optional.empty()),
+                new AgentSettings.Wiki(true, true)));
+        for (Map.Entry<String, Map<String, Object>> tool : MinimalArguments.load().entrySet()) {
+            if (tool.getKey().startsWith("project_")) {
+                assertEquals(List.of("project_not_bound"), denial(gate.call(Callers.a1(), tool.getKey(),
+                        tool.getValue())), tool.getKey());
+                int[] length = new int[1];
+                assertEquals("project_not_bound", lastRecord(length).at("/result/reasons/0/code").asText());
+            }
+        }
+        assertEquals(List.of(), handlers.calls);
+        assertTrue(assertInstanceOf(Listing.Listed.class, gate.list(Callers.a1())).tools().stream()
+                .map(ServedTool::name).noneMatch(name -> name.startsWith("project_")));
+        assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1(), "wiki_read", Map.of("path", "p.md")),
+                "other tools need no binding");
     }
 
     @Test
@@ -487,11 +539,16 @@ class GateTest {
         assertEquals(List.of(), handlers.calls);
     }
 
-    /** Obligations are matched to the row by field: one for another field, or only some of them, is not enough. */
+    /**
+     * Obligations are matched to the row by field: one for another field, only some of them, or the paths without
+     * the subtree they lie in, is not enough.
+     */
     @Test
     void anAllowWithObligationsForOtherFieldsIsNotEnforced() {
-        for (Obligations wrong : List.of(new Obligations(Map.of(), Map.of("other", "agents/a1/page.md")),
-                new Obligations(Map.of("runtimeMode", "auto"), Map.of()))) {
+        for (Obligations wrong : List.of(
+                new Obligations(Map.of(), Map.of("other", "agents/a1/page.md"), Optional.of("agents/a1")),
+                new Obligations(Map.of(), Map.of("path", "agents/a1/page.md"), Optional.empty()),
+                new Obligations(Map.of("runtimeMode", "auto"), Map.of(), Optional.empty()))) {
             Gate gated = gate(allowing(wrong), logFile);
             assertEquals(List.of("policy_unavailable"), denial(gated.call(Callers.a1(), "wiki_read",
                     Map.of("path", "page.md"))));

@@ -20,19 +20,18 @@ import java.util.SplittableRandom;
 /**
  * Seeded random decision inputs for the differential test, built through the typed API as the PEP builds them.
  * Drawn from the policy data itself (the access table's rows with their path, thread and mode fields, the mode
- * ranks and ceilings, the identity keys) so that allows and every reason code occur: callers of both known kinds
- * and unknown ones, thread shells found, missing and unavailable, wiki paths inside, outside and malformed
- * (ASCII and other scripts, with the gate's own {@code unicode} facts), identity keys spelled with separators and
- * cases, schema errors, modes above, at and below the limits. About one input in five repeats an earlier one, so a
- * memo sees hits as well as misses.
+ * ranks and ceilings of policies/gatehouse/modes/data.json) and a few identity keys, so that allows and every reason
+ * code occur: callers of both known kinds and unknown ones, ceilings and T3-Mode-Limit names known and unknown,
+ * agent ids that can and cannot name a wiki subtree (ASCII and other scripts), bound and unbound projects, thread
+ * shells found, missing and unavailable, wiki paths inside, outside and malformed (with the gate's own
+ * {@code unicode} facts), identity keys spelled with separators and cases, schema errors, modes above, at and below
+ * the limits. About one input in five repeats an earlier one, so a memo sees hits as well as misses.
  */
 final class DecisionInputGenerator {
 
-    private static final List<String> RUNTIME = List.of("approval-required", "auto-accept-edits", "auto",
-            "full-access");
-    private static final List<String> INTERACTION = List.of("plan", "default");
-    private static final List<String> CEILINGS = List.of("read-only", "approval-required", "auto-accept-edits",
-            "auto", "full-access", "no-such-ceiling");
+    /** Well-formed names that the policy data does not define, for ceilings and T3-Mode-Limit. */
+    private static final List<String> UNKNOWN_NAMES = List.of("no-such-ceiling", "turbo", "FULL-ACCESS", "inherit");
+    private static final List<String> ODD_IDS = List.of("", "..", "a b", "агент", "a/b", "a:b", "ノート");
     private static final List<String> SEGMENTS = List.of("notes", "page.md", "a", "2026", "draft-1.md", "..", ".",
             "", "x y", "über", "заметки", "ノート.md", "a\u200bb", "CON", ".hidden", "page", "файл.md", "a:b",
             "emoji\uD83D\uDE00.md");
@@ -43,6 +42,9 @@ final class DecisionInputGenerator {
     private final SplittableRandom random;
     private final List<String> tools = new ArrayList<>();
     private final Map<String, JsonNode> rows = new LinkedHashMap<>();
+    private final List<String> runtime = new ArrayList<>();
+    private final List<String> interaction = new ArrayList<>();
+    private final List<String> ceilings = new ArrayList<>();
     private final List<DecisionInput> made = new ArrayList<>();
 
     DecisionInputGenerator(long seed) {
@@ -54,6 +56,11 @@ final class DecisionInputGenerator {
                 tools.add(row.getKey());
                 rows.put(row.getKey(), row.getValue());
             });
+            JsonNode modes = PolicyJson.MAPPER.readTree(TestBundle.policies()
+                    .resolve("gatehouse/modes/data.json").toFile());
+            modes.path("rank").path("runtimeMode").fieldNames().forEachRemaining(runtime::add);
+            modes.path("rank").path("interactionMode").fieldNames().forEachRemaining(interaction::add);
+            modes.path("ceilings").fieldNames().forEachRemaining(ceilings::add);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -82,13 +89,8 @@ final class DecisionInputGenerator {
             case 1, 2, 3 -> "outside_agent";
             default -> "thread";
         };
-        String agent = "a" + random.nextInt(50);
+        String agent = random.nextInt(12) == 0 ? pick(ODD_IDS) : "a" + random.nextInt(50);
         CallerFacts caller = caller(kind, agent);
-        String root = switch (random.nextInt(12)) {
-            case 0 -> "agents/" + pick(List.of("", "..", "a b", "агент")) ;
-            case 1 -> "";
-            default -> (kind.equals("outside_agent") ? "outside-agents/" : "agents/") + agent;
-        };
         Map<String, Object> arguments = new LinkedHashMap<>();
         Map<String, ThreadShell> targets = new LinkedHashMap<>();
         List<String> pathFields = new ArrayList<>();
@@ -134,8 +136,8 @@ final class DecisionInputGenerator {
         Optional<Object> args = random.nextInt(50) == 0 ? Optional.of(List.of("not", "an", "object"))
                 : Optional.of(arguments);
         Map<String, List<String>> unicode = args.get() instanceof Map<?, ?> && random.nextInt(15) != 0
-                ? UnicodeFacts.of(args.get(), pathFields, root) : Map.of();
-        return new DecisionInput(Optional.of(tool), args, errors, caller, targets, root, unicode);
+                ? UnicodeFacts.of(args.get(), pathFields, caller) : Map.of();
+        return new DecisionInput(Optional.of(tool), args, errors, caller, targets, unicode);
     }
 
     private CallerFacts caller(String kind, String agent) {
@@ -145,13 +147,14 @@ final class DecisionInputGenerator {
         Optional<String> provider = Optional.of("pi-" + random.nextInt(3));
         Optional<ThreadShell> shell = thread && random.nextInt(15) != 0 ? Optional.of(shell()) : Optional.empty();
         Optional<String> ceiling = kind.equals("outside_agent") && random.nextInt(10) != 0
-                ? Optional.of(pick(CEILINGS)) : Optional.empty();
+                ? Optional.of(random.nextInt(8) == 0 ? pick(UNKNOWN_NAMES) : pick(ceilings)) : Optional.empty();
         CallerFacts.Settings settings = new CallerFacts.Settings(random.nextInt(4) != 0, random.nextInt(4) != 0,
-                random.nextInt(5) != 0, random.nextInt(4) != 0);
-        Optional<Modes> limit = random.nextInt(4) == 0 ? Optional.of(new Modes(pick(RUNTIME), pick(INTERACTION)))
-                : Optional.empty();
+                random.nextInt(6) != 0, random.nextInt(5) != 0, random.nextInt(4) != 0);
+        Optional<Modes> limit = random.nextInt(4) == 0 ? Optional.of(new Modes(
+                random.nextInt(10) == 0 ? pick(UNKNOWN_NAMES) : pick(runtime),
+                random.nextInt(10) == 0 ? pick(UNKNOWN_NAMES) : pick(interaction))) : Optional.empty();
         Optional<String> shares = kind.equals("outside_agent") && random.nextInt(6) == 0
-                ? Optional.of("a" + random.nextInt(50)) : Optional.empty();
+                ? Optional.of(random.nextInt(6) == 0 ? pick(ODD_IDS) : "a" + random.nextInt(50)) : Optional.empty();
         return new CallerFacts(kind, agent, threadId, provider, shell, ceiling, settings, limit, shares);
     }
 
@@ -160,7 +163,7 @@ final class DecisionInputGenerator {
             case 0 -> ThreadShell.of(ThreadShell.Lookup.NOT_FOUND);
             case 1 -> ThreadShell.of(ThreadShell.Lookup.UNAVAILABLE);
             default -> ThreadShell.found(random.nextInt(10) == 0, random.nextInt(6) != 0,
-                    Optional.of("pi-" + random.nextInt(3)), pick(RUNTIME), pick(INTERACTION));
+                    Optional.of("pi-" + random.nextInt(3)), pick(runtime), pick(interaction));
         };
     }
 
@@ -168,7 +171,7 @@ final class DecisionInputGenerator {
         if (random.nextInt(6) == 0) {
             return random.nextBoolean() ? "inherit" : "turbo";
         }
-        return axis.equals("runtimeMode") ? pick(RUNTIME) : pick(INTERACTION);
+        return axis.equals("runtimeMode") ? pick(runtime) : pick(interaction);
     }
 
     private String path() {

@@ -27,10 +27,12 @@ class DecisionParserTest {
     void anAllowWithObligationsIsDecided() {
         Decision decision = decided("[{\"result\":{\"allow\":true,\"reasons\":[],\"obligations\":"
                 + "{\"modes\":{\"runtimeMode\":\"auto\",\"interactionMode\":\"plan\"},"
-                + "\"wikiPaths\":{\"from\":\"agents/a1/p.md\",\"to\":\"agents/a1/q.md\"}}}}]");
+                + "\"wikiPaths\":{\"from\":\"agents/a1/p.md\",\"to\":\"agents/a1/q.md\"},"
+                + "\"wikiRoot\":\"agents/a1\"}}}]");
         assertEquals(true, decision.allow());
         assertEquals(new Obligations(Map.of("runtimeMode", "auto", "interactionMode", "plan"),
-                Map.of("from", "agents/a1/p.md", "to", "agents/a1/q.md")), decision.obligations());
+                Map.of("from", "agents/a1/p.md", "to", "agents/a1/q.md"), Optional.of("agents/a1")),
+                decision.obligations());
         assertEquals("rev", decision.bundleRevision());
     }
 
@@ -64,6 +66,9 @@ class DecisionParserTest {
             [{"result":{"allow":true,"reasons":[],"obligations":{"modes":["auto"]}}}]   | malformed_result
             [{"result":{"allow":true,"reasons":[],"obligations":{"wikiPath":"agents/a1/x"}}}] | malformed_result
             [{"result":{"allow":true,"reasons":[],"obligations":{"wikiPaths":"agents/a1/x"}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"wikiRoot":["agents/a1"]}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"wikiRoot":null}}}]    | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"wikiRoots":"agents/a1"}}}] | malformed_result
             [{"result":{"allow":true,"reasons":[{"code":"schema","message":"m"}],"obligations":{}}}] | malformed_result
             [{"result":{"allow":false,"reasons":[],"obligations":{}}}]                 | malformed_result
             [{"result":{"allow":false,"reasons":["schema"],"obligations":{}}}]         | malformed_result

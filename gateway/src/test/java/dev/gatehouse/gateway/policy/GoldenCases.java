@@ -41,8 +41,8 @@ public final class GoldenCases {
 
         /**
          * The same input as typed values, when the typed API can express it exactly: the mapper must give back
-         * this very JSON. Inputs made to test the policy's own guards (absent caller, foreign wiki root, arguments
-         * that are JSON null) cannot be built by the PEP and are replayed as JSON only.
+         * this very JSON. Inputs made to test the policy's own guards (absent caller, a ceiling or agent id that is
+         * not a string, arguments that are JSON null) cannot be built by the PEP and are replayed as JSON only.
          */
         public Optional<DecisionInput> typed() {
             try {
@@ -95,6 +95,7 @@ public final class GoldenCases {
                 text(caller, "ceiling"),
                 new CallerFacts.Settings(settings.get("browserAccess").booleanValue(),
                         settings.get("project").get("enabled").booleanValue(),
+                        settings.get("project").get("bound").booleanValue(),
                         settings.get("wiki").get("read").booleanValue(), settings.get("wiki").get("write").booleanValue()),
                 caller.has("modeLimit") ? Optional.of(modes(caller.get("modeLimit"))) : Optional.empty(),
                 text(caller, "sharesThreadAgent"));
@@ -121,8 +122,7 @@ public final class GoldenCases {
         } else {
             keys.addAll(ArgumentKeys.of(arguments.orElse(null)));
         }
-        return new DecisionInput(text(input, "tool"), arguments, errors, keys, facts, targets,
-                input.get("wiki").get("root").textValue(), unicode);
+        return new DecisionInput(text(input, "tool"), arguments, errors, keys, facts, targets, unicode);
     }
 
     private static ThreadShell shell(JsonNode json) {

@@ -99,9 +99,9 @@ class MemoizingPdpTest {
         DecisionInput noWrite = new DecisionInput(allowed.tool(), allowed.arguments(), List.of(),
                 new dev.gatehouse.gateway.policy.api.CallerFacts("thread", "a1", Optional.of("t1"),
                         Optional.of("pi-1"), allowed.caller().thread(), Optional.empty(),
-                        new dev.gatehouse.gateway.policy.api.CallerFacts.Settings(true, true, true, false),
+                        new dev.gatehouse.gateway.policy.api.CallerFacts.Settings(true, true, true, true, false),
                         Optional.empty()),
-                Map.of(), "agents/a1");
+                Map.of());
         assertTrue(decided(memo.decide(allowed)).allow());
         Decision denied = decided(memo.decide(noWrite));
         assertFalse(denied.allow(), "a setting that changed must not be answered from the other input's entry");
@@ -113,7 +113,7 @@ class MemoizingPdpTest {
     void toolListsAreMemoisedPerCallerFacts() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         MemoizingPdp memo = MemoizingPdp.over(engine, new MemoConfiguration(), meters);
-        DecisionInput listing = DecisionInput.forListing(Facts.a1(), "agents/a1");
+        DecisionInput listing = DecisionInput.forListing(Facts.a1());
         VisibleTools fresh = (VisibleTools) assertInstanceOf(PolicyOutcome.Decided.class,
                 engine.visibleTools(listing)).value();
         for (int i = 0; i < 3; i++) {
@@ -137,8 +137,7 @@ class MemoizingPdpTest {
         DecisionInput unwritable = Facts.call("wiki_read", Map.of("path", "a.md", "x", deep));
         for (int i = 0; i < 2; i++) {
             assertInstanceOf(PolicyOutcome.Failed.class, none.decide(Facts.call("wiki_read", Map.of("path", "a.md"))));
-            assertInstanceOf(PolicyOutcome.Failed.class, none.visibleTools(DecisionInput.forListing(Facts.a1(),
-                    "agents/a1")));
+            assertInstanceOf(PolicyOutcome.Failed.class, none.visibleTools(DecisionInput.forListing(Facts.a1())));
             assertInstanceOf(PolicyOutcome.Failed.class, memo.decide(unwritable));
         }
         assertEquals(0, none.size());

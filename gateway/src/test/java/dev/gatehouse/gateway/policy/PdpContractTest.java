@@ -90,7 +90,7 @@ public abstract class PdpContractTest {
         Map<ObjectNode, DecisionInput> listings = new LinkedHashMap<>();
         for (GoldenCase c : GoldenCases.all()) {
             c.typed().ifPresent(typed -> {
-                DecisionInput listing = DecisionInput.forListing(typed.caller(), typed.wikiRoot());
+                DecisionInput listing = DecisionInput.forListing(typed.caller());
                 listings.putIfAbsent(DecisionInputMapper.forListing(listing), listing);
             });
         }

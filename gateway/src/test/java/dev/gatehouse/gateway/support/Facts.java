@@ -17,11 +17,11 @@ public final class Facts {
     public static CallerFacts a1() {
         return new CallerFacts("thread", "a1", Optional.of("t1"), Optional.of("pi-1"),
                 Optional.of(ThreadShell.found(false, true, Optional.of("pi-1"), "full-access", "default")),
-                Optional.empty(), new CallerFacts.Settings(true, true, true, true), Optional.empty());
+                Optional.empty(), new CallerFacts.Settings(true, true, true, true, true), Optional.empty());
     }
 
     /** A tools/call input of a1 with valid {@code arguments} and no target threads. */
     public static DecisionInput call(String tool, Map<String, Object> arguments) {
-        return new DecisionInput(Optional.of(tool), Optional.of(arguments), List.of(), a1(), Map.of(), "agents/a1");
+        return new DecisionInput(Optional.of(tool), Optional.of(arguments), List.of(), a1(), Map.of());
     }
 }

@@ -14,13 +14,12 @@ public final class Contexts {
     public static TrustedContext thread(String agent, String thread) {
         return new TrustedContext("env-1", CallerKind.THREAD, Optional.of(thread), Optional.of("ps-1"),
                 Optional.of("pi-1"), agent, agent + " display", Optional.of("demo"), Optional.of("ps-demo"),
-                Optional.empty(), TrustedContext.ownWikiRoot(CallerKind.THREAD, agent));
+                Optional.empty());
     }
 
     /** Outside agent {@code agent}: no thread, no Project Service binding. */
     public static TrustedContext outside(String agent) {
         return new TrustedContext("env-1", CallerKind.OUTSIDE_AGENT, Optional.empty(), Optional.empty(),
-                Optional.empty(), agent, agent, Optional.empty(), Optional.empty(), Optional.empty(),
-                TrustedContext.ownWikiRoot(CallerKind.OUTSIDE_AGENT, agent));
+                Optional.empty(), agent, agent, Optional.empty(), Optional.empty(), Optional.empty());
     }
 }

@@ -17,20 +17,18 @@ import java.util.Optional;
  *                       (identity keys are matched by meaning, docs/domain.md §6)
  * @param caller         facts about the caller
  * @param targets        shells of the threads named by the row's threadFields, keyed by thread id
- * @param wikiRoot       the caller's wiki subtree: {@code agents/<id>} for a thread, {@code outside-agents/<id>} for
- *                       an outside agent, or the thread agent's subtree its registration shares (docs/domain.md §7)
  * @param unicode        segment → sorted Unicode general categories of its characters other than {@code -_. },
- *                       for the segments of confined paths and of the root that are not plain ASCII name characters
+ *                       for the segments of confined paths and the caller ids a wiki subtree is built from
+ *                       ({@code logicalAgentId}, {@code sharesThreadAgent}) that are not plain ASCII name characters
  */
 public record DecisionInput(Optional<String> tool, Optional<Object> arguments, List<ArgumentError> argumentErrors,
         List<ArgumentKeys.ArgumentKey> argumentKeys, CallerFacts caller, Map<String, ThreadShell> targets,
-        String wikiRoot, Map<String, List<String>> unicode) {
+        Map<String, List<String>> unicode) {
 
     public DecisionInput {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(arguments, "arguments");
         Objects.requireNonNull(caller, "caller");
-        Objects.requireNonNull(wikiRoot, "wikiRoot");
         argumentErrors = List.copyOf(argumentErrors);
         argumentKeys = List.copyOf(argumentKeys);
         targets = Map.copyOf(targets);
@@ -39,21 +37,19 @@ public record DecisionInput(Optional<String> tool, Optional<Object> arguments, L
 
     /** A tools/call input whose argument keys are folded from {@code arguments} here, the only way the PEP builds one. */
     public DecisionInput(Optional<String> tool, Optional<Object> arguments, List<ArgumentError> argumentErrors,
-            CallerFacts caller, Map<String, ThreadShell> targets, String wikiRoot, Map<String, List<String>> unicode) {
-        this(tool, arguments, argumentErrors, ArgumentKeys.of(arguments.orElse(null)), caller, targets, wikiRoot,
-                unicode);
+            CallerFacts caller, Map<String, ThreadShell> targets, Map<String, List<String>> unicode) {
+        this(tool, arguments, argumentErrors, ArgumentKeys.of(arguments.orElse(null)), caller, targets, unicode);
     }
 
-    /** The same, for paths and a root that are plain ASCII (no {@code unicode} facts). */
+    /** The same, for paths and caller ids that are plain ASCII (no {@code unicode} facts). */
     public DecisionInput(Optional<String> tool, Optional<Object> arguments, List<ArgumentError> argumentErrors,
-            CallerFacts caller, Map<String, ThreadShell> targets, String wikiRoot) {
-        this(tool, arguments, argumentErrors, caller, targets, wikiRoot, Map.of());
+            CallerFacts caller, Map<String, ThreadShell> targets) {
+        this(tool, arguments, argumentErrors, caller, targets, Map.of());
     }
 
     /** Input for tools/list: the caller only. */
-    public static DecisionInput forListing(CallerFacts caller, String wikiRoot) {
-        return new DecisionInput(Optional.empty(), Optional.empty(), List.of(), List.of(), caller, Map.of(), wikiRoot,
-                Map.of());
+    public static DecisionInput forListing(CallerFacts caller) {
+        return new DecisionInput(Optional.empty(), Optional.empty(), List.of(), List.of(), caller, Map.of(), Map.of());
     }
 
     /**

@@ -3,9 +3,12 @@ package dev.gatehouse.gateway.policy.api;
 import java.util.Objects;
 
 /**
- * A pair of modes on the two axes of docs/domain.md §2, spelled as on the wire
- * ({@code approval-required|auto-accept-edits|auto|full-access}, {@code plan|default}). Used for the
- * {@code T3-Mode-Limit} header fact; which pairs are valid and what they allow is the policy's business.
+ * The two names of the {@code T3-Mode-Limit} header, one per axis of docs/domain.md §2, exactly as received
+ * ({@link VocabularyName well-formed} words). Which names are modes, and what a limit allows, is the policy's
+ * business ({@code mode_limit_unknown}).
+ *
+ * @param runtimeMode     the first name: the runtime axis
+ * @param interactionMode the second name: the interaction axis
  */
 public record Modes(String runtimeMode, String interactionMode) {
 

@@ -1,11 +1,11 @@
 package dev.gatehouse.gateway.tools.project;
 
-import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.project.Operation;
 import dev.gatehouse.facade.project.ProjectBinding;
 import dev.gatehouse.facade.project.WorkRun;
 import dev.gatehouse.gateway.context.TrustedContext;
 import dev.gatehouse.gateway.tools.ToolOutcome;
+import dev.gatehouse.gateway.tools.ToolOutcomes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -13,7 +13,10 @@ import java.util.function.Function;
 
 /**
  * The Project Service identity of a call, from the trusted context only (docs/domain.md §6): the logical agent and
- * the bound project. A session bound to no project gets {@code unavailable} (integration not enabled for it).
+ * the bound project. Whether the agent has a bound project is decided by the policy before any handler runs
+ * ({@code project_not_bound}, docs/domain.md §4) from the same settings read as this context. An allowed call that
+ * still finds none (only a policy revision that does not ask for the binding can allow one) fails closed here with
+ * {@code binding_missing}, and no service is called.
  */
 final class Binding {
 
@@ -23,8 +26,7 @@ final class Binding {
     static ToolOutcome with(TrustedContext context, Function<ProjectBinding, ToolOutcome> call) {
         Optional<String> project = context.projectServiceProjectId();
         if (project.isEmpty()) {
-            return new ToolOutcome.Failed(new ServiceError.Unavailable(
-                    "no Project Service project is bound to this session"), Optional.empty());
+            return ToolOutcomes.refused("binding_missing", "the allowed call found no bound Project Service project");
         }
         return call.apply(new ProjectBinding(context.logicalAgentId(), project.get()));
     }

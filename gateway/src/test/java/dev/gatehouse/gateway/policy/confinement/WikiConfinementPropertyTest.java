@@ -40,11 +40,13 @@ import org.junit.jupiter.api.RepeatedTest;
  * Wiki subtree confinement as a property (docs/domain.md §1, §7). Paths are generated from a grammar of hostile
  * pieces: look-alike dots and slashes, mixed normalisation forms, format and control characters, percent and
  * backslash forms, other agents' folder names in every case, overlong segments. Each is decided by the real policy
- * (the pinned Go OPA in batches, a sample also in the Wasm bundle, {@link BatchPolicy}) for a thread caller, an outside agent, and an outside agent
- * whose registration shares a thread agent's subtree, with the subtree the PEP sends or a forged one. For every
- * admitted call:
+ * (the pinned Go OPA in batches, a sample also in the Wasm bundle, {@link BatchPolicy}) for a thread caller, an
+ * outside agent, and an outside agent whose registration shares a thread agent's subtree, with the ids the PEP sends
+ * or, one time in ten, an id that cannot name a subtree (a path, a dot segment, spaces). The policy chooses the
+ * subtree from those facts. For every admitted call:
  * <ul>
- * <li>the subtree is the one the caller's kind owns (or the one its registration shares), never a forged one;</li>
+ * <li>the call's ids were not the malformed ones, and the {@code wikiRoot} obligation is the subtree the caller's
+ * kind owns (or the one its registration shares), as this test spells it independently;</li>
  * <li>the resolved path is that subtree followed, segment by segment, by exactly the path's own segments, each
  * valid by an independent reading of §7 (ICU character classes, UTF-8 byte length);</li>
  * <li>the path resolves on a file system below the subtree, and the real local wiki store writes it there and
@@ -100,7 +102,7 @@ class WikiConfinementPropertyTest {
         assertTrue(ADMITTED.get() > DECIDED.get() / 20, "the grammar admits too little to test: " + ADMITTED.get());
     }
 
-    /** Who calls: the caller kind's facts and the subtree its kind owns. */
+    /** Who calls: the caller kind's facts and the subtree its kind owns (docs/domain.md §1, §7, read here). */
     enum Caller {
         THREAD_A1("thread", "a1", Optional.empty(), "agents/a1"),
         OUTSIDE("outside_agent", OUTSIDE_ID, Optional.empty(), "outside-agents/" + OUTSIDE_ID),
@@ -117,28 +119,25 @@ class WikiConfinementPropertyTest {
             this.shares = shares;
             this.root = root;
         }
-
-        /** The subtrees this caller may be given: its own, and the one its registration shares. */
-        Set<String> admissibleRoots() {
-            return shares.map(s -> Set.of("agents/" + s, "outside-agents/" + agent))
-                    .orElse(Set.of(root));
-        }
     }
 
-    /** One call: caller, tool, path, and the subtree sent (the PEP's, or a forged one). */
-    record Case(Caller caller, String tool, String path, String root) {
+    /**
+     * One call: caller, tool, path, and an id that cannot name a subtree sent in place of the caller's own (its
+     * logicalAgentId, or the sharesThreadAgent of a sharing registration), when present.
+     */
+    record Case(Caller caller, String tool, String path, Optional<String> malformedId) {
         @Override
         public String toString() {
-            return caller + " " + tool + " root=" + escape(root) + " path=\"" + escape(path) + "\"";
+            return caller + " " + tool + malformedId.map(id -> " id=\"" + escape(id) + "\"").orElse("") + " path=\""
+                    + escape(path) + "\"";
         }
     }
 
     private static final List<String> TOOLS = List.of("wiki_read", "wiki_write", "wiki_delete", "wiki_list",
             "wiki_search");
 
-    private static final List<String> FORGED_ROOTS = List.of("agents/a2", "agents/A1", "agents/a10",
-            "outside-agents/a1", "agents/" + OUTSIDE_ID, "outside-agents/oa-other", "agents", "agents/a1/x",
-            "AGENTS/a1", "agents/a1/..", "outside-agents/" + OUTSIDE_ID.toUpperCase());
+    private static final List<String> MALFORMED_IDS = List.of("", ".", "..", "a1/x", "../a2", "a1/..", " a1", "a1 ",
+            "a1.", "agents/a1", "a1\u2215x", "a1\u0000", "a:b", "a1\u200b");
 
     /** The hostile pieces paths are made of; benign names are repeated so that enough paths are admitted. */
     static final List<String> PIECES = List.of(
@@ -162,7 +161,7 @@ class WikiConfinementPropertyTest {
 
     private static final List<String> PREFIXES = List.of("", "", "", "", "./", "../", ".");
 
-    /** One batch of cases from the seeded generator: 1 to 6 pieces a path, a forged subtree one time in ten. */
+    /** One batch of cases from the seeded generator: 1 to 6 pieces a path, a malformed id one time in ten. */
     static synchronized List<Case> batch() {
         List<Case> batch = new ArrayList<>(BATCH);
         for (int i = 0; i < BATCH; i++) {
@@ -173,8 +172,9 @@ class WikiConfinementPropertyTest {
             for (int n = 1 + RANDOM.nextInt(6); n > 0; n--) {
                 path.append(PIECES.get(RANDOM.nextInt(PIECES.size())));
             }
-            String root = RANDOM.nextInt(10) == 0 ? FORGED_ROOTS.get(RANDOM.nextInt(FORGED_ROOTS.size())) : caller.root;
-            batch.add(new Case(caller, tool, prefix.equals(".") ? "." : prefix + path, root));
+            Optional<String> malformed = RANDOM.nextInt(10) == 0
+                    ? Optional.of(MALFORMED_IDS.get(RANDOM.nextInt(MALFORMED_IDS.size()))) : Optional.empty();
+            batch.add(new Case(caller, tool, prefix.equals(".") ? "." : prefix + path, malformed));
         }
         return batch;
     }
@@ -191,8 +191,8 @@ class WikiConfinementPropertyTest {
             assertTrue(!whole.path("allow").booleanValue() || decisions.get(i).path("allow").booleanValue(),
                     batch.get(i) + ": Wasm allowed what the wiki family in Go refuses");
             if (whole.path("allow").booleanValue()) {
-                assertEquals(decisions.get(i).path("obligations").path("wikiPaths"),
-                        whole.path("obligations").path("wikiPaths"), batch.get(i) + ": Go and Wasm resolve differently");
+                assertEquals(decisions.get(i).path("obligations"), whole.path("obligations"),
+                        batch.get(i) + ": Go and Wasm resolve differently");
             }
             WASM_CHECKED.incrementAndGet();
         }
@@ -209,7 +209,7 @@ class WikiConfinementPropertyTest {
                 }
                 ADMITTED.incrementAndGet();
                 String resolved = confined(c, decision);
-                if (resolved.equals(c.root())) {
+                if (resolved.equals(c.caller().root)) {
                     continue; // a folder tool on the subtree root: nothing to write
                 }
                 Optional<String> refused = store.write(resolved, "x");
@@ -230,12 +230,14 @@ class WikiConfinementPropertyTest {
 
     /** The checks on one admitted decision; returns the resolved full path. */
     private static String confined(Case c, JsonNode decision) {
-        assertTrue(c.caller().admissibleRoots().contains(c.root()), c + ": admitted with a subtree not its own");
+        assertTrue(c.malformedId().isEmpty(), c + ": admitted with an id that names no subtree");
+        assertEquals(c.caller().root, decision.path("obligations").path("wikiRoot").textValue(),
+                c + ": admitted with a subtree not its own");
         JsonNode path = decision.path("obligations").path("wikiPaths").path("path");
         assertTrue(path.isTextual(), c + ": admitted without a resolved path " + decision);
         String resolved = path.textValue();
         List<String> segments = Arrays.asList(resolved.split("/", -1));
-        List<String> root = Arrays.asList(c.root().split("/", -1));
+        List<String> root = Arrays.asList(c.caller().root.split("/", -1));
         assertEquals(root, segments.subList(0, Math.min(root.size(), segments.size())), c + ": " + escape(resolved));
         List<String> relative = segments.subList(root.size(), segments.size());
         List<String> asked = c.path().equals(".") ? List.of() : Arrays.asList(c.path().split("/", -1));
@@ -248,14 +250,15 @@ class WikiConfinementPropertyTest {
         }
         Path base = Path.of("/srv/wiki");
         Path file = base.resolve(resolved).normalize();
-        assertTrue(file.startsWith(base.resolve(c.root())) && file.getNameCount() == 2 + segments.size(), c.toString());
+        assertTrue(file.startsWith(base.resolve(c.caller().root)) && file.getNameCount() == 2 + segments.size(),
+                c.toString());
         return resolved;
     }
 
     /** Every file on disk lies under a subtree some admitted case of this batch was given, and no other. */
     private static void assertOnlyInside(Path disk, List<Case> batch, int pages) throws IOException {
         Set<Path> roots = new java.util.HashSet<>();
-        batch.forEach(c -> c.caller().admissibleRoots().forEach(r -> roots.add(disk.resolve(r))));
+        batch.forEach(c -> roots.add(disk.resolve(c.caller().root)));
         try (Stream<Path> files = Files.walk(disk)) {
             List<Path> regular = files.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).toList();
             Path real = disk.toRealPath();
@@ -291,15 +294,17 @@ class WikiConfinementPropertyTest {
             default -> { }
         }
         Caller caller = c.caller();
+        String agent = caller.shares.isEmpty() ? c.malformedId().orElse(caller.agent) : caller.agent;
+        Optional<String> shares = caller.shares.map(id -> c.malformedId().orElse(id));
         CallerFacts facts = caller.kind.equals("thread")
-                ? new CallerFacts("thread", caller.agent, Optional.of("t1"), Optional.of("pi-1"),
+                ? new CallerFacts("thread", agent, Optional.of("t1"), Optional.of("pi-1"),
                         Optional.of(ThreadShell.found(false, true, Optional.of("pi-1"), "full-access", "default")),
-                        Optional.empty(), new CallerFacts.Settings(false, false, true, true), Optional.empty())
-                : new CallerFacts("outside_agent", caller.agent, Optional.empty(), Optional.empty(), Optional.empty(),
-                        Optional.of("full-access"), new CallerFacts.Settings(false, false, true, true),
-                        Optional.empty(), caller.shares);
+                        Optional.empty(), new CallerFacts.Settings(false, false, false, true, true), Optional.empty())
+                : new CallerFacts("outside_agent", agent, Optional.empty(), Optional.empty(), Optional.empty(),
+                        Optional.of("full-access"), new CallerFacts.Settings(false, false, false, true, true),
+                        Optional.empty(), shares);
         return DecisionInputMapper.forCall(new DecisionInput(Optional.of(c.tool()), Optional.of(arguments), List.of(),
-                facts, Map.of(), c.root(), SegmentCharacters.of(arguments, List.of("path"), c.root())));
+                facts, Map.of(), SegmentCharacters.of(arguments, List.of("path"), facts)));
     }
 
     static String escape(String s) {

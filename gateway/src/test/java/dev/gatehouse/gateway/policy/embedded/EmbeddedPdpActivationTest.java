@@ -181,6 +181,6 @@ class EmbeddedPdpActivationTest {
 
     private static DecisionInput input() {
         return new DecisionInput(Optional.of("wiki_read"), Optional.of(Map.of("path", "page.md")), List.of(),
-                CALLER, Map.of(), "agents/a1");
+                CALLER, Map.of());
     }
 }

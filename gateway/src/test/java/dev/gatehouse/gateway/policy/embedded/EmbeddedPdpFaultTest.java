@@ -125,7 +125,7 @@ class EmbeddedPdpFaultTest {
         }
         EmbeddedPdp pdp = pdpFor(TestBundle.freshBundle());
         PolicyOutcome<Decision> outcome = pdp.decide(new DecisionInput(Optional.of("wiki_read"),
-                Optional.of(deep), List.of(), CALLER, Map.of(), "agents/a1"));
+                Optional.of(deep), List.of(), CALLER, Map.of()));
         assertEquals(PolicyFault.EVALUATION_ERROR,
                 assertInstanceOf(PolicyOutcome.Failed.class, outcome).fault().code());
     }
@@ -139,12 +139,12 @@ class EmbeddedPdpFaultTest {
         assertTrue(fault.detail().contains(why), fault.detail());
         assertEquals(fault, assertInstanceOf(PolicyOutcome.Failed.class, pdp.decide(call("wiki_read"))).fault());
         assertEquals(fault, assertInstanceOf(PolicyOutcome.Failed.class,
-                pdp.visibleTools(DecisionInput.forListing(CALLER, "agents/a1"))).fault());
+                pdp.visibleTools(DecisionInput.forListing(CALLER))).fault());
     }
 
     private static DecisionInput call(String tool) {
         return new DecisionInput(Optional.of(tool), Optional.of(Map.of("path", "page.md")), List.of(), CALLER,
-                Map.of(), "agents/a1");
+                Map.of());
     }
 
     /** The fault bundles are unsigned, so they are allowed here; the real bundle still verifies with its key. */

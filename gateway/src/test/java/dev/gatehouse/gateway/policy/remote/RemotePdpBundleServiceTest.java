@@ -117,7 +117,7 @@ class RemotePdpBundleServiceTest {
 
     private static Optional<String> revision(RemotePdp pdp) {
         PolicyOutcome<Decision> outcome = pdp.decide(new DecisionInput(Optional.of("wiki_read"),
-                Optional.of(Map.of("path", "page.md")), List.of(), Facts.a1(), Map.of(), "agents/a1"));
+                Optional.of(Map.of("path", "page.md")), List.of(), Facts.a1(), Map.of()));
         return outcome instanceof PolicyOutcome.Decided<Decision> decided
                 ? Optional.of(decided.value().bundleRevision()) : Optional.empty();
     }

@@ -57,7 +57,7 @@ class RemotePdpFaultTest {
 
     private static final CallerFacts CALLER = Facts.a1();
     private static final DecisionInput WIKI_READ = new DecisionInput(Optional.of("wiki_read"),
-            Optional.of(Map.of("path", "page.md")), List.of(), CALLER, Map.of(), "agents/a1");
+            Optional.of(Map.of("path", "page.md")), List.of(), CALLER, Map.of());
 
     private WireMockServer opa;
     private RemotePdp pdp;
@@ -144,10 +144,10 @@ class RemotePdpFaultTest {
     void visibleToolsMustBeAListOfNames() {
         opa.stubFor(post(urlPathEqualTo(LIST_PATH)).willReturn(okJson("{\"result\":{\"tools\":[]}}")));
         assertEquals(PolicyFault.MALFORMED_RESULT, assertInstanceOf(PolicyOutcome.Failed.class,
-                pdp.visibleTools(DecisionInput.forListing(CALLER, "agents/a1"))).fault().code());
+                pdp.visibleTools(DecisionInput.forListing(CALLER))).fault().code());
         opa.stubFor(post(urlPathEqualTo(LIST_PATH)).willReturn(okJson("{}")));
         assertEquals(PolicyFault.UNDEFINED, assertInstanceOf(PolicyOutcome.Failed.class,
-                pdp.visibleTools(DecisionInput.forListing(CALLER, "agents/a1"))).fault().code());
+                pdp.visibleTools(DecisionInput.forListing(CALLER))).fault().code());
     }
 
     /**
@@ -177,7 +177,7 @@ class RemotePdpFaultTest {
         opa.stubFor(post(urlPathEqualTo(LIST_PATH)).willReturn(okJson(
                 "{\"provenance\":{\"bundles\":{\"policies\":{\"revision\":\"r-42\"}}},\"result\":[\"wiki_read\"]}")));
         VisibleTools tools = (VisibleTools) assertInstanceOf(PolicyOutcome.Decided.class,
-                pdp.visibleTools(DecisionInput.forListing(CALLER, "agents/a1"))).value();
+                pdp.visibleTools(DecisionInput.forListing(CALLER))).value();
         assertEquals(List.of("wiki_read"), tools.names());
         assertEquals("r-42", tools.bundleRevision());
         serve(Optional.empty());

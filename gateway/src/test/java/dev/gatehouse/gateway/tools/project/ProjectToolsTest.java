@@ -63,14 +63,21 @@ class ProjectToolsTest {
                 "operationId", "op-7"), Contexts.thread("a1", "t1"))));
     }
 
+    /**
+     * Whether a project is bound is the policy's decision (project_not_bound, GateTest); a handler reached without one
+     * only fails closed, for every project tool, and calls nothing.
+     */
     @Test
-    void aSessionWithoutABoundProjectIsUnavailableWithoutACall() {
+    void anAllowedCallWithoutABoundProjectFailsClosedWithoutACall() {
         TrustedContext unbound = Contexts.outside("a1");
+        ToolOutcome failed = new ToolOutcome.Failed(new ServiceError.Rejected(
+                "the allowed call found no bound Project Service project", "binding_missing"), Optional.empty());
 
-        ToolOutcome outcome = new WorkListTool(projects).handle(call(Map.of(), unbound));
-
-        assertEquals(new ToolOutcome.Failed(new ServiceError.Unavailable(
-                "no Project Service project is bound to this session"), Optional.empty()), outcome);
+        assertEquals(failed, new WorkListTool(projects).handle(call(Map.of(), unbound)));
+        assertEquals(failed, new WorkGetTool(projects).handle(call(Map.of("runId", "r1"), unbound)));
+        assertEquals(failed, new OperationGetTool(projects).handle(call(Map.of("operationId", "op-7"), unbound)));
+        assertEquals(failed, new WorkSubmitTool(projects).handle(call(Map.of("runId", "r1", "runRevision", "run:1",
+                "assignmentRevision", "position:1", "result", Map.of()), unbound)));
         assertEquals(List.of(), projects.bindings);
     }
 

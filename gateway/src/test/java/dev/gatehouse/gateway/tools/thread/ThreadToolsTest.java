@@ -30,7 +30,7 @@ class ThreadToolsTest {
     private static final TrustedContext A1_T1 = Contexts.thread("a1", "t1");
     private static final HostCaller CALLER = new HostCaller("a1", Optional.of("t1"));
     private static final Obligations AUTO_PLAN = new Obligations(
-            Map.of("runtimeMode", "auto", "interactionMode", "plan"), Map.of());
+            Map.of("runtimeMode", "auto", "interactionMode", "plan"), Map.of(), Optional.empty());
 
     private final RecordingHost host = new RecordingHost();
 

@@ -17,13 +17,17 @@ import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** Wiki handlers: the resolved path from the obligation, identity from the context, results as they came. */
+/**
+ * Wiki handlers: the subtree and the resolved path from the obligations, the agent id from the context, results as
+ * they came.
+ */
 class WikiToolsTest {
 
     /** The decision that allowed each call here; its mutation is sent under the key derived from it. */
     static final UUID DECISION = UUID.fromString("0b7e8f3c-2d4a-4c1e-9f6b-5a3d2c1b0e9f");
 
-    private static final Obligations RESOLVED = new Obligations(Map.of(), Map.of("path", "agents/a1/page.md"));
+    private static final Optional<String> ROOT = Optional.of("agents/a1");
+    private static final Obligations RESOLVED = new Obligations(Map.of(), Map.of("path", "agents/a1/page.md"), ROOT);
     private static final WikiScope A1 = new WikiScope("a1", "agents/a1");
 
     private final RecordingWiki wiki = new RecordingWiki();
@@ -57,7 +61,7 @@ class WikiToolsTest {
     @Test
     void moveUsesBothResolvedPathsAndNeverTheRawArguments() {
         Obligations both = new Obligations(Map.of(), Map.of("from", "agents/a1/page.md",
-                "to", "agents/a1/archive/page.md"));
+                "to", "agents/a1/archive/page.md"), ROOT);
 
         ToolOutcome moved = new WikiMoveTool(wiki).handle(call(Map.of("from", "../a2/secret.md",
                 "to", "../a2/stolen.md", "baseRevision", "r2"), both));
@@ -71,21 +75,21 @@ class WikiToolsTest {
 
     @Test
     void moveWithoutBothResolvedPathsCallsNothing() {
-        ServiceError missing = new ServiceError.Rejected("the decision carried no resolved wiki path",
+        ServiceError missing = new ServiceError.Rejected("the decision carried no wiki subtree or resolved path",
                 "obligation_missing");
         Map<String, Object> arguments = Map.of("from", "page.md", "to", "b.md", "baseRevision", "r1");
 
         for (Map<String, String> paths : List.of(Map.of("from", "agents/a1/page.md"),
                 Map.of("to", "agents/a1/b.md"), Map.of("path", "agents/a1/page.md"))) {
             assertEquals(new ToolOutcome.Failed(missing, Optional.empty()), new WikiMoveTool(wiki).handle(call(arguments,
-                    new Obligations(Map.of(), paths))), paths.toString());
+                    new Obligations(Map.of(), paths, ROOT))), paths.toString());
         }
         assertEquals(List.of(), wiki.calls);
     }
 
     @Test
     void moveConflictsAndMissingPagesComeBackAsTheyWere() {
-        Obligations both = new Obligations(Map.of(), Map.of("from", "agents/a1/page.md", "to", "agents/a1/b.md"));
+        Obligations both = new Obligations(Map.of(), Map.of("from", "agents/a1/page.md", "to", "agents/a1/b.md"), ROOT);
         Map<String, Object> arguments = Map.of("from", "page.md", "to", "b.md", "baseRevision", "r1");
         for (ServiceError error : List.of(new ServiceError.Conflict("stale or taken"),
                 new ServiceError.NotFound("no such page", "page"))) {
@@ -97,7 +101,7 @@ class WikiToolsTest {
 
     @Test
     void listAndSearchProjectEntriesAndHits() {
-        Obligations root = new Obligations(Map.of(), Map.of("path", "agents/a1"));
+        Obligations root = new Obligations(Map.of(), Map.of("path", "agents/a1"), ROOT);
 
         ToolOutcome listed = new WikiListTool(wiki).handle(call(Map.of(), root));
         ToolOutcome found = new WikiSearchTool(wiki).handle(call(Map.of("query", "line"), root));
@@ -111,12 +115,28 @@ class WikiToolsTest {
     }
 
     @Test
-    void withoutAResolvedPathNothingIsCalled() {
-        ToolOutcome outcome = new WikiReadTool(wiki).handle(call(Map.of("path", "page.md"), Obligations.NONE));
-
-        assertEquals(new ToolOutcome.Failed(new ServiceError.Rejected("the decision carried no resolved wiki path",
-                "obligation_missing"), Optional.empty()), outcome);
+    void withoutAResolvedPathOrSubtreeNothingIsCalled() {
+        ToolOutcome failed = new ToolOutcome.Failed(new ServiceError.Rejected(
+                "the decision carried no wiki subtree or resolved path", "obligation_missing"), Optional.empty());
+        for (Obligations partial : List.of(Obligations.NONE,
+                new Obligations(Map.of(), Map.of("path", "agents/a1/page.md"), Optional.empty()),
+                new Obligations(Map.of(), Map.of(), ROOT))) {
+            assertEquals(failed, new WikiReadTool(wiki).handle(call(Map.of("path", "page.md"), partial)),
+                    partial.toString());
+        }
         assertEquals(List.of(), wiki.calls);
+    }
+
+    /** The subtree is the policy's choice, whatever the caller: a sharing outside agent works in the shared one. */
+    @Test
+    void theSubtreeComesFromTheObligationNotFromTheContext() {
+        Obligations shared = new Obligations(Map.of(), Map.of("path", "agents/a1/page.md"), ROOT);
+
+        new WikiReadTool(wiki).handle(new ToolCall(Map.of("path", "page.md"), shared, Contexts.outside("oa-partner"),
+                DECISION));
+
+        assertEquals(List.of(new RecordingWiki.Call("read", new WikiScope("oa-partner", "agents/a1"),
+                "agents/a1/page.md", List.of())), wiki.calls);
     }
 
     @Test
