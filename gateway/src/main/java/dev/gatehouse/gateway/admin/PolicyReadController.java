@@ -1,18 +1,7 @@
 package dev.gatehouse.gateway.admin;
 
-import dev.gatehouse.gateway.context.AgentDirectory;
-import dev.gatehouse.gateway.context.AgentKey;
-import dev.gatehouse.gateway.context.AgentSettings;
-import dev.gatehouse.gateway.context.OutsideAgentIds;
-import dev.gatehouse.gateway.context.TrustedContext;
-import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.policy.Entrypoint;
-import dev.gatehouse.gateway.policy.EvaluatingPdp;
 import dev.gatehouse.gateway.policy.PolicyDocument;
-import dev.gatehouse.gateway.policy.api.CallerFacts;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
-import dev.gatehouse.gateway.policy.api.ThreadShell;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -22,6 +11,7 @@ import io.micronaut.http.annotation.QueryValue;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * The admin read API over the policy itself, for reviewers and operators (admin credential, like the rest of
@@ -30,51 +20,37 @@ import java.util.Optional;
  * <ul>
  * <li>{@code GET /admin/access-table} → 200 {@code {revision, accessTable}}: the access table as served;</li>
  * <li>{@code GET /admin/agents/{agentId}/capabilities[?ceiling=]} → 200 {@code {agentId, kind, capabilities,
- * revision}}: the scopes the agent holds now, derived by the policy from its stored settings (docs/domain.md §4). A
- * thread agent holds them as a thread caller; an outside agent ({@code oa-…}) as an outside agent approved at
- * {@code ceiling} (default {@code read-only}: the ceiling comes with each token).</li>
+ * revision}}: the scopes the agent holds now ({@link HeldCapabilities}, which the console shows too). A thread agent
+ * holds them as a thread caller; an outside agent ({@code oa-…}) as an outside agent approved at {@code ceiling}
+ * (default {@code read-only}: the ceiling comes with each token).</li>
  * </ul>
  * 503 {@code {error: "policy_unavailable"}} when the PDP cannot answer (no bundle, remote OPA down).
  */
 @Controller("/admin")
 public class PolicyReadController {
 
-    private final EvaluatingPdp pdp;
-    private final AgentDirectory directory;
+    private final HeldCapabilities held;
 
-    public PolicyReadController(EvaluatingPdp pdp, AgentDirectory directory) {
-        this.pdp = pdp;
-        this.directory = directory;
+    public PolicyReadController(HeldCapabilities held) {
+        this.held = held;
     }
 
     @Get("/access-table")
     public HttpResponse<?> accessTable() {
-        CallerFacts nobody = new CallerFacts("thread", "admin", Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), new CallerFacts.Settings(false, false, false, false), Optional.empty());
-        return answer(pdp.document(Entrypoint.ACCESS_TABLE, DecisionInput.forListing(nobody, "agents/admin")),
-                (body, document) -> body.put("accessTable", document.value()));
+        return answer(held.accessTable(), (body, document) -> body.put("accessTable", document.value()));
     }
 
     @Get("/agents/{agentId}/capabilities")
     public HttpResponse<?> capabilities(String agentId, @Nullable @QueryValue String ceiling) {
-        boolean outside = OutsideAgentIds.inNamespace(agentId);
-        CallerKind kind = outside ? CallerKind.OUTSIDE_AGENT : CallerKind.THREAD;
-        AgentSettings settings = directory.settings(new AgentKey(kind, agentId));
-        CallerFacts facts = new CallerFacts(kind.wire(), agentId, Optional.empty(), Optional.empty(),
-                outside ? Optional.empty() : Optional.of(ThreadShell.of(ThreadShell.Lookup.NOT_FOUND)),
-                outside ? Optional.of(ceiling == null ? "read-only" : ceiling) : Optional.empty(),
-                new CallerFacts.Settings(settings.browserAccess(), settings.project().enabled(), settings.wiki().read(),
-                        settings.wiki().write()), Optional.empty());
-        return answer(pdp.document(Entrypoint.HELD_CAPABILITIES,
-                DecisionInput.forListing(facts, TrustedContext.ownWikiRoot(kind, agentId))), (body, document) -> {
-                    body.put("agentId", agentId);
-                    body.put("kind", kind.wire());
-                    body.put("capabilities", document.value());
-                });
+        return answer(held.of(agentId, Optional.ofNullable(ceiling)), (body, document) -> {
+            body.put("agentId", agentId);
+            body.put("kind", HeldCapabilities.kindOf(agentId).wire());
+            body.put("capabilities", document.value());
+        });
     }
 
     private static HttpResponse<?> answer(PolicyOutcome<PolicyDocument> outcome,
-            java.util.function.BiConsumer<Map<String, Object>, PolicyDocument> fill) {
+            BiConsumer<Map<String, Object>, PolicyDocument> fill) {
         if (outcome instanceof PolicyOutcome.Decided<PolicyDocument> decided) {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("revision", decided.value().revision());

@@ -1,19 +1,23 @@
 package dev.gatehouse.gateway.store;
 
 import io.micronaut.data.jdbc.runtime.JdbcOperations;
+import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The one way the stores reach PostgreSQL: one plain SQL statement per call, through Micronaut Data's
  * {@link JdbcOperations} on the Hikari pool (a connection per statement, auto-commit). Any failure becomes a
  * {@link StoreUnavailableException}. A new table needs a migration under {@code db/migration} and a store class that
- * uses {@link #query}, {@link #one} and {@link #update}; nothing here knows the tables.
+ * uses {@link #query}, {@link #one} and {@link #update}; nothing here knows the tables. {@link #inTransaction} runs
+ * several of them on one connection in one transaction (an admin change and its audit entry).
  */
 @Singleton
 public class Database {
@@ -31,9 +35,31 @@ public class Database {
     }
 
     private final JdbcOperations jdbc;
+    private final TransactionOperations<Connection> transactions;
 
-    public Database(JdbcOperations jdbc) {
+    public Database(JdbcOperations jdbc, TransactionOperations<Connection> transactions) {
         this.jdbc = jdbc;
+        this.transactions = transactions;
+    }
+
+    /**
+     * Runs {@code work} in one transaction: every statement it runs through this class uses the same connection, and
+     * all of them commit when it returns or none when it throws (its exception is rethrown; a failure of the store
+     * itself is a {@link StoreUnavailableException}).
+     */
+    public <T> T inTransaction(Supplier<T> work) {
+        try {
+            return transactions.executeWrite(status -> work.get());
+        } catch (StoreUnavailableException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            if (e.getClass().getName().startsWith("io.micronaut.transaction")
+                    || e.getClass().getName().startsWith("io.micronaut.data")) {
+                throw new StoreUnavailableException("the shared store did not commit (" + e.getClass().getSimpleName()
+                        + sqlState(e).map(state -> ", SQLState " + state).orElse("") + ")", e);
+            }
+            throw e;
+        }
     }
 
     /** All rows of a query. */
