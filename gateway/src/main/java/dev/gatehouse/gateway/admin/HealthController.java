@@ -5,6 +5,7 @@ import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.store.Database;
+import dev.gatehouse.gateway.store.StoreUnavailableException;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Controller;
@@ -20,8 +21,10 @@ import java.util.Map;
  * on the part that is down (the store check waits at most the pool's connection timeout). A gateway without a bundle stays up, says
  * why here, and denies every call with {@code policy_unavailable}. When Project Work notices are consumed,
  * {@code notices: {project?, host?: {state, since, detail?}}} reports their streams ({@code state} is {@code ok} or
- * a failure kind such as {@code authentication}); it does not change the status. Public: no secrets, no decision
- * input.
+ * a failure kind such as {@code authentication}); it does not change the status. {@code services: {project, wiki,
+ * host: {state, credentialSource, lastAuthenticationFailure?}}} says whether each service client's credential works
+ * as this replica last saw it ({@link ServiceClientView}: {@code failing} after a 401); it does not change the status
+ * either, and is left out while the store does not answer. Public: no secrets, no decision input.
  *
  * <p>Probes, at Micronaut's conventional paths: {@code GET /health/liveness} is 200 {@code {status: "UP"}} while the
  * process answers HTTP at all (restart it when this fails); {@code GET /health/readiness} is 200 with the body of
@@ -35,12 +38,15 @@ public class HealthController {
     private final Database database;
     private final CallTracker calls;
     private final NoticeStatus notices;
+    private final ServiceClientAdmin serviceClients;
 
-    public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls, NoticeStatus notices) {
+    public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls, NoticeStatus notices,
+            ServiceClientAdmin serviceClients) {
         this.pdp = pdp;
         this.database = database;
         this.calls = calls;
         this.notices = notices;
+        this.serviceClients = serviceClients;
     }
 
     @Get("/liveness")
@@ -86,7 +92,29 @@ public class HealthController {
         if (!streams.isEmpty()) {
             body.put("notices", streams);
         }
+        if (storeUp) {
+            services().ifPresent(services -> body.put("services", services));
+        }
         return HttpResponse.<Map<String, Object>>status(healthy ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
                 .body(body);
+    }
+
+    /** Detail only: a refused service credential is reported, and nothing is deleted or stopped for it. */
+    private java.util.Optional<Map<String, Object>> services() {
+        try {
+            Map<String, Object> services = new LinkedHashMap<>();
+            for (ServiceClientView client : serviceClients.clients()) {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("state", client.state());
+                one.put("credentialSource", client.credentialSource());
+                if (client.lastAuthenticationFailure() != null) {
+                    one.put("lastAuthenticationFailure", client.lastAuthenticationFailure());
+                }
+                services.put(client.service(), one);
+            }
+            return java.util.Optional.of(services);
+        } catch (StoreUnavailableException e) {
+            return java.util.Optional.empty();
+        }
     }
 }
