@@ -27,6 +27,12 @@ public class AgentAdmin {
         this.audit = audit;
     }
 
+    /** Whether {@code agentId} may name a thread agent ({@link ThreadAgentIds}): done, or refused on {@code agentId}. */
+    public AdminResult<Void> checkThreadAgentId(String agentId) {
+        return ThreadAgentIds.problem("agentId", agentId).<AdminResult<Void>>map(AdminResult::refused)
+                .orElseGet(() -> new AdminResult.Done<>(null));
+    }
+
     /** The stored settings with their version; empty when never set. */
     public Optional<AgentSettingsStore.Versioned> settings(String agentId) {
         return settings.find(agentId);

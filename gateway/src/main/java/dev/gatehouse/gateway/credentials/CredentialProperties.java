@@ -16,13 +16,13 @@ public class CredentialProperties {
 
     public static final String PREFIX = "gatehouse.credentials";
 
-    private Path keyFile;
+    private String keyFile;
 
     public Optional<Path> getKeyFile() {
-        return Optional.ofNullable(keyFile);
+        return Optional.ofNullable(keyFile).filter(f -> !f.isBlank()).map(Path::of);
     }
 
-    public void setKeyFile(Path keyFile) {
-        this.keyFile = keyFile == null || keyFile.toString().isBlank() ? null : keyFile;
+    public void setKeyFile(String keyFile) {
+        this.keyFile = keyFile;
     }
 }
