@@ -41,7 +41,7 @@ public class ConsoleLoginHandler implements RedirectingLoginHandler<HttpRequest<
                 String.valueOf(attributes.getOrDefault(ConsoleAuthenticationFetcher.DISPLAY_NAME,
                         authentication.getName()))));
         return HttpResponse.ok(new ModelAndView<>("console/signed-in", Map.of("page", Page.anonymous("Signed in"))))
-                .cookie(cookie.of(value));
+                .header("Set-Cookie", cookie.of(value));
     }
 
     @Override

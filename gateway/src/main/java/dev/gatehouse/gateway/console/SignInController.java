@@ -46,6 +46,6 @@ public class SignInController {
             return ConsolePages.csrfRefused();
         }
         ConsoleCookie.value(request).ifPresent(sessions::end);
-        return ConsolePages.seeOther("/console/sign-in?signed-out").cookie(cookie.cleared());
+        return ConsolePages.seeOther("/console/sign-in?signed-out").header("Set-Cookie", cookie.cleared());
     }
 }
