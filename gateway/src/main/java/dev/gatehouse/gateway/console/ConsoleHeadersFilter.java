@@ -7,8 +7,9 @@ import io.micronaut.http.annotation.ServerFilter;
 
 /**
  * Security headers on every console answer: a Content-Security-Policy that allows no script at all, styles only from
- * the console's own stylesheet, no frames, forms only to the gateway itself; no sniffing, no referrer, no framing;
- * and no caching of pages (a token shown once must not be kept by the browser).
+ * the console's own stylesheet, no frames, forms only to the gateway itself; no sniffing, no referrer to other sites
+ * ({@code same-origin}: with {@code no-referrer} the browser sends {@code Origin: null} with a form, which Micronaut's
+ * CORS filter refuses), no framing; and no caching of pages (a token shown once must not be kept by the browser).
  */
 @ServerFilter("/console/**")
 public class ConsoleHeadersFilter {
@@ -21,7 +22,7 @@ public class ConsoleHeadersFilter {
     public void headers(HttpRequest<?> request, MutableHttpResponse<?> response) {
         response.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
         response.header("X-Content-Type-Options", "nosniff");
-        response.header("Referrer-Policy", "no-referrer");
+        response.header("Referrer-Policy", "same-origin");
         response.header("X-Frame-Options", "DENY");
         if (!request.getPath().startsWith("/console/static/")) {
             response.header("Cache-Control", "no-store");

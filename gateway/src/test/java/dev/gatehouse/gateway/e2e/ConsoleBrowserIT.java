@@ -53,6 +53,23 @@ class ConsoleBrowserIT {
     /** Markup, script and a right-to-left override, as an agent could name itself. */
     private static final String PAYLOAD = "<img src=x onerror=alert(1)><script>alert(2)</script>\u202Eevil";
 
+    /** On a failure, what the browser showed: target/console-screenshots/failed-<test>.png and .html. */
+    @org.junit.jupiter.api.extension.RegisterExtension
+    static final org.junit.jupiter.api.extension.TestWatcher FAILURES = new org.junit.jupiter.api.extension.TestWatcher() {
+        @Override
+        public void testFailed(org.junit.jupiter.api.extension.ExtensionContext context, Throwable cause) {
+            try {
+                String name = "failed-" + context.getRequiredTestMethod().getName();
+                Files.write(screenshots.resolve(name + ".png"),
+                        ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+                Files.writeString(screenshots.resolve(name + ".html"), browser.getCurrentUrl() + "\n"
+                        + browser.getPageSource());
+            } catch (Exception | AssertionError e) {
+                cause.addSuppressed(e);
+            }
+        }
+    };
+
     static GatewayStack stack;
     static WebDriver browser;
     static Path screenshots;
