@@ -89,6 +89,11 @@ class ConsoleBrowserIT {
         stack = GatewayStack.start(work, Map.of("GATEHOUSE_SERVICES_WIKI_CREDENTIAL", "a-wrong-credential"));
         screenshots = Path.of("target", "console-screenshots");
         Files.createDirectories(screenshots);
+        try (var old = Files.list(screenshots)) {
+            for (Path file : old.toList()) {
+                Files.delete(file); // only this run's pictures are reviewed
+            }
+        }
         ChromeOptions options = new ChromeOptions();
         options.setBinary(which("chromium"));
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
