@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -123,9 +124,14 @@ public class ServiceClientAdmin {
                 .flatMap(ServiceClientAdmin::modified) : row.map(StoredCredentials.Stored::updatedAt);
         return new ServiceClientView(service, endpoint.flatMap(ServiceEndpoint::getUrl).map(Object::toString)
                 .orElse(null), source, state, last.map(ServiceExchanges.Last::outcome).orElse(null),
-                last.map(l -> l.at().toString()).orElse(null),
-                exchanges.lastAuthenticationFailure(service).map(Instant::toString).orElse(null),
-                changed.map(Instant::toString).orElse(null), row.map(StoredCredentials.Stored::version).orElse(null));
+                last.map(l -> seconds(l.at())).orElse(null),
+                exchanges.lastAuthenticationFailure(service).map(ServiceClientAdmin::seconds).orElse(null),
+                changed.map(ServiceClientAdmin::seconds).orElse(null),
+                row.map(StoredCredentials.Stored::version).orElse(null));
+    }
+
+    private static String seconds(Instant at) {
+        return at.truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
     private static Optional<Instant> modified(Path file) {

@@ -106,6 +106,21 @@ class ConsoleTest {
     }
 
     @Test
+    void aFormSentWithThePagesOwnOriginIsTakenAndTheReferrerPolicyKeepsThatOrigin() throws Exception {
+        String cookie = signIn("op-origin");
+        HttpResponse<String> page = get("/console/agents", cookie);
+        // no-referrer made browsers send "Origin: null" with every form, which the CORS filter refuses with 403
+        assertEquals("same-origin", page.headers().firstValue("Referrer-Policy").orElseThrow());
+        HttpResponse<String> saved = HTTP.send(HttpRequest.newBuilder(URI.create(base()
+                + "/console/agents/origin-agent/settings")).header("Accept", "text/html")
+                .header("Origin", base()).header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Cookie", ConsoleCookie.NAME + "=" + cookie)
+                .POST(HttpRequest.BodyPublishers.ofString("version=0&wikiRead=on&csrf=" + csrf(cookie))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(303, saved.statusCode(), saved.body());
+    }
+
+    @Test
     void withoutAConsoleSessionEveryPageSendsToSignInWhateverCredentialIsPresented() throws Exception {
         String agentToken = SessionTokens.mint();
         sessions.put(agentToken, new AgentSession("s-console-mcp", "local", "t1", "ps", "p-1", "a1", "proj-1",
