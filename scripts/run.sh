@@ -6,6 +6,10 @@
 # Credentials are generated once into the data directory (mode 600) and reused on later runs:
 #   service-credential  local-services <-> gateway facades
 #   admin-credential    the admin API (never accepted at /mcp)
+#   credential-key      seals service credentials entered in the console (AES-256-GCM)
+#   console-client-secret  the console's OpenID client at local-auth (which accepts any secret)
+# The operator console is at $BASE/console: sign in at local-auth's login page as "operator" (an operator) or any
+# other name (refused, 403).
 # Outside agents are OAuth clients of local-auth: o1 is approved read-only, o2 full-access (the `t3_mode_ceiling`
 # claim is set by the authorization server); the gateway checks their tokens with its JWKS.
 # Sessions and agent settings live in the gateway's embedded PostgreSQL under $DATA/postgres, so the demo thread
@@ -45,6 +49,10 @@ secret() { # 256 random bits, base64url, generated once
 }
 SERVICE_CREDENTIAL="$(secret service-credential)"
 ADMIN_CREDENTIAL="$(secret admin-credential)"
+CONSOLE_CLIENT_SECRET="$(secret console-client-secret)"
+if [[ ! -s "$SECRETS/credential-key" ]]; then # 32 random bytes, base64: the console's credential key
+  (umask 077; head -c 32 /dev/urandom | base64 > "$SECRETS/credential-key")
+fi
 
 PIDS=()
 stop() {
@@ -86,6 +94,8 @@ GATEHOUSE_ADMIN_CREDENTIAL="$ADMIN_CREDENTIAL" GATEHOUSE_OAUTH_ISSUER="$ISSUER" 
 GATEHOUSE_OAUTH_JWKS_URL="$ISSUER/jwks" GATEHOUSE_OAUTH_SCOPE="$SCOPE" \
 GATEHOUSE_PORT="$PORT" GATEHOUSE_PUBLIC_URL="$BASE" GATEHOUSE_DATA_DIR="$DATA" \
 GATEHOUSE_BUNDLE_VERIFICATION_KEY="${GATEHOUSE_BUNDLE_VERIFICATION_KEY:-$DATA/bundle-signing/public.pem}" \
+GATEHOUSE_CONSOLE_ENABLED=true GATEHOUSE_CONSOLE_ISSUER="$ISSUER" GATEHOUSE_CONSOLE_CLIENT_ID=gatehouse-console \
+GATEHOUSE_CONSOLE_CLIENT_SECRET="$CONSOLE_CLIENT_SECRET" GATEHOUSE_CREDENTIALS_KEY_FILE="$SECRETS/credential-key" \
   java -Dgatehouse.policy.bundle-path="$BUNDLE" -Dgatehouse.audit.path="$DATA/logs/decisions.jsonl" \
     -Dgatehouse.services.host.url="http://127.0.0.1:$LOCAL_PORT" \
     -Dgatehouse.services.project.url="http://127.0.0.1:$LOCAL_PORT" \
@@ -159,6 +169,8 @@ Gatehouse is running.
   o1 (outside agent, read-only, OAuth)    : $O1_TOKEN
   authorization server : $ISSUER   (clients o1 read-only, o2 full-access; scope $SCOPE; 1 h tokens)
   (also in $DATA/demo-credentials.env; the admin credential is in $SECRETS/admin-credential)
+  operator console     : $BASE/console
+    sign in at the authorization server's login page with the user name "operator" (any other name is refused)
 
 Try it with a real MCP client:
   npx -y @modelcontextprotocol/inspector@2.12.0 --cli $BASE/mcp --transport http \\

@@ -92,7 +92,8 @@ test_visible_tools_follow_class_and_capability_only if {
 test_enforcement_document_is_the_data_the_pep_reads if {
 	schemas := {"wiki_read": {"type": "object"}}
 	reasons := {"schema": {"family": "arguments", "retryable": false}}
-	authz.enforcement == {"accessTable": data.gatehouse.access_table, "toolSchemas": schemas, "reasons": reasons} with data.gatehouse.tool_schemas as schemas
+	ceilings := sort([c | some c, _ in data.gatehouse.modes.ceilings])
+	authz.enforcement == {"accessTable": data.gatehouse.access_table, "toolSchemas": schemas, "reasons": reasons, "ceilings": ceilings} with data.gatehouse.tool_schemas as schemas
 		with data.gatehouse.reasons as reasons
 }
 

@@ -4,6 +4,7 @@ import com.nimbusds.jose.jwk.RSAKey;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Pattern;
@@ -26,16 +27,26 @@ import no.nav.security.mock.oauth2.OAuth2Config;
  * mock-oauth2-server's library, which anyone could use to mint a token the gateway would accept. The gateway finds the
  * public half at the issuer's JWKS URL.
  *
+ * <p>It is also the operator console's OpenID provider (authorization code + PKCE, interactive login): its login page
+ * asks for a user name, and the users named in {@code GATEHOUSE_AUTH_OPERATORS} get the claim
+ * {@value #OPERATOR_CLAIM} = {@code ["operator"]} in their ID token, which makes them console operators; any other
+ * name signs in without it (the console answers 403). The login page's optional claims field can add claims but never
+ * overrides these.
+ *
  * <p>Environment: {@code GATEHOUSE_AUTH_KEY_FILE} (required: the signing key's file, e.g.
  * {@code .gatehouse-data/secrets/local-auth-signing-key.json}), {@code GATEHOUSE_AUTH_PORT} (8282),
  * {@code GATEHOUSE_AUTH_AUDIENCE} ({@code http://127.0.0.1:8080/mcp}), {@code GATEHOUSE_AUTH_CLIENTS}
  * ({@code o1=read-only}: comma-separated {@code client=ceiling}), {@code GATEHOUSE_AUTH_SCOPE} ({@code mcp}),
- * {@code GATEHOUSE_AUTH_TOKEN_SECONDS} (3600). Stops on SIGTERM or Ctrl-C.
+ * {@code GATEHOUSE_AUTH_TOKEN_SECONDS} (3600), {@code GATEHOUSE_AUTH_OPERATORS} ({@code operator}: comma-separated
+ * user names). Stops on SIGTERM or Ctrl-C.
  */
 public final class LocalAuthServer {
 
     /** The issuer's path segment: the issuer is {@code http://127.0.0.1:<port>/gatehouse}. */
     public static final String ISSUER_ID = "gatehouse";
+
+    /** The ID token claim that makes a console operator (the gateway's gatehouse.console.operator-claim). */
+    public static final String OPERATOR_CLAIM = "gatehouse_roles";
 
     private LocalAuthServer() {
     }
@@ -49,7 +60,8 @@ public final class LocalAuthServer {
         int port = Integer.parseInt(env("GATEHOUSE_AUTH_PORT", "8282"));
         MockOAuth2Server server = start(port, env("GATEHOUSE_AUTH_AUDIENCE", "http://127.0.0.1:8080/mcp"),
                 clients(env("GATEHOUSE_AUTH_CLIENTS", "o1=read-only")), env("GATEHOUSE_AUTH_SCOPE", "mcp"),
-                Long.parseLong(env("GATEHOUSE_AUTH_TOKEN_SECONDS", "3600")), SigningKey.loadOrCreate(Path.of(keyFile)));
+                Long.parseLong(env("GATEHOUSE_AUTH_TOKEN_SECONDS", "3600")), SigningKey.loadOrCreate(Path.of(keyFile)),
+                List.of(env("GATEHOUSE_AUTH_OPERATORS", "operator").split(",")));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.shutdown();
@@ -62,12 +74,14 @@ public final class LocalAuthServer {
     /**
      * Starts the server on 127.0.0.1, signing with {@code signingKey} (a private RSA key).
      *
-     * @param clients approved client id → mode ceiling, in order
+     * @param clients    approved client id → mode ceiling, in order
+     * @param signingKey the installation's own signing key ({@link SigningKey})
+     * @param operators  user names whose interactive login makes them console operators
      */
     public static MockOAuth2Server start(int port, String audience, Map<String, String> clients, String scope,
-            long tokenSeconds, RSAKey signingKey) throws Exception {
+            long tokenSeconds, RSAKey signingKey, List<String> operators) throws Exception {
         MockOAuth2Server server = new MockOAuth2Server(OAuth2Config.Companion.fromJson(
-                config(audience, clients, scope, tokenSeconds, signingKey)), new PathInsertedMetadata());
+                config(audience, clients, scope, tokenSeconds, signingKey, operators)), new PathInsertedMetadata());
         // The library hands its initial keys to issuers in the order they are first asked for: bind ours to the one
         // issuer now, before any request could ask for another issuer first (that one gets a fresh key of its own).
         server.getConfig().getTokenProvider().publicJwkSet(ISSUER_ID);
@@ -76,8 +90,20 @@ public final class LocalAuthServer {
     }
 
     static String config(String audience, Map<String, String> clients, String scope, long tokenSeconds,
-            RSAKey signingKey) {
+            RSAKey signingKey, List<String> operators) {
         StringBuilder mappings = new StringBuilder();
+        // Interactive logins are matched by the user name typed (mock-oauth2-server's "subject" parameter). No aud
+        // here: the ID token's audience stays the console's client id.
+        for (String operator : operators) {
+            if (operator.isBlank()) {
+                continue;
+            }
+            if (mappings.length() > 0) {
+                mappings.append(',');
+            }
+            mappings.append("{\"requestParam\":\"subject\",\"match\":").append(quote(Pattern.quote(operator.strip())))
+                    .append(",\"claims\":{").append(quote(OPERATOR_CLAIM)).append(":[\"operator\"]}}");
+        }
         clients.forEach((client, ceiling) -> {
             if (mappings.length() > 0) {
                 mappings.append(',');
@@ -89,7 +115,7 @@ public final class LocalAuthServer {
                     .append(",\"scope\":").append(quote(scope))
                     .append(",\"t3_mode_ceiling\":").append(quote(ceiling)).append("}}");
         });
-        return "{\"interactiveLogin\":false,\"httpServer\":\"NettyWrapper\",\"tokenProvider\":{\"keyProvider\":"
+        return "{\"interactiveLogin\":true,\"httpServer\":\"NettyWrapper\",\"tokenProvider\":{\"keyProvider\":"
                 + "{\"initialKeys\":" + quote(signingKey.toJSONString()) + ",\"algorithm\":\"RS256\"}},"
                 + "\"tokenCallbacks\":[{\"issuerId\":" + quote(ISSUER_ID) + ",\"tokenExpiry\":" + tokenSeconds
                 + ",\"requestMappings\":[" + mappings + "]}]}";

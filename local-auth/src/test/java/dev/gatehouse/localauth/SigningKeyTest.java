@@ -97,7 +97,7 @@ class SigningKeyTest {
     private static <T> T run(Path file, WhileRunning<T> body) throws Exception {
         int port = freePort();
         MockOAuth2Server server = LocalAuthServer.start(port, AUDIENCE, Map.of("o1", "read-only"), "mcp", 60,
-                SigningKey.loadOrCreate(file));
+                SigningKey.loadOrCreate(file), List.of("operator"));
         try {
             return body.at(port);
         } finally {

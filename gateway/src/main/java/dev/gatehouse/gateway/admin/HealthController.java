@@ -7,6 +7,7 @@ import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.store.Database;
+import dev.gatehouse.gateway.store.StoreUnavailableException;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Controller;
@@ -28,7 +29,10 @@ import java.util.Map;
  * keptFiles, mustKeepFiles, maxFiles, evictedRecords}} reports the decision log's space budget: while
  * {@code max-files} or more rotated files are kept that are neither shipped nor past their retention age (the next
  * rotation deletes records that are neither, or one did), its status and the top-level one are {@code DEGRADED},
- * still with 200: decisions go on and so does readiness. Public: no secrets, no decision input.
+ * still with 200: decisions go on and so does readiness. {@code services: {project, wiki, host: {state,
+ * credentialSource, lastAuthenticationFailure?}}} says whether each service client's credential works as this replica
+ * last saw it ({@link ServiceClientView}: {@code failing} after a 401); it does not change the status either, and is
+ * left out while the store does not answer. Public: no secrets, no decision input.
  *
  * <p>Probes, at Micronaut's conventional paths: {@code GET /health/liveness} is 200 {@code {status: "UP"}} while the
  * process answers HTTP at all (restart it when this fails); {@code GET /health/readiness} is 200 with the body of
@@ -43,14 +47,16 @@ public class HealthController {
     private final CallTracker calls;
     private final NoticeStatus notices;
     private final DecisionLog decisionLog;
+    private final ServiceClientAdmin serviceClients;
 
     public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls, NoticeStatus notices,
-            DecisionLog decisionLog) {
+            DecisionLog decisionLog, ServiceClientAdmin serviceClients) {
         this.pdp = pdp;
         this.database = database;
         this.calls = calls;
         this.notices = notices;
         this.decisionLog = decisionLog;
+        this.serviceClients = serviceClients;
     }
 
     @Get("/liveness")
@@ -102,6 +108,9 @@ public class HealthController {
         if (!streams.isEmpty()) {
             body.put("notices", streams);
         }
+        if (storeUp) {
+            services().ifPresent(services -> body.put("services", services));
+        }
         return HttpResponse.<Map<String, Object>>status(healthy ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
                 .body(body);
     }
@@ -119,5 +128,24 @@ public class HealthController {
                     + " them; raise max-files or max-file-bytes, or ship the log"));
         }
         return log;
+    }
+
+    /** Detail only: a refused service credential is reported, and nothing is deleted or stopped for it. */
+    private java.util.Optional<Map<String, Object>> services() {
+        try {
+            Map<String, Object> services = new LinkedHashMap<>();
+            for (ServiceClientView client : serviceClients.clients()) {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("state", client.state());
+                one.put("credentialSource", client.credentialSource());
+                if (client.lastAuthenticationFailure() != null) {
+                    one.put("lastAuthenticationFailure", client.lastAuthenticationFailure());
+                }
+                services.put(client.service(), one);
+            }
+            return java.util.Optional.of(services);
+        } catch (StoreUnavailableException e) {
+            return java.util.Optional.empty();
+        }
     }
 }

@@ -1,23 +1,18 @@
 package dev.gatehouse.gateway.admin;
 
+import dev.gatehouse.gateway.admin.audit.Actor;
 import dev.gatehouse.gateway.notice.DeliveryProfile;
 import dev.gatehouse.gateway.notice.NoticeProperties;
-import dev.gatehouse.gateway.notice.NoticeState;
 import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.notice.NoticeStore;
-import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Put;
-import io.micronaut.serde.annotation.Serdeable;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The admin API of Project Work notices (docs/domain.md §9), behind {@link AdminCredentialFilter}:
@@ -27,8 +22,9 @@ import java.util.Optional;
  * every notice received is in exactly one count; a refused Project credential shows as
  * {@code streams.project.state = "authentication"}; {@code hold} (while the consumer runs) names this replica and
  * the one holding the streams as this one last saw it;</li>
- * <li>{@code PUT /admin/notices/agents/{agentId}} ({@link ProfileRequest}) → 200 the stored delivery profile; 400
- * {@code {error: "invalid_fields", missing[]}} when the client id or a limit is missing;</li>
+ * <li>{@code PUT /admin/notices/agents/{agentId}} ({@link DeliveryProfileAdmin.ProfileRequest}) → 200 the stored
+ * delivery profile; 400 {@code {error: "missing_fields", missing[]}} when the client id or a limit is missing
+ * (audited, {@link DeliveryProfileAdmin});</li>
  * <li>{@code GET /admin/notices/agents/{agentId}} → 200 the profile, 404 when none.</li>
  * </ul>
  * Whether a profile lets notices through is the policy's business; this API only stores the facts.
@@ -36,21 +32,17 @@ import java.util.Optional;
 @Controller("/admin/notices")
 public class NoticeAdminController {
 
-    /** A delivery profile as the admin API takes it; modes spelled as on the wire. */
-    @Serdeable
-    public record ProfileRequest(@Nullable String projectClientId, @Nullable String runtimeMode,
-            @Nullable String interactionMode, @Nullable String limitRuntimeMode,
-            @Nullable String limitInteractionMode) {
-    }
-
     private final NoticeStore store;
     private final NoticeStatus status;
     private final NoticeProperties properties;
+    private final DeliveryProfileAdmin profiles;
 
-    public NoticeAdminController(NoticeStore store, NoticeStatus status, NoticeProperties properties) {
+    public NoticeAdminController(NoticeStore store, NoticeStatus status, NoticeProperties properties,
+            DeliveryProfileAdmin profiles) {
         this.store = store;
         this.status = status;
         this.properties = properties;
+        this.profiles = profiles;
     }
 
     @Get
@@ -70,31 +62,14 @@ public class NoticeAdminController {
     }
 
     @Put("/agents/{agentId}")
-    public HttpResponse<Map<String, Object>> put(@PathVariable String agentId, @Body ProfileRequest request) {
-        List<String> missing = new ArrayList<>();
-        if (blank(request.projectClientId())) {
-            missing.add("projectClientId");
-        }
-        if (blank(request.limitRuntimeMode())) {
-            missing.add("limitRuntimeMode");
-        }
-        if (blank(request.limitInteractionMode())) {
-            missing.add("limitInteractionMode");
-        }
-        if (!missing.isEmpty()) {
-            return HttpResponse.badRequest(Map.of("error", "invalid_fields", "missing", missing));
-        }
-        DeliveryProfile profile = new DeliveryProfile(agentId, request.projectClientId(),
-                Optional.ofNullable(request.runtimeMode()).filter(m -> !m.isBlank()),
-                Optional.ofNullable(request.interactionMode()).filter(m -> !m.isBlank()),
-                request.limitRuntimeMode(), request.limitInteractionMode());
-        store.putProfile(profile);
-        return HttpResponse.ok(view(profile));
+    public HttpResponse<?> put(@PathVariable String agentId, @Body DeliveryProfileAdmin.ProfileRequest request) {
+        return AdminResponses.answer(profiles.put(agentId, request, Actor.ADMIN_API),
+                profile -> HttpResponse.ok(view(profile)));
     }
 
     @Get("/agents/{agentId}")
     public HttpResponse<Map<String, Object>> get(@PathVariable String agentId) {
-        return store.profile(agentId).map(p -> HttpResponse.ok(view(p)))
+        return profiles.profile(agentId).map(p -> HttpResponse.ok(view(p)))
                 .orElseGet(() -> HttpResponse.notFound(Map.of("error", "not_found")));
     }
 
@@ -107,9 +82,5 @@ public class NoticeAdminController {
         out.put("limitRuntimeMode", profile.limitRuntimeMode());
         out.put("limitInteractionMode", profile.limitInteractionMode());
         return out;
-    }
-
-    private static boolean blank(String value) {
-        return value == null || value.isBlank();
     }
 }

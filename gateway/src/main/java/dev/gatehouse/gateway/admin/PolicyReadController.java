@@ -1,16 +1,7 @@
 package dev.gatehouse.gateway.admin;
 
-import dev.gatehouse.gateway.context.AgentDirectory;
-import dev.gatehouse.gateway.context.AgentKey;
-import dev.gatehouse.gateway.context.AgentSettings;
-import dev.gatehouse.gateway.context.OutsideAgentIds;
-import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
-import dev.gatehouse.gateway.policy.api.CallerFacts;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
-import dev.gatehouse.gateway.policy.api.ServedPolicy;
-import dev.gatehouse.gateway.policy.api.ThreadShell;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -18,7 +9,6 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.QueryValue;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -30,7 +20,8 @@ import java.util.Optional;
  * <li>{@code GET /admin/access-table} → 200 {@code {revision, accessTable}}: the access table the serving revision
  * holds, which is the one the gate enforces;</li>
  * <li>{@code GET /admin/agents/{agentId}/capabilities[?ceiling=]} → 200 {@code {agentId, kind, capabilities,
- * revision}}: the scopes the agent holds now, derived by the policy from its stored settings (docs/domain.md §4). A
+ * revision}}: the scopes the agent holds now ({@link HeldCapabilities}, which the console shows too), derived by the
+ * policy from its stored settings (docs/domain.md §4). A
  * thread agent holds them as a thread caller; an outside agent ({@code oa-…}) as an outside agent whose token
  * carries {@code ceiling}, passed to the policy as given (the ceiling comes with each token; without it, only the
  * scopes its settings grant, as for a ceiling that allows no change: the policy decides which ceilings do).</li>
@@ -41,45 +32,35 @@ import java.util.Optional;
 public class PolicyReadController {
 
     private final PolicyDecisionPoint pdp;
-    private final AgentDirectory directory;
+    private final HeldCapabilities held;
 
-    public PolicyReadController(PolicyDecisionPoint pdp, AgentDirectory directory) {
+    public PolicyReadController(PolicyDecisionPoint pdp, HeldCapabilities held) {
         this.pdp = pdp;
-        this.directory = directory;
+        this.held = held;
     }
 
     @Get("/access-table")
     public HttpResponse<?> accessTable() {
-        return pdp.serving().<HttpResponse<?>>map(served -> ok(served, Map.of("accessTable",
+        return pdp.serving().<HttpResponse<?>>map(served -> ok(served.revision(), Map.of("accessTable",
                 served.contents().accessTable()))).orElseGet(PolicyReadController::unavailable);
     }
 
     @Get("/agents/{agentId}/capabilities")
     public HttpResponse<?> capabilities(String agentId, @Nullable @QueryValue String ceiling) {
-        Optional<ServedPolicy> served = pdp.serving();
-        if (served.isEmpty()) {
-            return unavailable();
-        }
-        boolean outside = OutsideAgentIds.inNamespace(agentId);
-        CallerKind kind = outside ? CallerKind.OUTSIDE_AGENT : CallerKind.THREAD;
-        AgentSettings settings = directory.settings(new AgentKey(kind, agentId));
-        CallerFacts facts = new CallerFacts(kind.wire(), agentId, Optional.empty(), Optional.empty(),
-                outside ? Optional.empty() : Optional.of(ThreadShell.of(ThreadShell.Lookup.NOT_FOUND)),
-                outside ? Optional.ofNullable(ceiling) : Optional.empty(), settings.facts(), Optional.empty());
-        PolicyOutcome<List<String>> held = served.get().heldCapabilities(DecisionInput.forListing(facts));
-        if (held instanceof PolicyOutcome.Decided<List<String>> decided) {
+        PolicyOutcome<HeldCapabilities.Held> outcome = held.of(agentId, Optional.ofNullable(ceiling));
+        if (outcome instanceof PolicyOutcome.Decided<HeldCapabilities.Held> decided) {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("agentId", agentId);
-            body.put("kind", kind.wire());
-            body.put("capabilities", decided.value());
-            return ok(served.get(), body);
+            body.put("kind", HeldCapabilities.kindOf(agentId).wire());
+            body.put("capabilities", decided.value().scopes());
+            return ok(decided.value().revision(), body);
         }
         return unavailable();
     }
 
-    private static HttpResponse<?> ok(ServedPolicy served, Map<String, Object> members) {
+    private static HttpResponse<?> ok(String revision, Map<String, Object> members) {
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("revision", served.revision());
+        body.put("revision", revision);
         body.putAll(members);
         return HttpResponse.ok(body);
     }

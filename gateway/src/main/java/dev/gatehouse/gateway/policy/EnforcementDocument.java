@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * Reads the answer of the {@code gatehouse/authz/enforcement} entry point ({@code {accessTable, toolSchemas,
- * reasons}}, policies/decision/decision.rego) into {@link PolicyContents}, checking only the shapes Java relies on
+ * reasons, ceilings}}, policies/decision/decision.rego) into {@link PolicyContents}, checking only the shapes Java relies on
  * (schemas/access-table.json without its lists of known classes and capabilities: which values are known is the
  * policy's business). Every problem is reported, each naming where it is.
  */
@@ -62,11 +62,12 @@ public final class EnforcementDocument {
             });
         }
         Map<String, ReasonEntry> reasons = reasons(document.path("reasons"), problems);
+        List<String> ceilings = strings(document.path("ceilings"), "ceilings", problems);
         if (!problems.isEmpty()) {
             return new Problems(problems);
         }
         return new Contents(new PolicyContents(rows, schemas, reasons,
-                PolicyJson.MAPPER.convertValue(document.get("accessTable"), JSON_OBJECT)));
+                PolicyJson.MAPPER.convertValue(document.get("accessTable"), JSON_OBJECT), ceilings));
     }
 
     private static Map<String, AccessRow> rows(JsonNode table, List<String> problems) {

@@ -17,13 +17,15 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
  * The one way the stores reach PostgreSQL: one plain SQL statement per call on a connection of the Hikari pool
  * (auto-commit). Any failure becomes a {@link StoreUnavailableException}. A new table needs a migration under
  * {@code db/migration} and a store class that uses {@link #query}, {@link #one} and {@link #update}; nothing here knows
- * the tables.
+ * the tables. {@link #inTransaction} runs several of them on one connection in one transaction (an admin change and
+ * its audit entry), under the same deadline.
  *
  * <p><b>Deadline.</b> A store call ends within {@code gatehouse.database.deadline} (default 2 s), whatever PostgreSQL
  * does, and so do all the store calls of one request together: a request's budget is opened when it arrives
@@ -60,6 +62,8 @@ public class Database {
     private static final ThreadLocal<Long> REQUEST_ENDS = new ThreadLocal<>();
     /** Socket timeouts are set on the calling thread (the driver ignores the executor). */
     private static final Executor ON_CALLER = Runnable::run;
+    /** The connection of the transaction this thread runs in ({@link #inTransaction}); unset outside one. */
+    private static final ThreadLocal<Connection> TRANSACTION = new ThreadLocal<>();
 
     private final HikariPool pool;
     private final long deadlineNanos;
@@ -90,6 +94,36 @@ public class Database {
         }
         REQUEST_ENDS.set(nanoClock.getAsLong() + deadlineNanos);
         return REQUEST_ENDS::remove;
+    }
+
+    /**
+     * Runs {@code work} in one transaction: every statement it runs through this class uses the same connection, under
+     * one deadline (as one call), and all of them commit when it returns or none when it throws (its exception is
+     * rethrown; a failure of the store itself is a {@link StoreUnavailableException}). Inside a transaction already
+     * open, {@code work} simply joins it.
+     */
+    public <T> T inTransaction(Supplier<T> work) {
+        if (TRANSACTION.get() != null) {
+            return work.get();
+        }
+        Connection connection = connection(end());
+        try (connection) {
+            connection.setAutoCommit(false);
+            TRANSACTION.set(connection);
+            T result;
+            try {
+                result = work.get();
+            } catch (RuntimeException e) {
+                connection.rollback();
+                throw e;
+            }
+            connection.commit();
+            return result;
+        } catch (SQLException e) {
+            throw unavailable(e);
+        } finally {
+            TRANSACTION.remove();
+        }
     }
 
     /** All rows of a query. */
@@ -140,32 +174,56 @@ public class Database {
     }
 
     private <T> T run(String sql, Work<T> work) {
+        Connection transaction = TRANSACTION.get();
+        if (transaction != null) {
+            try (PreparedStatement statement = transaction.prepareStatement(sql)) {
+                return work.apply(statement);
+            } catch (SQLException | RuntimeException e) {
+                throw unavailable(e);
+            }
+        }
+        try (Connection connection = connection(end());
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            return work.apply(statement);
+        } catch (SQLException | RuntimeException e) {
+            throw unavailable(e);
+        }
+    }
+
+    /** When a call starting now must end: the deadline, or the request's budget when that ends first. */
+    private long end() {
         long end = nanoClock.getAsLong() + deadlineNanos;
         Long requestEnds = REQUEST_ENDS.get();
-        if (requestEnds != null && requestEnds - end < 0) {
-            end = requestEnds;
-        }
+        return requestEnds != null && requestEnds - end < 0 ? requestEnds : end;
+    }
+
+    /** A pooled connection whose every read ends by {@code end}; the pool restores its socket timeout on return. */
+    private Connection connection(long end) {
         try {
             long wait = TimeUnit.NANOSECONDS.toMillis(end - nanoClock.getAsLong()) - DataSourceSetup.VALIDATION_MILLIS;
             if (wait <= 0) {
                 throw new SQLTimeoutException("no store time left for this request");
             }
-            try (Connection connection = pool.getConnection(wait)) {
-                long left = TimeUnit.NANOSECONDS.toMillis(end - nanoClock.getAsLong());
-                if (left <= 0) {
-                    throw new SQLTimeoutException("the deadline passed while waiting for a connection");
-                }
-                // The pool puts the connection's own socket timeout back when it is returned.
-                connection.setNetworkTimeout(ON_CALLER, (int) left);
-                try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                    return work.apply(statement);
-                }
+            Connection connection = pool.getConnection(wait);
+            long left = TimeUnit.NANOSECONDS.toMillis(end - nanoClock.getAsLong());
+            if (left <= 0) {
+                connection.close();
+                throw new SQLTimeoutException("the deadline passed while waiting for a connection");
             }
+            connection.setNetworkTimeout(ON_CALLER, (int) left);
+            return connection;
         } catch (SQLException | RuntimeException e) {
-            // The SQLState says what failed; driver messages may quote row values, so they are not repeated here.
-            throw new StoreUnavailableException("the shared store did not answer (" + e.getClass().getSimpleName()
-                    + sqlState(e).map(state -> ", SQLState " + state).orElse("") + ")", e);
+            throw unavailable(e);
         }
+    }
+
+    /** A store failure; the SQLState says what failed, while driver messages may quote row values, so none here. */
+    private static StoreUnavailableException unavailable(Exception e) {
+        if (e instanceof StoreUnavailableException unavailable) {
+            return unavailable;
+        }
+        return new StoreUnavailableException("the shared store did not answer (" + e.getClass().getSimpleName()
+                + sqlState(e).map(state -> ", SQLState " + state).orElse("") + ")", e);
     }
 
     private static Optional<String> sqlState(Throwable failure) {

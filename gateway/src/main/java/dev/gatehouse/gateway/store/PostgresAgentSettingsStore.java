@@ -1,11 +1,13 @@
 package dev.gatehouse.gateway.store;
 
+import dev.gatehouse.gateway.admin.AgentListing;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.AgentSettingsStore;
 import jakarta.inject.Singleton;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -18,7 +20,7 @@ import java.util.OptionalLong;
  * API's versioned read) always asks PostgreSQL.
  */
 @Singleton
-public class PostgresAgentSettingsStore implements AgentSettingsStore {
+public class PostgresAgentSettingsStore implements AgentSettingsStore, AgentListing {
 
     private static final String VALUES = "browser_access, project_enabled, project_service_project_id, wiki_read, "
             + "wiki_write";
@@ -73,6 +75,12 @@ public class PostgresAgentSettingsStore implements AgentSettingsStore {
     public Optional<Versioned> find(String agentId) {
         return database.one("SELECT " + VALUES + ", version FROM agent_settings WHERE agent_id = ?",
                 statement -> statement.setString(1, agentId), PostgresAgentSettingsStore::versioned);
+    }
+
+    @Override
+    public List<String> agentIds() {
+        return database.query("SELECT agent_id FROM agent_settings ORDER BY agent_id", statement -> {
+        }, row -> row.getString(1));
     }
 
     private static void bind(PreparedStatement statement, String agentId, AgentSettings settings)

@@ -26,8 +26,10 @@ import java.util.concurrent.TimeUnit;
  * approves outside agents o1 as read-only and o2 as full-access) and the gateway as three {@code java -jar}
  * processes on loopback, with fresh data, fresh credentials and free ports. The gateway verifies outside agents'
  * tokens through the authorization server's JWKS and requires the scope {@value #SCOPE}. A replica shares the first
- * stack's local-services, authorization server and credentials. Jars and bundle come from system properties set by
- * the failsafe configuration in gateway/pom.xml.
+ * stack's local-services, authorization server and credentials. The operator console is on, signing in at the
+ * authorization server (user {@code operator} is an operator), with a credential key file of its own. Jars and bundle
+ * come from system properties set by the failsafe configuration in gateway/pom.xml. The extra environment a test gives
+ * wins over these defaults (e.g. a wrong service credential).
  */
 final class GatewayStack implements AutoCloseable {
 
@@ -135,7 +137,18 @@ final class GatewayStack implements AutoCloseable {
             command.add("-Dgatehouse.services." + service + ".url=" + local);
         }
         command.addAll(List.of("-jar", property("gatehouse.gateway.jar")));
-        Map<String, String> env = new java.util.HashMap<>(extraEnv);
+        Path credentialKey = workDir.resolve("credential-key");
+        if (!Files.exists(credentialKey)) {
+            byte[] key = new byte[32];
+            new java.security.SecureRandom().nextBytes(key);
+            Files.writeString(credentialKey, Base64.getEncoder().encodeToString(key));
+        }
+        Map<String, String> env = new java.util.HashMap<>(Map.of(
+                "GATEHOUSE_CONSOLE_ENABLED", "true",
+                "GATEHOUSE_CONSOLE_ISSUER", issuer(),
+                "GATEHOUSE_CONSOLE_CLIENT_ID", "gatehouse-console",
+                "GATEHOUSE_CONSOLE_CLIENT_SECRET", "local-secret",
+                "GATEHOUSE_CREDENTIALS_KEY_FILE", credentialKey.toString()));
         env.putAll(Map.of(
                 "GATEHOUSE_PORT", String.valueOf(gatewayPort),
                 "GATEHOUSE_PUBLIC_URL", baseUrl(),
@@ -147,6 +160,7 @@ final class GatewayStack implements AutoCloseable {
                 "GATEHOUSE_SERVICES_PROJECT_CREDENTIAL", serviceCredential,
                 "GATEHOUSE_SERVICES_WIKI_CREDENTIAL", serviceCredential,
                 "GATEHOUSE_MCP_REQUEST_STATE_KEY", requestStateKey(adminCredential)));
+        env.putAll(extraEnv);
         gatewayCommand = List.copyOf(command);
         gatewayEnv = Map.copyOf(env);
         Process gateway = spawn("gateway", command, env);
@@ -174,6 +188,11 @@ final class GatewayStack implements AutoCloseable {
         Process gateway = processes.get(processes.size() - 1);
         gateway.destroyForcibly();
         gateway.waitFor();
+    }
+
+    /** The credential local-services accepts (for a test that enters it as a rotated service credential). */
+    String serviceCredential() {
+        return serviceCredential;
     }
 
     String baseUrl() {

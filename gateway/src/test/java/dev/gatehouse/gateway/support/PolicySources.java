@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -49,7 +50,7 @@ public final class PolicySources {
         Map<String, Map<String, Object>> schemas = schemas();
         edit.accept(schemas);
         EnforcementDocument.Read read = EnforcementDocument.read(JSON.valueToTree(Map.of("accessTable", accessTable(),
-                "toolSchemas", schemas, "reasons", Map.of())));
+                "toolSchemas", schemas, "reasons", Map.of(), "ceilings", List.of())));
         return ((EnforcementDocument.Contents) read).contents();
     }
 

@@ -23,7 +23,8 @@ import java.util.function.Function;
 /**
  * The facade beans (Project, Wiki, host, and the notice stream and notice threads of Project and host), built from
  * {@code gatehouse.services.{project,wiki,host}} ({@link ServiceEndpoint}). An integration without a URL gets a
- * {@link DisabledFacade}. Every client reports its exchanges to the {@link ExchangeObserver} bean when there is one.
+ * {@link DisabledFacade}. Every client reports its exchanges to every {@link ExchangeObserver} bean, in their order,
+ * and takes its credential from the {@link CredentialSource} bean when there is one (else from its endpoint).
  */
 @Factory
 public class FacadeFactory {
@@ -64,11 +65,23 @@ public class FacadeFactory {
         Optional<ServiceEndpoint> endpoint = beans.findBean(ServiceEndpoint.class, Qualifiers.byName(name))
                 .filter(e -> e.getUrl().isPresent());
         return endpoint.map(e -> {
-            ServiceClient client = new ServiceClient(e,
-                    beans.findBean(ExchangeObserver.class).orElse(ExchangeObserver.NONE));
+            ServiceClient client = new ServiceClient(e, observers(),
+                    beans.findBean(CredentialSource.class).orElse(CredentialSource.CONFIGURED));
             clients.add(client);
             return http.apply(client);
         }).orElseGet(() -> DisabledFacade.of(type, name));
+    }
+
+    /** All observer beans as one: each sees the start, and then the end, of every exchange. */
+    private ExchangeObserver observers() {
+        List<ExchangeObserver> all = List.copyOf(beans.getBeansOfType(ExchangeObserver.class));
+        if (all.size() == 1) {
+            return all.get(0);
+        }
+        return (service, request) -> {
+            List<ExchangeObserver.Exchange> started = all.stream().map(o -> o.start(service, request)).toList();
+            return reply -> started.forEach(exchange -> exchange.end(reply));
+        };
     }
 
     /** Releases the HTTP connections when the context stops. */

@@ -72,6 +72,7 @@ public final class ServiceClient implements AutoCloseable {
     private final String base;
     private final CloseableHttpClient http;
     private final ExchangeObserver observer;
+    private final CredentialSource credentials;
 
     /**
      * @param endpoint the service's configured endpoint; its URL must be present
@@ -87,8 +88,20 @@ public final class ServiceClient implements AutoCloseable {
      * @throws IllegalArgumentException when the endpoint has no usable URL
      */
     public ServiceClient(ServiceEndpoint endpoint, ExchangeObserver observer) {
+        this(endpoint, observer, CredentialSource.CONFIGURED);
+    }
+
+    /**
+     * @param endpoint    the service's configured endpoint; its URL must be present
+     * @param observer    sees every exchange (metrics, traces)
+     * @param credentials asked for the credential before every exchange; when it has none, the endpoint's configured
+     *                    credential is sent
+     * @throws IllegalArgumentException when the endpoint has no usable URL
+     */
+    public ServiceClient(ServiceEndpoint endpoint, ExchangeObserver observer, CredentialSource credentials) {
         this.endpoint = endpoint;
         this.observer = observer;
+        this.credentials = credentials;
         URI url = endpoint.getUrl().orElseThrow(() -> new IllegalArgumentException(endpoint.getName()
                 + " has no url"));
         if (url.getScheme() == null || url.getHost() == null
@@ -175,7 +188,7 @@ public final class ServiceClient implements AutoCloseable {
     }
 
     private Reply send(MutableHttpRequest<?> request, long budgetNanos) {
-        endpoint.currentCredential().ifPresent(request::bearerAuth);
+        credentials.credential(endpoint.getName()).or(endpoint::currentCredential).ifPresent(request::bearerAuth);
         ExchangeObserver.Exchange exchange = observer.start(endpoint.getName(), request);
         Reply reply = exchange(request, budgetNanos);
         exchange.end(reply);

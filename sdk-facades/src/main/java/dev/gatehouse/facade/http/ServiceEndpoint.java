@@ -78,6 +78,14 @@ public final class ServiceEndpoint {
         this.deadline = deadline;
     }
 
+    /** Where the configured credential comes from, for operators: {@code file}, {@code value} or {@code none}. */
+    public String configuredSource() {
+        if (credentialFile != null) {
+            return "file";
+        }
+        return credential != null && !credential.isBlank() ? "value" : "none";
+    }
+
     /** The credential as configured, or read now from {@code credential-file}; empty when neither is set. */
     Optional<String> currentCredential() {
         if (credentialFile != null) {

@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.policy.api;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,15 +15,17 @@ import java.util.Optional;
  * @param schemas     tool name → its input schema as JSON values ({@code Map}/{@code List}/scalars), for every row
  * @param reasons     reason code → what the rule that produces it says of it (its METADATA)
  * @param accessTable the access table exactly as the revision holds it, as JSON values (the admin read API)
+ * @param ceilings    the ceilings an outside agent's token may name, sorted (for operators choosing one)
  */
 public record PolicyContents(Map<String, AccessRow> rows, Map<String, Map<String, Object>> schemas,
-        Map<String, ReasonEntry> reasons, Map<String, Object> accessTable) {
+        Map<String, ReasonEntry> reasons, Map<String, Object> accessTable, List<String> ceilings) {
 
     public PolicyContents {
         Objects.requireNonNull(rows, "rows");
         Objects.requireNonNull(schemas, "schemas");
         Objects.requireNonNull(reasons, "reasons");
         Objects.requireNonNull(accessTable, "accessTable");
+        ceilings = List.copyOf(ceilings);
     }
 
     /** The row of exactly {@code tool} (no case folding or trimming: docs/domain.md §3), if the revision has one. */

@@ -91,7 +91,8 @@ class EmbeddedPdpFaultTest {
                   "accessTable": {"t": {"toolkit": "wiki", "class": "read", "capability": null, "threadFields": [],
                     "modeFields": {}, "paths": {}}},
                   "toolSchemas": {"t": {"type": "object"}},
-                  "reasons": {}
+                  "reasons": {},
+                  "ceilings": []
                 }
 
                 held_capabilities := []

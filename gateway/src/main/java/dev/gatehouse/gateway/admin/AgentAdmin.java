@@ -1,0 +1,105 @@
+package dev.gatehouse.gateway.admin;
+
+import dev.gatehouse.gateway.admin.audit.Actor;
+import dev.gatehouse.gateway.admin.audit.Change;
+import dev.gatehouse.gateway.admin.audit.ChangeAudit;
+import dev.gatehouse.gateway.context.AgentSettings;
+import dev.gatehouse.gateway.context.AgentSettingsStore;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Thread agents' settings (docs/domain.md §4) for the admin API and the console: read with their version, replaced
+ * whole with the version check, every change audited with the versions before and after and what changed. A change
+ * applies from the agent's next call, in every live session, on every replica.
+ */
+@Singleton
+public class AgentAdmin {
+
+    private final AgentSettingsStore settings;
+    private final ChangeAudit audit;
+
+    public AgentAdmin(AgentSettingsStore settings, ChangeAudit audit) {
+        this.settings = settings;
+        this.audit = audit;
+    }
+
+    /** Whether {@code agentId} may name a thread agent ({@link ThreadAgentIds}): done, or refused on {@code agentId}. */
+    public AdminResult<Void> checkThreadAgentId(String agentId) {
+        return ThreadAgentIds.problem("agentId", agentId).<AdminResult<Void>>map(AdminResult::refused)
+                .orElseGet(() -> new AdminResult.Done<>(null));
+    }
+
+    /** The stored settings with their version; empty when never set. */
+    public Optional<AgentSettingsStore.Versioned> settings(String agentId) {
+        return settings.find(agentId);
+    }
+
+    /**
+     * Replaces a thread agent's settings.
+     *
+     * @param ifMatch the {@code If-Match} header, if any ({@code "3"}, {@code W/"3"} or {@code 3})
+     * @return the stored settings and version; refused for an id that is not a thread agent's, a Project enabled
+     *         without a project, or a malformed or contradictory version; a conflict when the version is stale
+     */
+    public AdminResult<AgentSettingsStore.Versioned> put(String agentId, AgentSettingsRequest request,
+            Optional<String> ifMatch, Actor actor) {
+        List<FieldProblem> problems = new ArrayList<>();
+        ThreadAgentIds.problem("agentId", agentId).ifPresent(problems::add);
+        Optional<AgentSettings> wanted = request.settings();
+        if (wanted.isEmpty()) {
+            problems.add(FieldProblem.missing(AgentSettingsRequest.PROJECT_ID_FIELD));
+        }
+        Optional<OptionalLong> expected = expectedVersion(ifMatch, request.version());
+        if (expected.isEmpty()) {
+            problems.add(FieldProblem.invalid("version",
+                    "If-Match and version must be one non-negative version number and agree"));
+        }
+        if (!problems.isEmpty()) {
+            return new AdminResult.Refused<>(problems);
+        }
+        return audit.write(actor, () -> {
+            Optional<AgentSettingsStore.Versioned> before = settings.find(agentId);
+            AgentSettingsStore.Write write = settings.put(agentId, wanted.get(), expected.get());
+            if (write instanceof AgentSettingsStore.Write.Conflict conflict) {
+                return ChangeAudit.Written.unchanged(new AdminResult.Conflict<>(conflict.currentVersion()));
+            }
+            AgentSettingsStore.Versioned stored = ((AgentSettingsStore.Write.Stored) write).stored();
+            return ChangeAudit.Written.changed(new AdminResult.Done<>(stored),
+                    Change.versioned("agent.settings", agentId, Optional.of(agentId), stored.version() - 1,
+                            stored.version(), SettingsDifference.describe(
+                                    before.map(AgentSettingsStore.Versioned::settings), wanted.get())));
+        });
+    }
+
+    /**
+     * The expected version from {@code If-Match} and/or the body: empty optional when malformed or contradictory,
+     * empty {@link OptionalLong} when neither was sent.
+     */
+    static Optional<OptionalLong> expectedVersion(Optional<String> ifMatch, Long bodyVersion) {
+        OptionalLong header = OptionalLong.empty();
+        if (ifMatch.isPresent() && !ifMatch.get().isBlank()) {
+            String tag = ifMatch.get().strip();
+            if (tag.startsWith("W/")) {
+                tag = tag.substring(2);
+            }
+            if (tag.length() >= 2 && tag.startsWith("\"") && tag.endsWith("\"")) {
+                tag = tag.substring(1, tag.length() - 1);
+            }
+            if (!tag.matches("[0-9]{1,18}")) {
+                return Optional.empty();
+            }
+            header = OptionalLong.of(Long.parseLong(tag));
+        }
+        if (bodyVersion != null) {
+            if (bodyVersion < 0 || (header.isPresent() && header.getAsLong() != bodyVersion)) {
+                return Optional.empty();
+            }
+            return Optional.of(OptionalLong.of(bodyVersion));
+        }
+        return Optional.of(header);
+    }
+}

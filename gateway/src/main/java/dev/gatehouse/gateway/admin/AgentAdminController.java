@@ -1,0 +1,49 @@
+package dev.gatehouse.gateway.admin;
+
+import dev.gatehouse.gateway.admin.audit.Actor;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Header;
+import io.micronaut.http.annotation.Put;
+import java.util.Optional;
+
+/**
+ * The admin API of thread agents' settings, behind {@link AdminCredentialFilter} ({@link AgentAdmin} does the work,
+ * audited as the admin API credential):
+ * <ul>
+ * <li>{@code GET /admin/agents/{agentId}} → 200 {@link AgentSettingsView} with {@code ETag}, 404 when never set;</li>
+ * <li>{@code PUT /admin/agents/{agentId}} ({@link AgentSettingsRequest}) → 200 with the stored settings and their new
+ * version; 400 when Project is enabled without a project or the id is not a thread agent's (e.g. in the
+ * outside-agent namespace {@code oa-…}); 409 {@code {error: "version_conflict", currentVersion}} when
+ * {@code If-Match} or the body's {@code version} is stale. Applies from the agent's next call, in every live session,
+ * on every replica.</li>
+ * </ul>
+ */
+@Controller("/admin/agents")
+public class AgentAdminController {
+
+    private final AgentAdmin agents;
+
+    public AgentAdminController(AgentAdmin agents) {
+        this.agents = agents;
+    }
+
+    @Get("/{agentId}")
+    public HttpResponse<?> getAgentSettings(String agentId) {
+        return agents.settings(agentId)
+                .<HttpResponse<?>>map(stored -> HttpResponse.ok(AgentSettingsView.of(agentId, stored))
+                        .header("ETag", AdminResponses.etag(stored.version())))
+                .orElseGet(HttpResponse::notFound);
+    }
+
+    @Put("/{agentId}")
+    public HttpResponse<?> putAgentSettings(String agentId, @Body AgentSettingsRequest request,
+            @Nullable @Header("If-Match") String ifMatch) {
+        return AdminResponses.answer(agents.put(agentId, request, Optional.ofNullable(ifMatch), Actor.ADMIN_API),
+                stored -> HttpResponse.ok(AgentSettingsView.of(agentId, stored))
+                        .header("ETag", AdminResponses.etag(stored.version())));
+    }
+}

@@ -1,0 +1,97 @@
+package dev.gatehouse.gateway.admin;
+
+import dev.gatehouse.gateway.admin.audit.AuditEntry;
+import dev.gatehouse.gateway.admin.audit.AuditQuery;
+import dev.gatehouse.gateway.admin.audit.ChangeAudit;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.QueryValue;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * {@code GET /admin/audit[?subject=&agent=&before=&limit=]}, behind {@link AdminCredentialFilter}: the audited admin
+ * changes, newest first, made through the console or the admin API alike. 200 {@code {entries: [{id, at, actorKind
+ * (operator|admin_api), actor, action, target, agentId?, beforeVersion?, afterVersion?, detail}], next?}}:
+ * {@code subject} keeps the changes of one actor (an operator's OIDC subject, or {@code admin-credential}),
+ * {@code agent} those concerning one agent id; {@code limit} is 1 to {@value AuditQuery#MAX_LIMIT} (default
+ * {@value AuditQuery#DEFAULT_LIMIT}); {@code next} is the {@code before} value of the next page. 400 {@code {error:
+ * "invalid_fields", invalid[]}} for a limit or cursor that is not such a number. No entry ever holds a secret.
+ */
+@Controller("/admin/audit")
+public class AuditAdminController {
+
+    private final ChangeAudit audit;
+
+    public AuditAdminController(ChangeAudit audit) {
+        this.audit = audit;
+    }
+
+    @Get
+    public HttpResponse<?> entries(@Nullable @QueryValue String subject, @Nullable @QueryValue String agent,
+            @Nullable @QueryValue String before, @Nullable @QueryValue String limit) {
+        AdminResult<AuditQuery> query = AuditQueries.parse(subject, agent, before, limit);
+        return AdminResponses.answer(query, parsed -> {
+            List<AuditEntry> entries = audit.entries(parsed);
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("entries", entries.stream().map(AuditAdminController::view).toList());
+            if (entries.size() == parsed.limit()) {
+                body.put("next", entries.get(entries.size() - 1).id());
+            }
+            return HttpResponse.ok(body);
+        });
+    }
+
+    private static Map<String, Object> view(AuditEntry entry) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("id", entry.id());
+        view.put("at", entry.at().toString());
+        view.put("actorKind", entry.actor().kind().wire());
+        view.put("actor", entry.actor().subject());
+        view.put("action", entry.change().action());
+        view.put("target", entry.change().target());
+        entry.change().agentId().ifPresent(id -> view.put("agentId", id));
+        entry.change().beforeVersion().ifPresent(v -> view.put("beforeVersion", v));
+        entry.change().afterVersion().ifPresent(v -> view.put("afterVersion", v));
+        view.put("detail", entry.change().detail());
+        return view;
+    }
+
+    /** The one reading of the audit's filters, for this API and the console's audit page. */
+    public static final class AuditQueries {
+
+        private AuditQueries() {
+        }
+
+        /** Blank filters are no filter; a limit or cursor that is not a number in range is refused. */
+        public static AdminResult<AuditQuery> parse(@Nullable String subject, @Nullable String agent,
+                @Nullable String before, @Nullable String limit) {
+            OptionalLong cursor = OptionalLong.empty();
+            int size = AuditQuery.DEFAULT_LIMIT;
+            if (before != null && !before.isBlank()) {
+                if (!before.strip().matches("[0-9]{1,18}")) {
+                    return AdminResult.refused(FieldProblem.invalid("before", "A cursor is an entry id."));
+                }
+                cursor = OptionalLong.of(Long.parseLong(before.strip()));
+            }
+            if (limit != null && !limit.isBlank()) {
+                if (!limit.strip().matches("[0-9]{1,3}") || Integer.parseInt(limit.strip()) < 1
+                        || Integer.parseInt(limit.strip()) > AuditQuery.MAX_LIMIT) {
+                    return AdminResult.refused(FieldProblem.invalid("limit",
+                            "A limit is a number from 1 to " + AuditQuery.MAX_LIMIT + "."));
+                }
+                size = Integer.parseInt(limit.strip());
+            }
+            return new AdminResult.Done<>(new AuditQuery(filter(subject), filter(agent), cursor, size));
+        }
+
+        private static Optional<String> filter(@Nullable String value) {
+            return Optional.ofNullable(value).filter(v -> !v.isBlank());
+        }
+    }
+}

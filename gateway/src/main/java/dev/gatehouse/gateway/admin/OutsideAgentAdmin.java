@@ -1,0 +1,119 @@
+package dev.gatehouse.gateway.admin;
+
+import dev.gatehouse.gateway.admin.audit.Actor;
+import dev.gatehouse.gateway.admin.audit.Change;
+import dev.gatehouse.gateway.admin.audit.ChangeAudit;
+import dev.gatehouse.gateway.context.AgentDirectory;
+import dev.gatehouse.gateway.context.AgentKey;
+import dev.gatehouse.gateway.context.AgentSettings;
+import dev.gatehouse.gateway.context.OutsideAgentIds;
+import dev.gatehouse.gateway.context.OutsideAgentRegistration;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Outside-agent registrations (docs/domain.md §1) for the admin API and the console: issuer + subject → a logical
+ * agent in the outside-agent namespace, its settings, and the one thread agent whose wiki subtree it shares, if any.
+ * Every change is audited.
+ */
+@Singleton
+public class OutsideAgentAdmin {
+
+    private final AgentDirectory directory;
+    private final ChangeAudit audit;
+
+    public OutsideAgentAdmin(AgentDirectory directory, ChangeAudit audit) {
+        this.directory = directory;
+        this.audit = audit;
+    }
+
+    /** Every registration with its agent's current settings, ordered by issuer then subject. */
+    public List<OutsideAgentView> registrations() {
+        return directory.registrations().stream().map(this::view).toList();
+    }
+
+    /** The registration of {@code agentId}, if one names it. */
+    public Optional<OutsideAgentView> byAgent(String agentId) {
+        return directory.registrations().stream().filter(r -> r.logicalAgentId().equals(agentId)).findFirst()
+                .map(this::view);
+    }
+
+    /**
+     * Registers (or replaces the registration of) an issuer and subject. Refused when either is missing, when the
+     * agent id is not a registered-form id in the outside-agent namespace (or is another pair's derived id), when
+     * the shared thread agent is blank or an outside agent, or when Project is enabled without a project.
+     */
+    public AdminResult<OutsideAgentView> register(OutsideAgentRequest request, Actor actor) {
+        List<FieldProblem> missing = new ArrayList<>();
+        if (request.issuer() == null || request.issuer().isBlank()) {
+            missing.add(FieldProblem.missing("issuer"));
+        }
+        if (request.subject() == null || request.subject().isBlank()) {
+            missing.add(FieldProblem.missing("subject"));
+        }
+        if (!missing.isEmpty()) {
+            return new AdminResult.Refused<>(missing);
+        }
+        List<FieldProblem> problems = new ArrayList<>();
+        String derived = OutsideAgentIds.derive(request.issuer(), request.subject());
+        String agentId = Optional.ofNullable(request.logicalAgentId()).orElse(derived);
+        if (!OutsideAgentIds.REGISTERED.matcher(agentId).matches()
+                || OutsideAgentIds.DERIVED.matcher(agentId).matches() && !agentId.equals(derived)) {
+            problems.add(FieldProblem.invalid("logicalAgentId", "An outside agent's id is " + OutsideAgentIds.PREFIX
+                    + " followed by lower-case letters, digits, '.', '_' or '-' (at most 64), and not another"
+                    + " issuer and subject's derived id."));
+        }
+        Optional<String> shared = Optional.ofNullable(request.sharesThreadAgent());
+        if (shared.isPresent()) {
+            if (shared.get().isBlank()) {
+                problems.add(FieldProblem.invalid("sharesThreadAgent", "Name a thread agent, or share none."));
+            } else {
+                ThreadAgentIds.problem("sharesThreadAgent", shared.get()).ifPresent(problems::add);
+            }
+        }
+        Optional<AgentSettings> settings = AgentSettingsRequest.settings(request.browserAccess(), request.project(),
+                request.wiki());
+        if (settings.isEmpty()) {
+            problems.add(FieldProblem.missing(AgentSettingsRequest.PROJECT_ID_FIELD));
+        }
+        if (!problems.isEmpty()) {
+            return new AdminResult.Refused<>(problems);
+        }
+        OutsideAgentRegistration registration = new OutsideAgentRegistration(request.issuer(), request.subject(),
+                agentId, shared);
+        return audit.write(actor, () -> {
+            Optional<AgentSettings> before = directory.registration(request.issuer(), request.subject())
+                    .map(r -> directory.settings(AgentKey.outside(r.logicalAgentId())));
+            directory.register(registration, settings.get());
+            return ChangeAudit.Written.changed(new AdminResult.Done<>(view(registration)),
+                    Change.of("outside-agent.register", request.issuer() + " " + request.subject(),
+                            Optional.of(agentId), "registered as " + agentId + "; shares "
+                                    + shared.orElse("no thread agent's") + " subtree; "
+                                    + SettingsDifference.describe(before, settings.get())));
+        });
+    }
+
+    /** Removes a registration (the agent's settings stay, as for any agent). */
+    public AdminResult<Void> unregister(String issuer, String subject, Actor actor) {
+        if (issuer == null || subject == null) {
+            return new AdminResult.Refused<>(List.of(FieldProblem.missing("issuer"), FieldProblem.missing("subject")));
+        }
+        return audit.write(actor, () -> {
+            Optional<OutsideAgentRegistration> registration = directory.registration(issuer, subject);
+            if (!directory.unregister(issuer, subject)) {
+                return ChangeAudit.Written.unchanged(new AdminResult.NotFound<Void>());
+            }
+            return ChangeAudit.Written.changed(new AdminResult.Done<Void>(null),
+                    Change.of("outside-agent.remove", issuer + " " + subject,
+                            registration.map(OutsideAgentRegistration::logicalAgentId), "registration removed"));
+        });
+    }
+
+    private OutsideAgentView view(OutsideAgentRegistration registration) {
+        AgentSettings current = directory.settings(AgentKey.outside(registration.logicalAgentId()));
+        return new OutsideAgentView(registration.issuer(), registration.subject(), registration.logicalAgentId(),
+                registration.sharesThreadAgent().orElse(null), AgentSettingsRequest.of(current, null));
+    }
+}

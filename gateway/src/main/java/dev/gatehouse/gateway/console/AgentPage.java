@@ -1,0 +1,177 @@
+package dev.gatehouse.gateway.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatehouse.gateway.admin.AdminResult;
+import dev.gatehouse.gateway.admin.AgentAdmin;
+import dev.gatehouse.gateway.admin.AgentSettingsRequest;
+import dev.gatehouse.gateway.admin.DeliveryProfileAdmin;
+import dev.gatehouse.gateway.admin.HeldCapabilities;
+import dev.gatehouse.gateway.admin.OutsideAgentAdmin;
+import dev.gatehouse.gateway.admin.OutsideAgentRequest;
+import dev.gatehouse.gateway.admin.OutsideAgentView;
+import dev.gatehouse.gateway.admin.SessionAdmin;
+import dev.gatehouse.gateway.admin.SessionView;
+import dev.gatehouse.gateway.context.AgentSettings;
+import dev.gatehouse.gateway.context.AgentSettingsStore;
+import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
+import dev.gatehouse.gateway.notice.DeliveryProfile;
+import dev.gatehouse.gateway.policy.PolicyDocument;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import io.micronaut.security.authentication.Authentication;
+import io.micronaut.views.ModelAndView;
+import jakarta.inject.Singleton;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Builds one agent's page (src/main/jte/console/agent.jte) from the admin services, with an edit that failed. */
+@Singleton
+public class AgentPage {
+
+    /**
+     * One thread agent in the list.
+     *
+     * @param id       its id
+     * @param settings its stored settings, if any
+     * @param sessions how many current sessions it has
+     */
+    public record Row(String id, Optional<AgentSettings> settings, long sessions) {
+    }
+
+    /**
+     * A form as submitted and why it was not applied.
+     *
+     * @param form            which form: {@code settings}, {@code profile}, {@code registration}, or empty
+     * @param settings        the submitted settings
+     * @param profile         the submitted delivery profile
+     * @param registration    the submitted registration
+     * @param problems        field → message
+     * @param conflictVersion the version now stored, when the edit was stale
+     */
+    public record Edit(String form, Optional<AgentSettingsRequest> settings,
+            Optional<DeliveryProfileAdmin.ProfileRequest> profile, Optional<OutsideAgentRequest> registration,
+            Map<String, String> problems, Optional<Long> conflictVersion) {
+
+        static Edit none() {
+            return new Edit("", Optional.empty(), Optional.empty(), Optional.empty(), Map.of(), Optional.empty());
+        }
+
+        static Edit settings(AgentSettingsRequest request, AdminResult<?> result) {
+            return new Edit("settings", Optional.of(request), Optional.empty(), Optional.empty(),
+                    ConsoleForms.problems(result), result instanceof AdminResult.Conflict<?> c
+                            ? Optional.of(c.currentVersion()) : Optional.empty());
+        }
+
+        static Edit profile(DeliveryProfileAdmin.ProfileRequest request, AdminResult<?> result) {
+            return new Edit("profile", Optional.empty(), Optional.of(request), Optional.empty(),
+                    ConsoleForms.problems(result), Optional.empty());
+        }
+
+        static Edit registration(OutsideAgentRequest request, AdminResult<?> result) {
+            return new Edit("registration", Optional.empty(), Optional.empty(), Optional.of(request),
+                    ConsoleForms.problems(result), Optional.empty());
+        }
+    }
+
+    /**
+     * What the policy says the agent holds.
+     *
+     * @param scopes   the scope names, when the PDP answered
+     * @param revision the bundle revision that answered
+     * @param ceiling  the ceiling asked at (outside agents)
+     * @param fault    why the PDP did not answer
+     */
+    public record Held(List<String> scopes, String revision, Optional<String> ceiling, Optional<String> fault) {
+    }
+
+    private final AgentAdmin agents;
+    private final OutsideAgentAdmin outsideAgents;
+    private final DeliveryProfileAdmin profiles;
+    private final SessionAdmin sessions;
+    private final HeldCapabilities held;
+
+    public AgentPage(AgentAdmin agents, OutsideAgentAdmin outsideAgents, DeliveryProfileAdmin profiles,
+            SessionAdmin sessions, HeldCapabilities held) {
+        this.agents = agents;
+        this.outsideAgents = outsideAgents;
+        this.profiles = profiles;
+        this.sessions = sessions;
+        this.held = held;
+    }
+
+    /** The page's path for {@code agentId} (encoded as one path segment). */
+    static String path(String agentId) {
+        return "/console/agents/" + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    ModelAndView<Map<String, Object>> render(Authentication operator, String agentId, Edit edit,
+            Optional<String> notice, Optional<String> ceiling) {
+        boolean outside = HeldCapabilities.kindOf(agentId) == CallerKind.OUTSIDE_AGENT;
+        Optional<AgentSettingsStore.Versioned> stored = outside ? Optional.empty() : agents.settings(agentId);
+        Optional<OutsideAgentView> registration = outside ? outsideAgents.byAgent(agentId) : Optional.empty();
+        AgentSettingsRequest current = registration.map(OutsideAgentView::settings).orElseGet(() ->
+                new AgentSettingsRequest(stored.map(s -> s.settings().browserAccess()).orElse(false),
+                        new AgentSettingsRequest.Project(stored.map(s -> s.settings().project().enabled()).orElse(false),
+                                stored.flatMap(s -> s.settings().project().projectServiceProjectId()).orElse(null)),
+                        new AgentSettingsRequest.Wiki(stored.map(s -> s.settings().wiki().read()).orElse(false),
+                                stored.map(s -> s.settings().wiki().write()).orElse(false)),
+                        stored.map(AgentSettingsStore.Versioned::version).orElse(0L)));
+        AgentSettingsRequest shown = edit.settings().map(s -> new AgentSettingsRequest(s.browserAccess(),
+                s.project(), s.wiki(), edit.conflictVersion().orElse(s.version()))).orElse(current);
+        Optional<DeliveryProfile> profile = profiles.profile(agentId);
+        DeliveryProfileAdmin.ProfileRequest profileShown = edit.profile().orElseGet(() -> new DeliveryProfileAdmin
+                .ProfileRequest(profile.map(DeliveryProfile::projectClientId).orElse(null),
+                        profile.flatMap(DeliveryProfile::runtimeMode).orElse(null),
+                        profile.flatMap(DeliveryProfile::interactionMode).orElse(null),
+                        profile.map(DeliveryProfile::limitRuntimeMode).orElse(null),
+                        profile.map(DeliveryProfile::limitInteractionMode).orElse(null)));
+        List<String> ceilings = held.ceilings();
+        Optional<String> askedCeiling = ceiling.filter(ceilings::contains);
+        List<SessionView> agentSessions = sessions.current().stream()
+                .filter(s -> s.logicalAgentId().equals(agentId)).toList();
+        return ConsolePages.view("console/agent", ConsolePages.page("Agent", "agents", operator)
+                .withNotice(notice), Map.ofEntries(
+                        Map.entry("agentId", agentId),
+                        Map.entry("outside", outside),
+                        Map.entry("settings", shown),
+                        Map.entry("stored", current),
+                        Map.entry("registration", edit.registration().map(r -> (Object) r)
+                                .or(() -> registration.map(r -> (Object) r))),
+                        Map.entry("profile", profileShown),
+                        Map.entry("edit", edit),
+                        Map.entry("held", held(agentId, askedCeiling)),
+                        Map.entry("ceilings", ceilings),
+                        Map.entry("sessions", agentSessions)));
+    }
+
+    private Held held(String agentId, Optional<String> ceiling) {
+        PolicyOutcome<HeldCapabilities.Held> outcome = held.of(agentId, ceiling);
+        if (outcome instanceof PolicyOutcome.Decided<HeldCapabilities.Held> decided) {
+            return new Held(decided.value().scopes(), decided.value().revision(), ceiling, Optional.empty());
+        }
+        return new Held(List.of(), "", ceiling, Optional.of(((PolicyOutcome.Failed<HeldCapabilities.Held>) outcome)
+                .fault().detail()));
+    }
+
+    /** The settings form's fields as the admin API's request. */
+    static AgentSettingsRequest settingsOf(Map<String, String> form) {
+        Long version = Optional.ofNullable(form.get("version")).filter(v -> v.matches("[0-9]{1,18}"))
+                .map(Long::parseLong).orElse(-1L);
+        return new AgentSettingsRequest(ConsolePages.checked(form, "browserAccess"),
+                new AgentSettingsRequest.Project(ConsolePages.checked(form, "projectEnabled"),
+                        form.get("projectServiceProjectId")),
+                new AgentSettingsRequest.Wiki(ConsolePages.checked(form, "wikiRead"),
+                        ConsolePages.checked(form, "wikiWrite")), version);
+    }
+
+    /** The registration form's fields as the admin API's request (blank optional fields are absent). */
+    static OutsideAgentRequest registrationOf(Map<String, String> form) {
+        AgentSettingsRequest settings = settingsOf(form);
+        return new OutsideAgentRequest(form.get("issuer"), form.get("subject"),
+                ConsolePages.text(form, "logicalAgentId"), ConsolePages.text(form, "sharesThreadAgent"),
+                settings.browserAccess(), settings.project(), settings.wiki());
+    }
+}

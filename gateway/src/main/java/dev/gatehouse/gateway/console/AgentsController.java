@@ -1,0 +1,181 @@
+package dev.gatehouse.gateway.console;
+
+import dev.gatehouse.gateway.admin.AdminResult;
+import dev.gatehouse.gateway.admin.AgentAdmin;
+import dev.gatehouse.gateway.admin.AgentListing;
+import dev.gatehouse.gateway.admin.AgentSettingsRequest;
+import dev.gatehouse.gateway.admin.DeliveryProfileAdmin;
+import dev.gatehouse.gateway.admin.HeldCapabilities;
+import dev.gatehouse.gateway.admin.OutsideAgentAdmin;
+import dev.gatehouse.gateway.admin.OutsideAgentRequest;
+import dev.gatehouse.gateway.admin.OutsideAgentView;
+import dev.gatehouse.gateway.admin.SessionAdmin;
+import dev.gatehouse.gateway.context.AgentSettingsStore;
+import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Produces;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.security.authentication.Authentication;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * {@code /console/agents}: thread agents and outside-agent registrations; one agent's settings, edited with the
+ * version check (a stale edit is shown as a conflict with the submitted values kept), the capabilities the served
+ * policy says it holds, its notice delivery profile; registering, sharing a thread agent's subtree, removing. Every
+ * change goes through the admin services ({@link AgentAdmin}, {@link OutsideAgentAdmin},
+ * {@link DeliveryProfileAdmin}), as the admin API's do.
+ */
+@Controller("/console/agents")
+@Produces(MediaType.TEXT_HTML)
+public class AgentsController {
+
+    private final AgentAdmin agents;
+    private final OutsideAgentAdmin outsideAgents;
+    private final DeliveryProfileAdmin profiles;
+    private final SessionAdmin sessions;
+    private final AgentListing listing;
+    private final AgentPage agentPage;
+
+    public AgentsController(AgentAdmin agents, OutsideAgentAdmin outsideAgents, DeliveryProfileAdmin profiles,
+            SessionAdmin sessions, AgentListing listing, AgentPage agentPage) {
+        this.agents = agents;
+        this.outsideAgents = outsideAgents;
+        this.profiles = profiles;
+        this.sessions = sessions;
+        this.listing = listing;
+        this.agentPage = agentPage;
+    }
+
+    @Get
+    public HttpResponse<?> list(Authentication operator, @Nullable @QueryValue String removed) {
+        return HttpResponse.ok(listPage(operator, Map.of(), Map.of(), Optional.ofNullable(removed)
+                .map(r -> "Registration of " + r + " removed.")));
+    }
+
+    /** Opens an agent by id (the "open or add" form): a bad id is answered next to the field. */
+    @Get("/open")
+    public HttpResponse<?> open(Authentication operator, @Nullable @QueryValue String agentId) {
+        String id = agentId == null ? "" : agentId.strip();
+        AdminResult<?> check = agents.checkThreadAgentId(id);
+        if (HeldCapabilities.kindOf(id) == CallerKind.THREAD && check instanceof AdminResult.Refused<?>) {
+            return HttpResponse.status(HttpStatus.BAD_REQUEST).body(listPage(operator,
+                    Map.of("agentId", id), ConsoleForms.problems(check), Optional.empty()));
+        }
+        return ConsolePages.seeOther(AgentPage.path(id) + "?new");
+    }
+
+    @Get("/{agentId}")
+    public HttpResponse<?> agent(Authentication operator, String agentId, @Nullable @QueryValue("new") String isNew,
+            @Nullable @QueryValue String saved, @Nullable @QueryValue String ceiling) {
+        boolean known = agents.settings(agentId).isPresent() || outsideAgents.byAgent(agentId).isPresent()
+                || sessions.current().stream().anyMatch(s -> s.logicalAgentId().equals(agentId));
+        if (!known && (isNew == null || HeldCapabilities.kindOf(agentId) == CallerKind.OUTSIDE_AGENT)) {
+            return ConsolePages.notFound(operator, "No agent has this id: it has no settings, no session and no"
+                    + " registration. Open it from the agents page to give it settings.");
+        }
+        return HttpResponse.ok(agentPage.render(operator, agentId, AgentPage.Edit.none(),
+                Optional.ofNullable(saved).map(s -> "Saved."), Optional.ofNullable(ceiling)));
+    }
+
+    @Post(value = "/{agentId}/settings", consumes = MediaType.APPLICATION_FORM_URLENCODED)
+    public HttpResponse<?> settings(Authentication operator, String agentId, @Body Map<String, String> form) {
+        if (!ConsolePages.csrfOk(operator, form)) {
+            return ConsolePages.csrfRefused();
+        }
+        AgentSettingsRequest request = AgentPage.settingsOf(form);
+        AdminResult<AgentSettingsStore.Versioned> result = agents.put(agentId, request, Optional.empty(),
+                ConsolePages.actor(operator));
+        if (result instanceof AdminResult.Done<?>) {
+            return ConsolePages.seeOther(AgentPage.path(agentId) + "?saved");
+        }
+        HttpStatus status = result instanceof AdminResult.Conflict<?> ? HttpStatus.CONFLICT : HttpStatus.BAD_REQUEST;
+        return HttpResponse.status(status).body(agentPage.render(operator, agentId,
+                AgentPage.Edit.settings(request, result), Optional.empty(), Optional.empty()));
+    }
+
+    @Post(value = "/{agentId}/delivery-profile", consumes = MediaType.APPLICATION_FORM_URLENCODED)
+    public HttpResponse<?> deliveryProfile(Authentication operator, String agentId, @Body Map<String, String> form) {
+        if (!ConsolePages.csrfOk(operator, form)) {
+            return ConsolePages.csrfRefused();
+        }
+        DeliveryProfileAdmin.ProfileRequest request = new DeliveryProfileAdmin.ProfileRequest(
+                ConsolePages.text(form, "projectClientId"), ConsolePages.text(form, "runtimeMode"),
+                ConsolePages.text(form, "interactionMode"), ConsolePages.text(form, "limitRuntimeMode"),
+                ConsolePages.text(form, "limitInteractionMode"));
+        AdminResult<?> result = profiles.put(agentId, request, ConsolePages.actor(operator));
+        if (result instanceof AdminResult.Done<?>) {
+            return ConsolePages.seeOther(AgentPage.path(agentId) + "?saved");
+        }
+        return HttpResponse.status(HttpStatus.BAD_REQUEST).body(agentPage.render(operator, agentId,
+                AgentPage.Edit.profile(request, result), Optional.empty(), Optional.empty()));
+    }
+
+    /** Registers an outside agent, or replaces a registration (settings and the shared thread agent with it). */
+    @Post(value = "/registrations", consumes = MediaType.APPLICATION_FORM_URLENCODED)
+    public HttpResponse<?> register(Authentication operator, @Body Map<String, String> form) {
+        if (!ConsolePages.csrfOk(operator, form)) {
+            return ConsolePages.csrfRefused();
+        }
+        OutsideAgentRequest request = AgentPage.registrationOf(form);
+        AdminResult<OutsideAgentView> result = outsideAgents.register(request, ConsolePages.actor(operator));
+        if (result instanceof AdminResult.Done<OutsideAgentView> done) {
+            return ConsolePages.seeOther(AgentPage.path(done.value().logicalAgentId()) + "?saved");
+        }
+        String from = form.getOrDefault("from", "");
+        if (!from.isEmpty()) {
+            return HttpResponse.status(HttpStatus.BAD_REQUEST).body(agentPage.render(operator, from,
+                    AgentPage.Edit.registration(request, result), Optional.empty(), Optional.empty()));
+        }
+        Map<String, String> values = new HashMap<>(form);
+        values.remove(ConsolePages.CSRF_FIELD);
+        return HttpResponse.status(HttpStatus.BAD_REQUEST).body(listPage(operator, values,
+                ConsoleForms.problems(result), Optional.empty()));
+    }
+
+    @Post(value = "/registrations/remove", consumes = MediaType.APPLICATION_FORM_URLENCODED)
+    public HttpResponse<?> remove(Authentication operator, @Body Map<String, String> form) {
+        if (!ConsolePages.csrfOk(operator, form)) {
+            return ConsolePages.csrfRefused();
+        }
+        String issuer = form.get("issuer");
+        String subject = form.get("subject");
+        AdminResult<Void> result = outsideAgents.unregister(issuer, subject, ConsolePages.actor(operator));
+        if (result instanceof AdminResult.Done<Void>) {
+            return ConsolePages.seeOther("/console/agents?removed=" + URLEncoder.encode(subject,
+                    StandardCharsets.UTF_8));
+        }
+        return ConsolePages.notFound(operator, "No registration for this issuer and subject.");
+    }
+
+    private io.micronaut.views.ModelAndView<Map<String, Object>> listPage(Authentication operator,
+            Map<String, String> form, Map<String, String> problems, Optional<String> notice) {
+        TreeSet<String> threadAgents = new TreeSet<>();
+        listing.agentIds().stream().filter(id -> HeldCapabilities.kindOf(id) == CallerKind.THREAD)
+                .forEach(threadAgents::add);
+        Map<String, Long> sessionCounts = new LinkedHashMap<>();
+        sessions.current().forEach(s -> {
+            threadAgents.add(s.logicalAgentId());
+            sessionCounts.merge(s.logicalAgentId(), 1L, Long::sum);
+        });
+        List<AgentPage.Row> rows = threadAgents.stream().map(id -> new AgentPage.Row(id,
+                agents.settings(id).map(AgentSettingsStore.Versioned::settings), sessionCounts.getOrDefault(id, 0L)))
+                .toList();
+        return ConsolePages.view("console/agents", ConsolePages.page("Agents", "agents", operator)
+                .withNotice(notice), Map.of("agents", rows, "registrations", outsideAgents.registrations(),
+                "form", form, "problems", problems));
+    }
+}

@@ -1,0 +1,77 @@
+package dev.gatehouse.gateway.console;
+
+import dev.gatehouse.gateway.admin.AdminResult;
+import dev.gatehouse.gateway.admin.ServiceClientAdmin;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Produces;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.security.authentication.Authentication;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code /console/service-clients}: the Project, Wiki and host clients (URL, whether the credential works, the last
+ * exchange and the last authentication failure as this replica saw them, when the credential was last changed), and a
+ * new credential for one, entered write-only: the field is a password field that is never filled in, and the value is
+ * never shown, logged or audited ({@link ServiceClientAdmin}).
+ */
+@Controller("/console/service-clients")
+@Produces(MediaType.TEXT_HTML)
+public class ServiceClientsController {
+
+    private final ServiceClientAdmin clients;
+
+    public ServiceClientsController(ServiceClientAdmin clients) {
+        this.clients = clients;
+    }
+
+    @Get
+    public HttpResponse<?> list(Authentication operator, @Nullable @QueryValue String replaced,
+            @Nullable @QueryValue String removed) {
+        Optional<String> notice = Optional.ofNullable(replaced).map(s -> "The " + s + " credential was replaced; it is"
+                + " used from the next call on.").or(() -> Optional.ofNullable(removed).map(s -> "The stored " + s
+                + " credential was removed; the configured one is used from the next call on."));
+        return HttpResponse.ok(page(operator, "", Map.of(), notice));
+    }
+
+    @Post(value = "/{service}/credential", consumes = MediaType.APPLICATION_FORM_URLENCODED)
+    public HttpResponse<?> replace(Authentication operator, String service, @Body Map<String, String> form) {
+        if (!ConsolePages.csrfOk(operator, form)) {
+            return ConsolePages.csrfRefused();
+        }
+        AdminResult<?> result = clients.replace(service, form.get("credential"), ConsolePages.actor(operator));
+        if (result instanceof AdminResult.Done<?>) {
+            return ConsolePages.seeOther("/console/service-clients?replaced=" + service);
+        }
+        if (result instanceof AdminResult.NotFound<?>) {
+            return ConsolePages.notFound(operator, "There is no such service client.");
+        }
+        return HttpResponse.status(HttpStatus.BAD_REQUEST).body(page(operator, service,
+                ConsoleForms.problems(result), Optional.empty()));
+    }
+
+    @Post(value = "/{service}/credential/remove", consumes = MediaType.APPLICATION_FORM_URLENCODED)
+    public HttpResponse<?> remove(Authentication operator, String service, @Body Map<String, String> form) {
+        if (!ConsolePages.csrfOk(operator, form)) {
+            return ConsolePages.csrfRefused();
+        }
+        if (clients.remove(service, ConsolePages.actor(operator)) instanceof AdminResult.Done<?>) {
+            return ConsolePages.seeOther("/console/service-clients?removed=" + service);
+        }
+        return ConsolePages.notFound(operator, "No credential is stored for this service client.");
+    }
+
+    private io.micronaut.views.ModelAndView<Map<String, Object>> page(Authentication operator, String failed,
+            Map<String, String> problems, Optional<String> notice) {
+        return ConsolePages.view("console/service-clients", ConsolePages.page("Service clients", "service-clients",
+                operator).withNotice(notice), Map.of("clients", clients.clients(), "canStore", clients.canStore(),
+                "failed", failed, "problems", problems));
+    }
+}

@@ -1,0 +1,85 @@
+package dev.gatehouse.gateway.console;
+
+import dev.gatehouse.gateway.admin.AdminResult;
+import dev.gatehouse.gateway.admin.CreateSessionRequest;
+import dev.gatehouse.gateway.admin.CreatedSession;
+import dev.gatehouse.gateway.admin.SessionAdmin;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Produces;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.security.authentication.Authentication;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code /console/sessions}: the attached thread sessions (never tokens or hashes), attaching one (its token is shown
+ * once, on the answer to the form, never again) and revoking one; through {@link SessionAdmin}, as the admin API.
+ */
+@Controller("/console/sessions")
+@Produces(MediaType.TEXT_HTML)
+public class SessionsController {
+
+    /** The attach form's fields, as the admin API names them. */
+    static final List<String> FIELDS = List.of("logicalAgentId", "threadId", "environmentId", "t3ProjectId",
+            "providerSessionId", "providerInstanceId", "provider", "agentName");
+
+    private final SessionAdmin sessions;
+
+    public SessionsController(SessionAdmin sessions) {
+        this.sessions = sessions;
+    }
+
+    @Get
+    public HttpResponse<?> list(Authentication operator, @Nullable @QueryValue String revoked) {
+        return HttpResponse.ok(page(operator, Map.of("environmentId", "local", "provider", "codex"), Map.of(),
+                Optional.empty(), Optional.ofNullable(revoked).map(id -> "Session " + id + " revoked.")));
+    }
+
+    @Post(consumes = MediaType.APPLICATION_FORM_URLENCODED)
+    public HttpResponse<?> attach(Authentication operator, @Body Map<String, String> form) {
+        if (!ConsolePages.csrfOk(operator, form)) {
+            return ConsolePages.csrfRefused();
+        }
+        CreateSessionRequest request = new CreateSessionRequest(form.get("environmentId"), form.get("threadId"),
+                form.get("providerSessionId"), form.get("providerInstanceId"), form.get("logicalAgentId"),
+                form.get("t3ProjectId"), form.get("agentName"), form.get("provider"), null);
+        AdminResult<CreatedSession> result = sessions.attach(request, ConsolePages.actor(operator));
+        if (result instanceof AdminResult.Done<CreatedSession> done) {
+            return HttpResponse.ok(page(operator, Map.of("environmentId", "local", "provider", "codex"), Map.of(),
+                    Optional.of(done.value()), Optional.of("Session " + done.value().sessionId() + " attached.")));
+        }
+        return HttpResponse.status(HttpStatus.BAD_REQUEST).body(page(operator, form,
+                ConsoleForms.problems(result), Optional.empty(), Optional.empty()));
+    }
+
+    @Post(value = "/{sessionId}/revoke", consumes = MediaType.APPLICATION_FORM_URLENCODED)
+    public HttpResponse<?> revoke(Authentication operator, String sessionId, @Body Map<String, String> form) {
+        if (!ConsolePages.csrfOk(operator, form)) {
+            return ConsolePages.csrfRefused();
+        }
+        if (sessions.revoke(sessionId, ConsolePages.actor(operator)) instanceof AdminResult.Done<Void>) {
+            return ConsolePages.seeOther("/console/sessions?revoked=" + java.net.URLEncoder.encode(sessionId,
+                    java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return ConsolePages.notFound(operator, "No current session has this id; it may have been revoked already.");
+    }
+
+    private io.micronaut.views.ModelAndView<Map<String, Object>> page(Authentication operator,
+            Map<String, String> form, Map<String, String> problems, Optional<CreatedSession> created,
+            Optional<String> notice) {
+        Map<String, String> values = new LinkedHashMap<>();
+        FIELDS.forEach(field -> values.put(field, form.getOrDefault(field, "")));
+        return ConsolePages.view("console/sessions", ConsolePages.page("Sessions", "sessions", operator)
+                .withNotice(notice), Map.of("sessions", sessions.current(), "form", values, "problems", problems,
+                "created", created));
+    }
+}

@@ -1,0 +1,263 @@
+package dev.gatehouse.gateway.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.gateway.auth.AgentSession;
+import dev.gatehouse.gateway.auth.SessionStore;
+import dev.gatehouse.gateway.auth.SessionTokens;
+import dev.gatehouse.gateway.context.AgentSettingsStore;
+import dev.gatehouse.gateway.store.Database;
+import dev.gatehouse.gateway.support.RawHttp;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The console in-process, signed in by a session started the way the OpenID callback starts one (the OpenID sign-in
+ * itself runs in the browser test against the local authorization server): pages, the CSRF check, expired and ended
+ * sessions, the console and the other credentials kept apart, the audit of its changes, and escaping.
+ */
+@MicronautTest(transactional = false)
+@Property(name = "micronaut.server.port", value = "-1")
+@Property(name = "gatehouse.policy.bundle-path", value = "../target/bundle/bundle.tar.gz")
+@Property(name = "gatehouse.admin.credential", value = "admin-test-credential")
+@Property(name = "gatehouse.audit.path", value = "target/test-decisions/console.jsonl")
+class ConsoleTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
+
+    @Inject
+    EmbeddedServer server;
+    @Inject
+    ConsoleSessions consoleSessions;
+    @Inject
+    SessionStore sessions;
+    @Inject
+    AgentSettingsStore settings;
+    @Inject
+    Database database;
+
+    private String signIn(String subject) {
+        return consoleSessions.start(new ConsoleSessions.Operator(subject, "https://issuer.example", subject));
+    }
+
+    private HttpResponse<String> get(String path, String cookie) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base() + path)).header("Accept", "text/html");
+        if (cookie != null) {
+            request.header("Cookie", ConsoleCookie.NAME + "=" + cookie);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String cookie, Map<String, String> form) throws Exception {
+        String body = form.entrySet().stream().map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+                + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
+        return HTTP.send(HttpRequest.newBuilder(URI.create(base() + path)).header("Accept", "text/html")
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Cookie", ConsoleCookie.NAME + "=" + cookie)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private String csrf(String cookie) throws Exception {
+        Matcher m = CSRF.matcher(get("/console", cookie).body());
+        assertTrue(m.find(), "every signed-in page carries the sign-out form's token");
+        return m.group(1);
+    }
+
+    private String base() {
+        return "http://127.0.0.1:" + server.getPort();
+    }
+
+    @Test
+    void everyPageAnswersWithAStrictPolicyAndNoScript() throws Exception {
+        String cookie = signIn("op-pages");
+        for (String path : List.of("/console", "/console/sessions", "/console/agents", "/console/service-clients",
+                "/console/audit", "/console/sign-in")) {
+            HttpResponse<String> page = get(path, cookie);
+            assertEquals(200, page.statusCode(), path + " " + page.body());
+            String csp = page.headers().firstValue("Content-Security-Policy").orElseThrow();
+            assertTrue(csp.contains("script-src 'none'") && csp.contains("style-src 'self'"), csp);
+            assertEquals("no-store", page.headers().firstValue("Cache-Control").orElseThrow(), path);
+            assertFalse(page.body().contains("<script") || page.body().contains("style="), path);
+        }
+        HttpResponse<String> css = HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/console/static/console.css"))
+                .header("Accept", "text/css,*/*;q=0.1").build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, css.statusCode(), "the stylesheet needs no session");
+    }
+
+    @Test
+    void aFormSentWithThePagesOwnOriginIsTakenAndTheReferrerPolicyKeepsThatOrigin() throws Exception {
+        String cookie = signIn("op-origin");
+        HttpResponse<String> page = get("/console/agents", cookie);
+        // no-referrer made browsers send "Origin: null" with every form, which the CORS filter refuses with 403
+        assertEquals("same-origin", page.headers().firstValue("Referrer-Policy").orElseThrow());
+        HttpResponse<String> saved = HTTP.send(HttpRequest.newBuilder(URI.create(base()
+                + "/console/agents/origin-agent/settings")).header("Accept", "text/html")
+                .header("Origin", base()).header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Cookie", ConsoleCookie.NAME + "=" + cookie)
+                .POST(HttpRequest.BodyPublishers.ofString("version=0&wikiRead=on&csrf=" + csrf(cookie))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(303, saved.statusCode(), saved.body());
+    }
+
+    @Test
+    void withoutAConsoleSessionEveryPageSendsToSignInWhateverCredentialIsPresented() throws Exception {
+        String agentToken = SessionTokens.mint();
+        sessions.put(agentToken, new AgentSession("s-console-mcp", "local", "t1", "ps", "p-1", "a1", "proj-1",
+                Optional.empty(), "codex"));
+        for (String bearer : List.of(agentToken, "admin-test-credential")) {
+            HttpResponse<String> page = HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/console/agents"))
+                    .header("Accept", "text/html").header("Authorization", "Bearer " + bearer).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(3, page.statusCode() / 100, "sent elsewhere");
+            assertEquals("/console/sign-in", page.headers().firstValue("Location").orElseThrow());
+            HttpResponse<String> api = HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/console/agents"))
+                    .header("Authorization", "Bearer " + bearer).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, api.statusCode(), "a client that does not ask for HTML is told 401");
+        }
+        String cookie = signIn("op-mcp");
+        String list = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"},"
+                + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+        assertEquals(401, RawHttp.post(server.getPort(), list, "Cookie: " + ConsoleCookie.NAME + "=" + cookie,
+                "Mcp-Method: tools/list", "MCP-Protocol-Version: 2026-07-28").status(), "/mcp ignores the cookie");
+        assertEquals(401, HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/admin/sessions"))
+                .header("Cookie", ConsoleCookie.NAME + "=" + cookie).build(), HttpResponse.BodyHandlers.ofString())
+                .statusCode(), "the admin API ignores the cookie");
+    }
+
+    @Test
+    void aChangeWithoutTheSessionsCsrfTokenIsRefusedAndChangesNothing() throws Exception {
+        String cookie = signIn("op-csrf");
+        String other = csrf(signIn("op-other"));
+        for (Map<String, String> form : List.<Map<String, String>>of(Map.of("version", "0", "wikiWrite", "on"),
+                Map.of("version", "0", "wikiWrite", "on", "csrf", other))) {
+            HttpResponse<String> refused = post("/console/agents/csrf-agent/settings", cookie, form);
+            assertEquals(403, refused.statusCode(), refused.body());
+            assertTrue(settings.find("csrf-agent").isEmpty());
+        }
+        HttpResponse<String> saved = post("/console/agents/csrf-agent/settings", cookie,
+                Map.of("version", "0", "wikiWrite", "on", "csrf", csrf(cookie)));
+        assertEquals(303, saved.statusCode(), saved.body());
+        assertTrue(settings.find("csrf-agent").orElseThrow().settings().wiki().write());
+    }
+
+    @Test
+    void anExpiredOrEndedSessionGoesBackToSignInAndItsEditIsNotApplied() throws Exception {
+        String idle = signIn("op-idle");
+        String token = csrf(idle);
+        database.update("UPDATE console_session SET last_seen_at = now() - interval '16 minutes' WHERE id_sha256 = ?",
+                statement -> statement.setString(1, SessionTokens.hash(idle)));
+        HttpResponse<String> late = post("/console/agents/idle-agent/settings", idle,
+                Map.of("version", "0", "wikiRead", "on", "csrf", token));
+        assertEquals(3, late.statusCode() / 100);
+        assertEquals("/console/sign-in", late.headers().firstValue("Location").orElseThrow());
+        assertTrue(settings.find("idle-agent").isEmpty(), "the edit of an expired session is not applied");
+
+        String ended = signIn("op-ended");
+        String endedToken = csrf(ended);
+        assertEquals(303, post("/console/sign-out", ended, Map.of("csrf", endedToken)).statusCode());
+        assertEquals("/console/sign-in", get("/console", ended).headers().firstValue("Location").orElseThrow(),
+                "signed out on every replica: the row is ended");
+    }
+
+    @Test
+    void aStaleEditIsAConflictThatKeepsTheSubmittedValuesAndAppliesNothing() throws Exception {
+        String cookie = signIn("op-stale");
+        String agent = "stale-" + SessionTokens.newId();
+        assertEquals(303, post("/console/agents/" + agent + "/settings", cookie,
+                Map.of("version", "0", "wikiRead", "on", "csrf", csrf(cookie))).statusCode());
+        settings.put(agent, settings.find(agent).orElseThrow().settings()); // someone else: version 2
+        HttpResponse<String> stale = post("/console/agents/" + agent + "/settings", cookie, Map.of("version", "1",
+                "wikiRead", "on", "wikiWrite", "on", "projectServiceProjectId", "kept-value", "csrf", csrf(cookie)));
+        assertEquals(409, stale.statusCode());
+        assertTrue(stale.body().contains("now version 2") && stale.body().contains("kept-value"), stale.body());
+        assertFalse(settings.find(agent).orElseThrow().settings().wiki().write(), "nothing applied");
+    }
+
+    @Test
+    void badInputIsAnsweredNextToItsField() throws Exception {
+        String cookie = signIn("op-bad");
+        HttpResponse<String> namespace = get("/console/agents/open?agentId=oa-x", cookie);
+        assertEquals(303, namespace.statusCode(), "an outside agent's id opens its page");
+        assertEquals(404, get("/console/agents/oa-x?new", cookie).statusCode(), "unknown outside agent");
+        assertEquals(404, get("/console/agents/nobody-" + SessionTokens.newId(), cookie).statusCode());
+        HttpResponse<String> control = get("/console/agents/open?agentId=" + URLEncoder.encode("a\u0007b",
+                StandardCharsets.UTF_8), cookie);
+        assertEquals(400, control.statusCode());
+        assertTrue(control.body().contains("id=\"f-agentId-error\""), control.body());
+        HttpResponse<String> outside = post("/console/agents/oa-x/settings", cookie,
+                Map.of("version", "0", "csrf", csrf(cookie)));
+        assertEquals(400, outside.statusCode(), "settings of an oa- id go through its registration");
+        HttpResponse<String> project = post("/console/agents/bad-project/settings", cookie,
+                Map.of("version", "0", "projectEnabled", "on", "csrf", csrf(cookie)));
+        assertEquals(400, project.statusCode());
+        assertTrue(project.body().contains("id=\"f-projectServiceProjectId-error\""), project.body());
+        HttpResponse<String> attach = post("/console/sessions", cookie, Map.of("logicalAgentId", "oa-1",
+                "threadId", "t", "csrf", csrf(cookie)));
+        assertEquals(400, attach.statusCode());
+        assertTrue(attach.body().contains("id=\"f-environmentId-error\""), attach.body());
+    }
+
+    @Test
+    void consoleChangesAreAuditedUnderTheOperatorsSubjectAndShownByTheApi() throws Exception {
+        String cookie = signIn("op-audit");
+        String agent = "audited-" + SessionTokens.newId();
+        post("/console/agents/" + agent + "/settings", cookie, Map.of("version", "0", "wikiRead", "on",
+                "csrf", csrf(cookie)));
+        HttpResponse<String> api = HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/admin/audit?agent="
+                + agent)).header("Authorization", "Bearer admin-test-credential").build(),
+                HttpResponse.BodyHandlers.ofString());
+        JsonNode entries = JSON.readTree(api.body()).path("entries");
+        assertEquals(1, entries.size(), api.body());
+        assertEquals("op-audit", entries.get(0).path("actor").asText());
+        assertEquals("operator", entries.get(0).path("actorKind").asText());
+        assertEquals(0, entries.get(0).path("beforeVersion").asLong());
+        assertEquals(1, entries.get(0).path("afterVersion").asLong());
+        assertEquals("wiki read: off → on", entries.get(0).path("detail").asText());
+        assertTrue(get("/console/audit?subject=op-audit", cookie).body().contains(agent));
+    }
+
+    @Test
+    void markupScriptAndBidiPayloadsFromAgentsRenderAsText() throws Exception {
+        String cookie = signIn("op-escape");
+        for (String payload : List.of("<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>",
+                "\u202Egnp.exe", "<b>bold</b>&amp;")) {
+            String agent = "esc" + Math.abs(payload.hashCode());
+            sessions.put(SessionTokens.mint(), new AgentSession("s-" + agent, "local", payload, "ps", "p-1", agent,
+                    payload, Optional.of(payload), "codex"));
+            settings.put(agent, new dev.gatehouse.gateway.context.AgentSettings(false,
+                    new dev.gatehouse.gateway.context.AgentSettings.Project(true, Optional.of(payload)),
+                    new dev.gatehouse.gateway.context.AgentSettings.Wiki(false, false)));
+            for (String path : List.of("/console/sessions", "/console/agents", "/console/agents/" + agent)) {
+                String body = get(path, cookie).body();
+                assertFalse(body.contains(payload) && payload.contains("<"), path + " shows raw markup " + payload);
+                assertFalse(body.contains("<script>alert") || body.contains("<img src=x"), path);
+                if (payload.startsWith("\u202E")) {
+                    assertTrue(body.contains("<bdi>" + payload + "</bdi>"), "isolated: " + path);
+                }
+            }
+        }
+    }
+}
