@@ -1,12 +1,12 @@
 package dev.gatehouse.bench;
 
-import dev.gatehouse.gateway.gate.ArgumentLimits;
-import dev.gatehouse.gateway.gate.DecisionArguments;
-import dev.gatehouse.gateway.gate.SegmentCharacters;
-import dev.gatehouse.gateway.gate.ToolSchema;
-import dev.gatehouse.gateway.policy.api.AccessRow;
+import dev.gatehouse.facts.ArgumentLimits;
+import dev.gatehouse.facts.ArgumentFacts;
+import dev.gatehouse.facts.DecisionArguments;
+import dev.gatehouse.facts.ToolSchema;
+import dev.gatehouse.facts.AccessRow;
 import dev.gatehouse.gateway.policy.api.Decision;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import java.util.ArrayList;
@@ -94,11 +94,8 @@ public class ArgumentSizeBenchmark {
         ArgumentLimits limits = new ArgumentLimits();
         List<DecisionInput> inputs = new ArrayList<>();
         for (int i = 0; i < RING; i++) {
-            DecisionArguments.Prepared prepared = DecisionArguments.prepare(Optional.of(schema), row.readFields(),
-                    arguments(shape, i), limits);
-            inputs.add(new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()), prepared.errors(),
-                    Fixture.CALLER, Map.of(), SegmentCharacters.of(prepared.arguments(), row.pathFields(),
-                            Fixture.CALLER)));
+            inputs.add(new DecisionInput(tool, ArgumentFacts.of(Optional.of(schema), Optional.of(row),
+                    arguments(shape, i), limits, Fixture.CALLER.subtreeIds()), Fixture.CALLER, Map.of()));
         }
         return inputs;
     }

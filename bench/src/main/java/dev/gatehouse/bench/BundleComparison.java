@@ -2,10 +2,10 @@ package dev.gatehouse.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.styra.opa.wasm.OpaPolicy;
-import dev.gatehouse.gateway.policy.DecisionInputMapper;
+import dev.gatehouse.facts.DecisionInputMapper;
 import dev.gatehouse.gateway.policy.Entrypoint;
-import dev.gatehouse.gateway.policy.PolicyJson;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.facts.PolicyJson;
+import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.gateway.policy.bundle.BundleException;
 import dev.gatehouse.gateway.policy.embedded.BundleReader;
 import dev.gatehouse.gateway.policy.embedded.WasmBundle;

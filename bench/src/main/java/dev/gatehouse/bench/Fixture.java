@@ -1,11 +1,11 @@
 package dev.gatehouse.bench;
 
-import dev.gatehouse.gateway.policy.api.CallerFacts;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
-import dev.gatehouse.gateway.policy.api.ThreadShell;
-import dev.gatehouse.gateway.gate.ToolSchema;
-import dev.gatehouse.gateway.mcp.ClosedSchemaArgumentCheck;
-import dev.gatehouse.gateway.policy.api.AccessRow;
+import dev.gatehouse.facts.CallerFacts;
+import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.ThreadShell;
+import dev.gatehouse.facts.ToolSchema;
+import dev.gatehouse.facts.ClosedSchemaArgumentCheck;
+import dev.gatehouse.facts.AccessRow;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import dev.gatehouse.gateway.policy.bundle.BundleVerification;

@@ -1,9 +1,9 @@
 package dev.gatehouse.bench;
 
-import dev.gatehouse.gateway.gate.BenchUnicodeFacts;
-import dev.gatehouse.gateway.policy.api.CallerFacts;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
-import dev.gatehouse.gateway.policy.api.ThreadShell;
+import dev.gatehouse.facts.SegmentCharacters;
+import dev.gatehouse.facts.CallerFacts;
+import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.ThreadShell;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +16,7 @@ import java.util.function.IntFunction;
  * Rings of {@value #SIZE} distinct decision inputs, generated once per trial from a fixed seed and cycled through, so
  * that consecutive evaluations never see the same input (no memo, in the PDP or anywhere else, can answer them).
  * Every input differs in the caller's agent id (so in its wiki subtree), thread id and in the call's arguments. Inputs
- * are built through the public policy types, with the gateway's own {@code unicode} facts ({@link BenchUnicodeFacts}).
+ * are built through the public policy types, with the gateway's own {@code unicode} facts ({@link SegmentCharacters}).
  */
 final class InputRing {
 
@@ -161,7 +161,7 @@ final class InputRing {
         List<String> pathFields = tool.startsWith("wiki_") ? List.of("path") : List.of();
         CallerFacts caller = caller(i, settings);
         return new DecisionInput(Optional.of(tool), Optional.of(arguments), List.of(), caller, Map.of(),
-                BenchUnicodeFacts.of(arguments, pathFields, caller));
+                SegmentCharacters.of(arguments, pathFields, caller.subtreeIds()));
     }
 
     private static Map<String, Object> args(String... pairs) {

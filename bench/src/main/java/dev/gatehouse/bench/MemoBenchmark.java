@@ -3,7 +3,7 @@ package dev.gatehouse.bench;
 import dev.gatehouse.gateway.policy.MemoConfiguration;
 import dev.gatehouse.gateway.policy.MemoizingPdp;
 import dev.gatehouse.gateway.policy.api.Decision;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,9 +1,10 @@
 package dev.gatehouse.bench;
 
-import dev.gatehouse.gateway.gate.BenchUnicodeFacts;
+import dev.gatehouse.facts.ArgumentFacts;
+import dev.gatehouse.facts.ArgumentLimits;
 import dev.gatehouse.gateway.policy.MemoConfiguration;
 import dev.gatehouse.gateway.policy.MemoizingPdp;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.facts.DecisionInput;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,6 +25,8 @@ import java.util.SplittableRandom;
  * <p>Usage: {@code java -cp <bench classpath> dev.gatehouse.bench.MemoHitRate <out.json> [calls]}
  */
 public final class MemoHitRate {
+
+    private static final ArgumentLimits LIMITS = new ArgumentLimits();
 
     private MemoHitRate() {
     }
@@ -87,9 +90,10 @@ public final class MemoHitRate {
         return calls;
     }
 
+    /** The input the gate sends for this call, its facts derived as the gate derives them. */
     private static DecisionInput call(String tool, Map<String, Object> arguments) {
-        List<String> pathFields = tool.startsWith("wiki_") ? List.of("path") : List.of();
-        return new DecisionInput(Optional.of(tool), Optional.of(arguments), List.of(), Fixture.CALLER, Map.of(),
-                BenchUnicodeFacts.of(arguments, pathFields, Fixture.CALLER));
+        return new DecisionInput(tool, ArgumentFacts.of(Optional.of(Fixture.schema(tool)),
+                Optional.of(Fixture.row(tool)), arguments, LIMITS, Fixture.CALLER.subtreeIds()), Fixture.CALLER,
+                Map.of());
     }
 }

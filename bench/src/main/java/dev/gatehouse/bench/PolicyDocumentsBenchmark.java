@@ -1,8 +1,8 @@
 package dev.gatehouse.bench;
 
 import com.styra.opa.wasm.OpaPolicy;
-import dev.gatehouse.gateway.policy.DecisionInputMapper;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.DecisionInputMapper;
+import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.bundle.BundleException;
 import dev.gatehouse.gateway.policy.embedded.BundleReader;
 import dev.gatehouse.gateway.policy.embedded.WasmBundle;

@@ -1,7 +1,7 @@
 package dev.gatehouse.gateway.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.PolicyJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -2,7 +2,7 @@ package dev.gatehouse.gateway.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.PolicyJson;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

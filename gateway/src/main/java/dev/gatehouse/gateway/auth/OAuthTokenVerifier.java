@@ -16,7 +16,7 @@ import com.nimbusds.jwt.proc.ConfigurableJWTProcessor;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import com.nimbusds.jwt.proc.JWTClaimsSetVerifier;
-import dev.gatehouse.gateway.policy.api.VocabularyName;
+import dev.gatehouse.facts.VocabularyName;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.MalformedURLException;

@@ -1,7 +1,7 @@
 package dev.gatehouse.gateway.context;
 
 import dev.gatehouse.gateway.auth.Authenticated;
-import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.facts.Modes;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -1,6 +1,6 @@
 package dev.gatehouse.gateway.context;
 
-import dev.gatehouse.gateway.policy.api.CallerFacts;
+import dev.gatehouse.facts.CallerFacts;
 import java.util.Objects;
 
 /**

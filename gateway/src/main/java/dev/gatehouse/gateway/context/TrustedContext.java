@@ -7,7 +7,7 @@ import java.util.Optional;
  * The server-side identity of one caller for one MCP call (docs/domain.md §1): what handlers and facades act as.
  * Built only by the PIP from the authenticated credential, the session store and the agent's settings; never from
  * tool arguments, request headers other than the credential, or {@code _meta}. Whether the caller may act is not
- * here: that is the PDP's decision over {@link dev.gatehouse.gateway.policy.api.CallerFacts}.
+ * here: that is the PDP's decision over {@link dev.gatehouse.facts.CallerFacts}.
  *
  * @param environmentId           the host environment the caller belongs to
  * @param callerKind              {@code thread} or {@code outside_agent}

@@ -1,5 +1,10 @@
 package dev.gatehouse.gateway.gate;
 
+import dev.gatehouse.facts.AccessRow;
+import dev.gatehouse.facts.ArgumentLimits;
+import dev.gatehouse.facts.ArgumentFacts;
+import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.ThreadShell;
 import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.audit.DecisionRecord;
 import dev.gatehouse.gateway.audit.LogResult;
@@ -7,18 +12,15 @@ import dev.gatehouse.gateway.context.AuthenticatedCaller;
 import dev.gatehouse.gateway.context.ResolvedCaller;
 import dev.gatehouse.gateway.context.TrustedContext;
 import dev.gatehouse.gateway.context.TrustedContextResolver;
-import dev.gatehouse.gateway.policy.api.AccessRow;
 import dev.gatehouse.gateway.policy.api.Decision;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.ServedPolicy;
-import dev.gatehouse.gateway.policy.api.ThreadShell;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
-import dev.gatehouse.gateway.telemetry.DecisionMetrics;
 import dev.gatehouse.gateway.telemetry.DecisionMetrics.Outcome;
+import dev.gatehouse.gateway.telemetry.DecisionMetrics;
 import dev.gatehouse.gateway.telemetry.GateSteps;
 import dev.gatehouse.gateway.tools.ToolCall;
 import dev.gatehouse.gateway.tools.ToolOutcome;
@@ -143,12 +145,9 @@ public class Gate {
             String tool, Object arguments) {
         Map<String, ThreadShell> targets = steps.run("target-shells",
                 () -> pip.threadShells(targetThreadIds(registered, arguments)));
-        DecisionArguments.Prepared prepared = steps.run("argument-check", () -> DecisionArguments.prepare(
-                registered.map(ServedTool::schema), registered.map(t -> t.row().readFields()).orElse(Set.of()),
-                arguments, limits));
-        DecisionInput input = new DecisionInput(Optional.of(tool), Optional.of(prepared.arguments()),
-                prepared.errors(), resolved.facts(), targets, SegmentCharacters.of(prepared.arguments(),
-                        registered.map(t -> t.row().pathFields()).orElse(List.of()), resolved.facts()));
+        ArgumentFacts facts = steps.run("argument-check", () -> ArgumentFacts.of(registered.map(ServedTool::schema),
+                registered.map(ServedTool::row), arguments, limits, resolved.facts().subtreeIds()));
+        DecisionInput input = new DecisionInput(tool, facts, resolved.facts(), targets);
         PolicyOutcome<Decision> outcome = decide(CALL, () -> served.map(policy -> policy.decide(input))
                 .orElseGet(pdp::noRevision));
         DecisionRecord record = DecisionRecord.forCall(input, resolved.context().provider(), outcome);

@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.gate;
 
-import dev.gatehouse.gateway.policy.api.AccessRow;
+import dev.gatehouse.facts.AccessRow;
+import dev.gatehouse.facts.ToolSchema;
 import dev.gatehouse.gateway.tools.ToolHandler;
 import java.util.Objects;
 

@@ -1,6 +1,8 @@
 package dev.gatehouse.gateway.gate;
 
-import dev.gatehouse.gateway.policy.api.AccessRow;
+import dev.gatehouse.facts.AccessRow;
+import dev.gatehouse.facts.ArgumentCheck;
+import dev.gatehouse.facts.ToolSchema;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.tools.ToolHandler;
 import java.util.ArrayList;

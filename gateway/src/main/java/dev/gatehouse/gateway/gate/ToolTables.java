@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.gate;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.gatehouse.facts.ArgumentCheck;
 import dev.gatehouse.gateway.policy.api.EnforcementCheck;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.tools.ToolHandler;

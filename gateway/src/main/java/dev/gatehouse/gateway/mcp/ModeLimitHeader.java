@@ -1,7 +1,7 @@
 package dev.gatehouse.gateway.mcp;
 
-import dev.gatehouse.gateway.policy.api.Modes;
-import dev.gatehouse.gateway.policy.api.VocabularyName;
+import dev.gatehouse.facts.Modes;
+import dev.gatehouse.facts.VocabularyName;
 import java.util.List;
 import java.util.Optional;
 

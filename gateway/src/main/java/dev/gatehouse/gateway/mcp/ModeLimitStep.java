@@ -2,7 +2,7 @@ package dev.gatehouse.gateway.mcp;
 
 import dev.gatehouse.gateway.context.AuthenticatedCaller;
 import dev.gatehouse.gateway.mcp.guard.Rejection;
-import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.facts.Modes;
 import java.util.Collections;
 import java.util.Optional;
 

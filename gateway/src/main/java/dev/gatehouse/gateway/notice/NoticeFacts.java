@@ -2,7 +2,7 @@ package dev.gatehouse.gateway.notice;
 
 import dev.gatehouse.facade.host.NoticeThread;
 import dev.gatehouse.gateway.context.AgentSettings;
-import dev.gatehouse.gateway.policy.api.NoticeInput;
+import dev.gatehouse.facts.NoticeInput;
 import java.util.Optional;
 
 /**

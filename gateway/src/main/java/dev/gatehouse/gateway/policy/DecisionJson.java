@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.policy;
 
+import dev.gatehouse.facts.PolicyJson;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.api.Decision;

@@ -1,8 +1,9 @@
 package dev.gatehouse.gateway.policy;
 
+import dev.gatehouse.facts.PolicyJson;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatehouse.gateway.policy.api.AccessRow;
+import dev.gatehouse.facts.AccessRow;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.PolicyContents.ReasonEntry;
 import java.util.ArrayList;

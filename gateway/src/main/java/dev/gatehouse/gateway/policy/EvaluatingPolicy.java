@@ -1,9 +1,10 @@
 package dev.gatehouse.gateway.policy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.DecisionInputMapper;
+import dev.gatehouse.facts.NoticeInput;
 import dev.gatehouse.gateway.policy.api.Decision;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
-import dev.gatehouse.gateway.policy.api.NoticeInput;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;

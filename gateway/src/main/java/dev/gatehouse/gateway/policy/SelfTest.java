@@ -1,11 +1,13 @@
 package dev.gatehouse.gateway.policy;
 
+import dev.gatehouse.facts.PolicyJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gatehouse.gateway.policy.api.CallerFacts;
+import dev.gatehouse.facts.CallerFacts;
+import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.DecisionInputMapper;
 import dev.gatehouse.gateway.policy.api.Decision;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;

@@ -1,11 +1,11 @@
 package dev.gatehouse.gateway.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatehouse.gateway.gate.SegmentCharacters;
-import dev.gatehouse.gateway.policy.PolicyJson;
-import dev.gatehouse.gateway.policy.api.CallerFacts;
+import dev.gatehouse.facts.SegmentCharacters;
+import dev.gatehouse.facts.PolicyJson;
+import dev.gatehouse.facts.CallerFacts;
 import dev.gatehouse.gateway.policy.api.Decision;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.support.Facts;
@@ -57,7 +57,7 @@ final class AuditFixtures {
     static DecisionRecord read(String path) {
         Map<String, Object> arguments = Map.of("path", path);
         DecisionInput input = new DecisionInput(Optional.of("wiki_read"), Optional.of(arguments), List.of(), THREAD,
-                Map.of(), SegmentCharacters.of(arguments, List.of("path"), THREAD));
+                Map.of(), SegmentCharacters.of(arguments, List.of("path"), THREAD.subtreeIds()));
         Decision allow = new Decision(true, List.of(), new Obligations(Map.of(), Map.of("path", "agents/a1/" + path), Optional.of("agents/a1")),
                 "rev-1", 40, Optional.of("default"));
         return DecisionRecord.forCall(input, new PolicyOutcome.Decided<>(allow));

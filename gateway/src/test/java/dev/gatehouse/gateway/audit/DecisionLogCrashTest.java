@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.gateway.audit.AuditFixtures.FailHalfway;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.PolicyJson;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -9,15 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatehouse.gateway.gate.SegmentCharacters;
-import dev.gatehouse.gateway.policy.DecisionInputMapper;
+import dev.gatehouse.facts.SegmentCharacters;
+import dev.gatehouse.facts.DecisionInputMapper;
 import dev.gatehouse.gateway.policy.DecisionJson;
 import dev.gatehouse.gateway.policy.Entrypoint;
 import dev.gatehouse.gateway.policy.GoldenCases;
 import dev.gatehouse.gateway.policy.OpaCli;
 import dev.gatehouse.gateway.policy.TestBundle;
 import dev.gatehouse.gateway.policy.api.Decision;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
@@ -80,7 +80,7 @@ class DecisionLogFloodTest {
         Map<String, Object> arguments = Map.of("path", longPath());
         DecisionInput read = new DecisionInput(Optional.of("wiki_read"), Optional.of(arguments), List.of(),
                 AuditFixtures.THREAD, Map.of(),
-                SegmentCharacters.of(arguments, List.of("path"), AuditFixtures.THREAD));
+                SegmentCharacters.of(arguments, List.of("path"), AuditFixtures.THREAD.subtreeIds()));
         Decision allowed = ((PolicyOutcome.Decided<Decision>) pdp.decide(read)).value();
         assertTrue(allowed.allow(), "the policy allows the 7,350-byte path: " + allowed.reasons());
         ExecutorService callers = Executors.newFixedThreadPool(8);

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatehouse.gateway.policy.DecisionInputMapper;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.DecisionInputMapper;
+import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.Schemas;
 import dev.gatehouse.gateway.policy.api.Decision;
-import dev.gatehouse.gateway.policy.api.CallerFacts;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.facts.CallerFacts;
+import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.gateway.support.Facts;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyFault;

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.gateway.audit.AuditFixtures.FailHalfway;
 import dev.gatehouse.gateway.audit.AuditFixtures.Wrapper;
-import dev.gatehouse.gateway.policy.DecisionInputMapper;
+import dev.gatehouse.facts.DecisionInputMapper;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;

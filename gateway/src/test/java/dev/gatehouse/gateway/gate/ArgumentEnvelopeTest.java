@@ -3,8 +3,10 @@ package dev.gatehouse.gateway.gate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatehouse.gateway.support.ServedTools;
+import dev.gatehouse.facts.ArgumentEnvelope;
+import dev.gatehouse.facts.ArgumentLimits;
 import dev.gatehouse.gateway.support.MinimalArguments;
+import dev.gatehouse.gateway.support.ServedTools;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -1,12 +1,15 @@
 package dev.gatehouse.gateway.gate;
 
+import dev.gatehouse.facts.ArgumentEnvelope;
+import dev.gatehouse.facts.DecisionArguments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import dev.gatehouse.facts.ArgumentLimits;
+import dev.gatehouse.facts.DecisionInput.ArgumentError;
+import dev.gatehouse.facts.OmittedArgument;
 import dev.gatehouse.gateway.support.ServedTools;
-import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
-import dev.gatehouse.gateway.policy.api.OmittedArgument;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -75,14 +78,13 @@ class DecisionArgumentsTest {
         Map<String, Object> objectPath = new LinkedHashMap<>(wide);
         objectPath.put("path", Map.of("nested", "x"));
         assertEquals(Map.of(), prepare("wiki_write", objectPath).arguments(), "a container is not a plain value");
-        assertEquals(Map.of(), DecisionArguments.readOnly("not an object", Set.of("path")));
     }
 
     @Test
     void aNonObjectArgumentIsOmittedWholeWhenLong() throws Exception {
         String text = "y".repeat(300);
         assertEquals(omitted(text), assertInstanceOf(OmittedArgument.class,
-                DecisionArguments.of(text, Set.of("path"), 256)));
-        assertEquals("short", DecisionArguments.of("short", Set.of(), 256));
+                DecisionArguments.prepare(Optional.empty(), Set.of("path"), text, limits).arguments()));
+        assertEquals("short", DecisionArguments.prepare(Optional.empty(), Set.of(), "short", limits).arguments());
     }
 }

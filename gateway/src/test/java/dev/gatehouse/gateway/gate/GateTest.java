@@ -1,5 +1,7 @@
 package dev.gatehouse.gateway.gate;
 
+import dev.gatehouse.facts.ArgumentEnvelope;
+import dev.gatehouse.facts.ArgumentLimits;
 import dev.gatehouse.gateway.telemetry.DecisionMetrics;
 import dev.gatehouse.gateway.telemetry.GateSteps;
 import dev.gatehouse.gateway.telemetry.Tracing;
@@ -19,12 +21,12 @@ import dev.gatehouse.gateway.auth.GatewayProperties;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.AgentSettingsStore;
 import dev.gatehouse.gateway.context.OutsideAgentRegistration;
-import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.facts.Modes;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.context.TrustedContextResolver;
-import dev.gatehouse.gateway.mcp.ClosedSchemaArgumentCheck;
+import dev.gatehouse.facts.ClosedSchemaArgumentCheck;
 import dev.gatehouse.gateway.policy.api.Decision;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;

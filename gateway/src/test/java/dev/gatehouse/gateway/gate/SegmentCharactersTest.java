@@ -2,7 +2,8 @@ package dev.gatehouse.gateway.gate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gatehouse.gateway.policy.api.CallerFacts;
+import dev.gatehouse.facts.SegmentCharacters;
+import dev.gatehouse.facts.CallerFacts;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,13 +23,13 @@ class SegmentCharactersTest {
 
     @Test
     void plainAsciiSegmentsNeedNoFact() {
-        assertEquals(Map.of(), SegmentCharacters.of(Map.of("path", "notes/plan v2.md"), List.of("path"), A1));
+        assertEquals(Map.of(), SegmentCharacters.of(Map.of("path", "notes/plan v2.md"), List.of("path"), A1.subtreeIds()));
     }
 
     @Test
     void everyOtherSegmentGetsTheCategoriesOfItsCharactersButTheFourAllowedPunctuationMarks() {
         Map<String, List<String>> facts = SegmentCharacters.of(Map.of("from", "Привет/a:b/日本.md",
-                "to", "x\u200b.md", "other", "ignored/ü"), List.of("from", "to"), A1);
+                "to", "x\u200b.md", "other", "ignored/ü"), List.of("from", "to"), A1.subtreeIds());
         assertEquals(Map.of("Привет", List.of("Ll", "Lu"), "a:b", List.of("Ll", "Po"), "日本.md", List.of("Ll", "Lo"),
                 "x\u200b.md", List.of("Cf", "Ll")), facts);
     }
@@ -37,20 +38,19 @@ class SegmentCharactersTest {
     @Test
     void theCallerIdsAreDescribedWholeAndNonStringsAreLeftToTheSchema() {
         assertEquals(Map.of("é", List.of("Ll"), "агент/x", List.of("Ll", "Po")), SegmentCharacters.of(
-                Map.of("path", 7), List.of("path"), caller("é", Optional.of("агент/x"))));
-        assertEquals(Map.of(), SegmentCharacters.of(List.of("x"), List.of("path"), A1));
+                Map.of("path", 7), List.of("path"), (caller("é", Optional.of("агент/x"))).subtreeIds()));
+        assertEquals(Map.of(), SegmentCharacters.of(List.of("x"), List.of("path"), A1.subtreeIds()));
     }
 
     /** Only a row with confined paths has its decision read the ids: no other call carries their facts. */
     @Test
     void aRowWithoutPathsGetsNoFacts() {
-        assertEquals(Map.of(), SegmentCharacters.of(Map.of("path", "日本"), List.of(),
-                caller("агент", Optional.empty())));
+        assertEquals(Map.of(), SegmentCharacters.of(Map.of("path", "日本"), List.of(), (caller("агент", Optional.empty())).subtreeIds()));
     }
 
     @Test
     void loneSurrogatesAndUnassignedCodePointsAreReportedAsSuch() {
         assertEquals(Map.of("a\ud800", List.of("Cs", "Ll"), "\u0378", List.of("Cn")),
-                SegmentCharacters.of(Map.of("path", "a\ud800/\u0378"), List.of("path"), A1));
+                SegmentCharacters.of(Map.of("path", "a\ud800/\u0378"), List.of("path"), A1.subtreeIds()));
     }
 }

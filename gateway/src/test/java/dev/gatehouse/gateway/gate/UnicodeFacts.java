@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.gate;
 
-import dev.gatehouse.gateway.policy.api.CallerFacts;
+import dev.gatehouse.facts.SegmentCharacters;
+import dev.gatehouse.facts.CallerFacts;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,6 @@ public final class UnicodeFacts {
 
     /** {@code SegmentCharacters.of}: segment → sorted Unicode categories, as {@link Gate#call} computes them. */
     public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields, CallerFacts caller) {
-        return SegmentCharacters.of(arguments, pathFields, caller);
+        return SegmentCharacters.of(arguments, pathFields, caller.subtreeIds());
     }
 }

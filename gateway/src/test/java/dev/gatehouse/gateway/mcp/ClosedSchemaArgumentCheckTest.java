@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatehouse.gateway.gate.ArgumentCheck;
-import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
+import dev.gatehouse.facts.ClosedSchemaArgumentCheck;
+import dev.gatehouse.facts.ArgumentCheck;
+import dev.gatehouse.facts.DecisionInput.ArgumentError;
 import dev.gatehouse.gateway.support.PolicySources;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package dev.gatehouse.gateway.mcp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.facts.Modes;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

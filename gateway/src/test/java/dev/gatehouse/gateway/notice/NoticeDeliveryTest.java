@@ -16,7 +16,7 @@ import dev.gatehouse.gateway.context.AgentDirectory;
 import dev.gatehouse.gateway.context.AgentKey;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.Schemas;
 import io.micronaut.context.ApplicationContext;
 import java.io.IOException;

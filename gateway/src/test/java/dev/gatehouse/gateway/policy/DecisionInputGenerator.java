@@ -1,13 +1,14 @@
 package dev.gatehouse.gateway.policy;
 
+import dev.gatehouse.facts.PolicyJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.gateway.gate.UnicodeFacts;
-import dev.gatehouse.gateway.policy.api.CallerFacts;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
-import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
-import dev.gatehouse.gateway.policy.api.Modes;
-import dev.gatehouse.gateway.policy.api.OmittedArgument;
-import dev.gatehouse.gateway.policy.api.ThreadShell;
+import dev.gatehouse.facts.CallerFacts;
+import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.DecisionInput.ArgumentError;
+import dev.gatehouse.facts.Modes;
+import dev.gatehouse.facts.OmittedArgument;
+import dev.gatehouse.facts.ThreadShell;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

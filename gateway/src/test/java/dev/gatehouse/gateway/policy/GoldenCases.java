@@ -1,14 +1,16 @@
 package dev.gatehouse.gateway.policy;
 
+import dev.gatehouse.facts.DecisionInputMapper;
+import dev.gatehouse.facts.PolicyJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gatehouse.gateway.policy.api.ArgumentKeys;
-import dev.gatehouse.gateway.policy.api.CallerFacts;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
-import dev.gatehouse.gateway.policy.api.Modes;
-import dev.gatehouse.gateway.policy.api.ThreadShell;
-import dev.gatehouse.gateway.policy.api.ThreadShell.Lookup;
-import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
+import dev.gatehouse.facts.ArgumentKeys;
+import dev.gatehouse.facts.CallerFacts;
+import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.Modes;
+import dev.gatehouse.facts.ThreadShell;
+import dev.gatehouse.facts.ThreadShell.Lookup;
+import dev.gatehouse.facts.DecisionInput.ArgumentError;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

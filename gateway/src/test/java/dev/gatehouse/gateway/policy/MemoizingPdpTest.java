@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatehouse.facts.CallerFacts;
+import dev.gatehouse.facts.DecisionInputMapper;
+import dev.gatehouse.facts.PolicyJson;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.api.Decision;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
+import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.ServedPolicy;
@@ -97,9 +100,9 @@ class MemoizingPdpTest {
         MemoizingPdp memo = MemoizingPdp.over(engine, new MemoConfiguration(), new SimpleMeterRegistry());
         DecisionInput allowed = Facts.call("wiki_write", Map.of("path", "notes/a.md", "content", "x"));
         DecisionInput noWrite = new DecisionInput(allowed.tool(), allowed.arguments(), List.of(),
-                new dev.gatehouse.gateway.policy.api.CallerFacts("thread", "a1", Optional.of("t1"),
+                new dev.gatehouse.facts.CallerFacts("thread", "a1", Optional.of("t1"),
                         Optional.of("pi-1"), allowed.caller().thread(), Optional.empty(),
-                        new dev.gatehouse.gateway.policy.api.CallerFacts.Settings(true, true, true, true, false),
+                        new dev.gatehouse.facts.CallerFacts.Settings(true, true, true, true, false),
                         Optional.empty()),
                 Map.of());
         assertTrue(decided(memo.decide(allowed)).allow());

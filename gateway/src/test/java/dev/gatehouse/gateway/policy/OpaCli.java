@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.gatehouse.facts.PolicyJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -3,6 +3,7 @@ package dev.gatehouse.gateway.policy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatehouse.facts.PolicyJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.gateway.policy.bundle.BundleException;
 import dev.gatehouse.gateway.policy.bundle.BundleVerification;

@@ -3,7 +3,7 @@ package dev.gatehouse.gateway.support;
 import dev.gatehouse.gateway.auth.AgentSession;
 import dev.gatehouse.gateway.auth.Authenticated;
 import dev.gatehouse.gateway.context.AuthenticatedCaller;
-import dev.gatehouse.gateway.policy.api.Modes;
+import dev.gatehouse.facts.Modes;
 import java.util.Optional;
 
 /** Authenticated callers matching {@link ThreadStateHost}'s seed. */

@@ -1,8 +1,8 @@
 package dev.gatehouse.gateway.support;
 
 import dev.gatehouse.gateway.policy.api.Decision;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
-import dev.gatehouse.gateway.policy.api.NoticeInput;
+import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.NoticeInput;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;

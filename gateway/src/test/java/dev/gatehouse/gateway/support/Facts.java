@@ -1,8 +1,8 @@
 package dev.gatehouse.gateway.support;
 
-import dev.gatehouse.gateway.policy.api.CallerFacts;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
-import dev.gatehouse.gateway.policy.api.ThreadShell;
+import dev.gatehouse.facts.CallerFacts;
+import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.ThreadShell;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package dev.gatehouse.gateway.support;
 
 import dev.gatehouse.gateway.gate.ServedTool;
 import dev.gatehouse.gateway.gate.ToolTable;
-import dev.gatehouse.gateway.mcp.ClosedSchemaArgumentCheck;
+import dev.gatehouse.facts.ClosedSchemaArgumentCheck;
 import dev.gatehouse.gateway.tools.ToolHandler;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.audit.DecisionLogConfiguration;
 import dev.gatehouse.gateway.audit.DecisionLogSink;
 import dev.gatehouse.gateway.audit.LogFiles;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.PolicyJson;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -3,7 +3,7 @@ package dev.gatehouse.gateway.audit.shipping;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.PolicyJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

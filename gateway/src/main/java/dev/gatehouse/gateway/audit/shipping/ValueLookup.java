@@ -2,7 +2,7 @@ package dev.gatehouse.gateway.audit.shipping;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.gateway.audit.LogFiles;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.PolicyJson;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;

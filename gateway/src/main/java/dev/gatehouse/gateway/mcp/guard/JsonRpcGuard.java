@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gatehouse.gateway.policy.api.ArgumentKeys;
+import dev.gatehouse.facts.ArgumentKeys;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;

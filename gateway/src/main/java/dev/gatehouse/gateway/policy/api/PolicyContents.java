@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.policy.api;
 
+import dev.gatehouse.facts.AccessRow;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

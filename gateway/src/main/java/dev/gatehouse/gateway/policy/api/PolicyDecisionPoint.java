@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.policy.api;
 
+import dev.gatehouse.facts.DecisionInput;
 import java.util.Optional;
 
 /**

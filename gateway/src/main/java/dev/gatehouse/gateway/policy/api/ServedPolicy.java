@@ -1,5 +1,7 @@
 package dev.gatehouse.gateway.policy.api;
 
+import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.NoticeInput;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package dev.gatehouse.gateway.policy.embedded;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.bundle.BundleArchive;
 import dev.gatehouse.gateway.policy.bundle.BundleException;
 import dev.gatehouse.gateway.policy.bundle.BundleVerification;

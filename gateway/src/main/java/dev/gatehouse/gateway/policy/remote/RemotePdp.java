@@ -8,7 +8,7 @@ import dev.gatehouse.gateway.policy.DecisionParser;
 import dev.gatehouse.gateway.policy.EnforcementDocument;
 import dev.gatehouse.gateway.policy.EvaluatingPolicy;
 import dev.gatehouse.gateway.policy.PolicyDocument;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.ResultSet;
 import dev.gatehouse.gateway.policy.SelfTest;
 import dev.gatehouse.gateway.policy.api.EnforcementCheck;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.styra.opa.wasm.OpaPolicy;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.TestBundle;
 import dev.gatehouse.gateway.policy.embedded.WasmBundle;
 import java.io.IOException;

@@ -8,13 +8,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.ibm.icu.lang.UCharacter;
 import com.ibm.icu.lang.UCharacterCategory;
 import dev.gatehouse.gateway.context.OutsideAgentIds;
-import dev.gatehouse.gateway.gate.SegmentCharacters;
-import dev.gatehouse.gateway.policy.DecisionInputMapper;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.SegmentCharacters;
+import dev.gatehouse.facts.DecisionInputMapper;
+import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.TestBundle;
-import dev.gatehouse.gateway.policy.api.CallerFacts;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
-import dev.gatehouse.gateway.policy.api.ThreadShell;
+import dev.gatehouse.facts.CallerFacts;
+import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.ThreadShell;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -304,7 +304,7 @@ class WikiConfinementPropertyTest {
                         Optional.of("full-access"), new CallerFacts.Settings(false, false, false, true, true),
                         Optional.empty(), shares);
         return DecisionInputMapper.forCall(new DecisionInput(Optional.of(c.tool()), Optional.of(arguments), List.of(),
-                facts, Map.of(), SegmentCharacters.of(arguments, List.of("path"), facts)));
+                facts, Map.of(), SegmentCharacters.of(arguments, List.of("path"), facts.subtreeIds())));
     }
 
     static String escape(String s) {

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatehouse.gateway.policy.PolicyJson;
+import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.TestBundle;
-import dev.gatehouse.gateway.policy.api.ArgumentKeys;
+import dev.gatehouse.facts.ArgumentKeys;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.TestInstance;
  * docs/domain.md §6 through the Wasm engine and the real bundle: every identity key of the policy data, spelled
  * every way that means the same (case, each separator at each position, fullwidth, zero-width and format characters
  * at each position, surrounding white space), at the top level and nested, is {@code identity_argument}; keys that
- * only look related stay business data. The keys are folded by {@link dev.gatehouse.gateway.policy.api.ArgumentKeys}
+ * only look related stay business data. The keys are folded by {@link dev.gatehouse.facts.ArgumentKeys}
  * exactly as the gate folds them.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

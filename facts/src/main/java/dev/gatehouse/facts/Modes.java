@@ -1,4 +1,4 @@
-package dev.gatehouse.gateway.policy.api;
+package dev.gatehouse.facts;
 
 import java.util.Objects;
 

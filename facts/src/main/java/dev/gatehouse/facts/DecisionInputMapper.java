@@ -1,19 +1,13 @@
-package dev.gatehouse.gateway.policy;
+package dev.gatehouse.facts;
 
+import dev.gatehouse.facts.DecisionInput.ArgumentError;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gatehouse.gateway.policy.api.ArgumentKeys;
-import dev.gatehouse.gateway.policy.api.CallerFacts;
-import dev.gatehouse.gateway.policy.api.DecisionInput;
-import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
-import dev.gatehouse.gateway.policy.api.Modes;
-import dev.gatehouse.gateway.policy.api.NoticeInput;
-import dev.gatehouse.gateway.policy.api.OmittedArgument;
-import dev.gatehouse.gateway.policy.api.ThreadShell;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -35,20 +29,40 @@ public final class DecisionInputMapper {
      */
     public static ObjectNode forCall(DecisionInput input) {
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
-        input.tool().ifPresent(tool -> json.put("tool", tool));
-        input.arguments().ifPresent(arguments -> {
+        writeArguments(json, input.tool(), input.arguments(), input.argumentErrors(), input.argumentKeys());
+        return withCaller(json, input);
+    }
+
+    /**
+     * Sets on {@code input} (a decision input whose caller and targets are already written, such as a review
+     * profile's or a logged record's) the members a call's arguments give: {@code tool}, {@code arguments},
+     * {@code omittedArguments}, {@code argumentErrors}, {@code argumentKeys} and {@code unicode}, exactly as
+     * {@link #forCall} writes them, replacing any there.
+     *
+     * @return {@code input}
+     */
+    public static ObjectNode withArgumentFacts(ObjectNode input, String tool, ArgumentFacts facts) {
+        input.remove(List.of("tool", "arguments", "omittedArguments", "argumentErrors", "argumentKeys", "unicode"));
+        writeArguments(input, Optional.of(tool), Optional.of(facts.arguments()), facts.errors(), facts.keys());
+        writeUnicode(input, facts.unicode());
+        return input;
+    }
+
+    private static void writeArguments(ObjectNode json, Optional<String> tool, Optional<Object> arguments,
+            List<ArgumentError> argumentErrors, List<ArgumentKeys.ArgumentKey> argumentKeys) {
+        tool.ifPresent(name -> json.put("tool", name));
+        arguments.ifPresent(value -> {
             ObjectNode omitted = PolicyJson.MAPPER.createObjectNode();
-            json.set("arguments", arguments(arguments, "", 0, omitted));
+            json.set("arguments", arguments(value, "", 0, omitted));
             if (!omitted.isEmpty()) {
                 json.set("omittedArguments", omitted);
             }
         });
         ArrayNode errors = json.putArray("argumentErrors");
-        input.argumentErrors().forEach(error -> errors.add(argumentError(error)));
+        argumentErrors.forEach(error -> errors.add(argumentError(error)));
         ArrayNode keys = json.putArray("argumentKeys");
-        input.argumentKeys().forEach(key -> keys.addObject().put("path", key.path()).put("key", key.key())
+        argumentKeys.forEach(key -> keys.addObject().put("path", key.path()).put("key", key.key())
                 .put("folded", key.folded()));
-        return withCaller(json, input);
     }
 
     /**
@@ -131,12 +145,17 @@ public final class DecisionInputMapper {
         json.set("caller", caller(input.caller()));
         ObjectNode threads = json.putObject("targets").putObject("threads");
         new TreeMap<>(input.targets()).forEach((id, shell) -> threads.set(id, thread(shell)));
+        writeUnicode(json, input.unicode());
+        return json;
+    }
+
+    /** {@code unicode}, segments in order, so equal facts give byte-equal JSON. */
+    private static void writeUnicode(ObjectNode json, Map<String, List<String>> facts) {
         ObjectNode unicode = json.putObject("unicode");
-        new TreeMap<>(input.unicode()).forEach((segment, categories) -> {
+        new TreeMap<>(facts).forEach((segment, categories) -> {
             ArrayNode list = unicode.putArray(segment);
             categories.forEach(list::add);
         });
-        return json;
     }
 
     private static ObjectNode caller(CallerFacts facts) {

@@ -1,4 +1,4 @@
-package dev.gatehouse.gateway.gate;
+package dev.gatehouse.facts;
 
 import java.util.Map;
 import java.util.Objects;

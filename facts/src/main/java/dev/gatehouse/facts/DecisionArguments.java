@@ -1,7 +1,6 @@
-package dev.gatehouse.gateway.gate;
+package dev.gatehouse.facts;
 
-import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
-import dev.gatehouse.gateway.policy.api.OmittedArgument;
+import dev.gatehouse.facts.DecisionInput.ArgumentError;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.gatehouse.gateway.policy;
+package dev.gatehouse.facts;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;

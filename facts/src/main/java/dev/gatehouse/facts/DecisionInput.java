@@ -1,4 +1,4 @@
-package dev.gatehouse.gateway.policy.api;
+package dev.gatehouse.facts;
 
 import java.util.List;
 import java.util.Map;
@@ -35,7 +35,13 @@ public record DecisionInput(Optional<String> tool, Optional<Object> arguments, L
         unicode = Map.copyOf(unicode);
     }
 
-    /** A tools/call input whose argument keys are folded from {@code arguments} here, the only way the PEP builds one. */
+    /** A tools/call input from the facts the PEP derived from its arguments ({@link ArgumentFacts}). */
+    public DecisionInput(String tool, ArgumentFacts facts, CallerFacts caller, Map<String, ThreadShell> targets) {
+        this(Optional.of(tool), Optional.of(facts.arguments()), facts.errors(), facts.keys(), caller, targets,
+                facts.unicode());
+    }
+
+    /** A tools/call input whose argument keys are folded from {@code arguments} here (tests, fixtures). */
     public DecisionInput(Optional<String> tool, Optional<Object> arguments, List<ArgumentError> argumentErrors,
             CallerFacts caller, Map<String, ThreadShell> targets, Map<String, List<String>> unicode) {
         this(tool, arguments, argumentErrors, ArgumentKeys.of(arguments.orElse(null)), caller, targets, unicode);

@@ -1,5 +1,6 @@
-package dev.gatehouse.gateway.policy.api;
+package dev.gatehouse.facts;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -44,6 +45,14 @@ public record CallerFacts(String kind, String logicalAgentId, Optional<String> t
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(modeLimit, "modeLimit");
         Objects.requireNonNull(sharesThreadAgent, "sharesThreadAgent");
+    }
+
+    /**
+     * The ids a wiki subtree can be built from (docs/domain.md §7): the logical agent id, then the thread agent a
+     * registration shares, if any. Which one names the caller's subtree is the policy's choice.
+     */
+    public List<String> subtreeIds() {
+        return sharesThreadAgent.map(shared -> List.of(logicalAgentId, shared)).orElse(List.of(logicalAgentId));
     }
 
     /**

@@ -1,5 +1,6 @@
-package dev.gatehouse.gateway.mcp;
+package dev.gatehouse.facts;
 
+import dev.gatehouse.facts.DecisionInput.ArgumentError;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,9 +11,6 @@ import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.PathType;
-import dev.gatehouse.gateway.gate.ArgumentCheck;
-import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
-import jakarta.inject.Singleton;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -24,7 +22,6 @@ import java.util.Optional;
  * once per revision. Messages are composed here from the keyword, the location and the member name, so no argument
  * value is ever copied into the decision input, the decision log or the agent's answer.
  */
-@Singleton
 public class ClosedSchemaArgumentCheck implements ArgumentCheck {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -1,6 +1,5 @@
-package dev.gatehouse.gateway.gate;
+package dev.gatehouse.facts;
 
-import io.micronaut.context.annotation.ConfigurationProperties;
 
 /**
  * How much of a call's arguments the PEP sends to the PDP, under {@code gatehouse.arguments} (docs/design.md "What
@@ -8,7 +7,6 @@ import io.micronaut.context.annotation.ConfigurationProperties;
  * and every byte it is sent. Every setter rejects a value below 1 with {@link IllegalArgumentException}, so a bad
  * configuration fails at startup.
  */
-@ConfigurationProperties("gatehouse.arguments")
 public class ArgumentLimits {
 
     private int maxOpenMembers = 64;

@@ -1,4 +1,4 @@
-package dev.gatehouse.gateway.policy.api;
+package dev.gatehouse.facts;
 
 import com.ibm.icu.lang.UCharacter;
 import com.ibm.icu.lang.UCharacterCategory;

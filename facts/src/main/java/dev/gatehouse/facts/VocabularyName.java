@@ -1,4 +1,4 @@
-package dev.gatehouse.gateway.policy.api;
+package dev.gatehouse.facts;
 
 /**
  * The syntax of a word of the policy's vocabulary that reaches the PEP from outside: an outside agent's ceiling claim

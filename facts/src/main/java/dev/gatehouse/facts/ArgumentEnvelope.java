@@ -1,4 +1,4 @@
-package dev.gatehouse.gateway.gate;
+package dev.gatehouse.facts;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;

@@ -1,6 +1,6 @@
-package dev.gatehouse.gateway.gate;
+package dev.gatehouse.facts;
 
-import dev.gatehouse.gateway.policy.api.DecisionInput.ArgumentError;
+import dev.gatehouse.facts.DecisionInput.ArgumentError;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,5 @@
-package dev.gatehouse.gateway.gate;
+package dev.gatehouse.facts;
 
-import dev.gatehouse.gateway.policy.api.CallerFacts;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -63,18 +62,17 @@ public final class SegmentCharacters {
     /**
      * @param arguments  the call's arguments (non-object arguments have no paths)
      * @param pathFields the row's confined path fields; values that are not strings are left to the schema check
-     * @param caller     the caller facts whose ids a subtree can be built from ({@code logicalAgentId},
-     *                   {@code sharesThreadAgent}); described only for a row with path fields, the only rows whose
-     *                   decision reads them
+     * @param subtreeIds the caller ids a subtree can be built from ({@link CallerFacts#subtreeIds()}), each one
+     *                   segment; described only for a row with path fields, the only rows whose decision reads them
      * @return segment → categories, sorted by segment; empty when every segment is plain ASCII
      */
-    public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields, CallerFacts caller) {
+    public static Map<String, List<String>> of(Object arguments, Collection<String> pathFields,
+            Collection<String> subtreeIds) {
         Map<String, List<String>> facts = new TreeMap<>();
         if (pathFields.isEmpty()) {
             return facts;
         }
-        describeSegment(caller.logicalAgentId(), facts);
-        caller.sharesThreadAgent().ifPresent(id -> describeSegment(id, facts));
+        subtreeIds.forEach(id -> describeSegment(id, facts));
         if (arguments instanceof Map<?, ?> args) {
             for (String field : pathFields) {
                 if (args.get(field) instanceof String path) {
