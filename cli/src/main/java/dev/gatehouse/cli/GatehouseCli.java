@@ -120,17 +120,16 @@ public final class GatehouseCli implements Runnable {
                 Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(inputFile.toFile(), doc.get("input"));
                 doc = doc.get("input");
             }
-            if (doc.isObject() && doc.has("arguments") && !doc.has("argumentKeys")) {
-                // The facts the gateway adds to every call: each argument key with its fold ({@link #asciiFold} is
-                // that fold for ASCII keys; give argumentKeys yourself for others, see schemas/decision-input.json).
-                ArrayNode keys = ((ObjectNode) doc).putArray("argumentKeys");
-                addKeys(doc.get("arguments"), keys);
-                inputFile = Files.createTempFile("gatehouse-explain-input-", ".json");
-                Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(inputFile.toFile(), doc);
-                out.println("note:        the input had no argumentKeys; added them as the gateway would for ASCII keys ("
-                        + inputFile + ")");
-            }
             try (PolicySource policy = source.open()) {
+                if (doc.isObject() && doc.has("tool") && !doc.has("argumentKeys")) {
+                    // A call as written by hand: the facts the gateway derives from its arguments are derived here by
+                    // the gateway's own fact builder (a logged record's input carries them already).
+                    doc = Calls.of(policy).input((ObjectNode) doc);
+                    inputFile = Files.createTempFile("gatehouse-explain-input-", ".json");
+                    Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(inputFile.toFile(), doc);
+                    out.println("note:        derived the facts of the arguments as the gateway does (" + inputFile
+                            + ")");
+                }
                 JsonNode d = opa.eval(policy, DECISION, doc);
                 Families families = Families.load(opa, policy);
                 out.println("policy:      " + policy.label() + " @ " + policy.revision());
@@ -488,39 +487,6 @@ public final class GatehouseCli implements Runnable {
         }
     }
 
-    /** Every member name of every object in {@code value}, at any depth, with its ASCII fold. */
-    static void addKeys(JsonNode value, ArrayNode keys) {
-        if (value.isObject()) {
-            value.fields().forEachRemaining(member -> {
-                keys.addObject().put("path", "").put("key", member.getKey())
-                        .put("folded", asciiFold(member.getKey()));
-                addKeys(member.getValue(), keys);
-            });
-        } else if (value.isArray()) {
-            value.forEach(element -> addKeys(element, keys));
-        }
-    }
-
-    /**
-     * The gateway's fold of an argument key (its policy.api.ArgumentKeys, docs/domain.md §6) as it is for ASCII: lower
-     * case, {@code l}, {@code 1} and {@code |} read as {@code i} and {@code 0} as {@code o} (their confusable
-     * skeletons), every other character that is not a letter or digit dropped, {@code rn} written {@code m}. Other
-     * characters are kept in lower case: the gateway reads them through ICU's confusables data, which this tool does
-     * not carry.
-     */
-    static String asciiFold(String key) {
-        StringBuilder folded = new StringBuilder();
-        key.toLowerCase(java.util.Locale.ROOT).codePoints().forEach(cp -> {
-            if (cp == 'l' || cp == '1' || cp == '|') {
-                folded.append('i');
-            } else if (cp == '0') {
-                folded.append('o');
-            } else if (cp >= 0x80 || Character.isLetterOrDigit(cp)) {
-                folded.appendCodePoint(cp);
-            }
-        });
-        return folded.toString().replace("rn", "m");
-    }
 
     static JsonNode readJson(Path file) {
         try {

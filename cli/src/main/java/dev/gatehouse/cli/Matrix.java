@@ -9,15 +9,15 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * Caller profiles × tools → outcome. The profiles file holds decision inputs without tool and arguments, plus
- * minimal arguments keyed by tool; the tools are the keys of the policy's own access table. Every cell and every
- * profile's tools/list are computed by the policy in one {@code opa eval}; nothing here knows a rule.
+ * minimal arguments keyed by tool; the tools are the keys of the policy's own access table. Each cell's input is
+ * derived by the gateway's own fact builder ({@link Calls}), then every cell and every profile's tools/list are
+ * decided by the policy in one {@code opa eval}; nothing here knows a rule.
  */
 final class Matrix {
 
@@ -97,23 +97,15 @@ final class Matrix {
     static final String MODULE = String.join("\n",
             "package gatehouse_cli",
             "",
-            "result := {\"tools\": data.gatehouse.access_table, \"cells\": cells, \"visible\": visible}",
+            "result := {\"cells\": cells, \"visible\": visible}",
             "",
-            "cells contains {\"p\": pi, \"tool\": tool, \"d\": d} if {",
-            "\tsome pi, p in input.profiles",
-            "\tsome tool, _ in data.gatehouse.access_table",
-            "\targs := object.get(input.arguments, tool, {})",
-            // The gateway reports every argument key with its Unicode fold; for the profiles' minimal arguments
-            // (ASCII letters) that is lower case with l read as i and rn written m (GatehouseCli.asciiFold).
-            "\tkeys := [{\"path\": \"\", \"key\": k, \"folded\": strings.replace_n({\"l\": \"i\", \"rn\": \"m\"}, lower(k))} |",
-            "\t\twalk(args, [_, v]); is_object(v); some k, _ in v]",
-            "\tcell := object.union(p.input, {\"tool\": tool, \"arguments\": args, \"argumentKeys\": keys})",
+            "cells[i] := d if {",
+            "\tsome i, cell in input.cells",
             "\td := data.gatehouse.authz.decision with input as cell",
             "}",
             "",
-            "visible contains {\"p\": pi, \"v\": v} if {",
-            "\tsome pi, p in input.profiles",
-            "\tprofile := p.input",
+            "visible[i] := v if {",
+            "\tsome i, profile in input.profiles",
             "\tv := data.gatehouse.authz.visible_tools with input as profile",
             "}",
             "");
@@ -137,38 +129,37 @@ final class Matrix {
         if (profiles.isEmpty()) {
             throw new CliException(profilesFile + ": no profiles");
         }
-        ObjectNode input = Opa.JSON.createObjectNode();
-        ArrayNode list = input.putArray("profiles");
-        profiles.forEach(p -> list.addObject().put("name", p.name()).set("input", p.input()));
-        input.set("arguments", doc.path("arguments").isObject() ? doc.get("arguments") : Opa.JSON.createObjectNode());
-
-        JsonNode out = opa.eval(source, MODULE, "data.gatehouse_cli.result", input);
-        if (!out.path("tools").isObject()) {
+        Calls calls = Calls.of(source);
+        List<Tool> tools = new ArrayList<>();
+        calls.tools().forEach(name -> tools.add(new Tool(name, calls.toolkit(name))));
+        if (tools.isEmpty()) {
             throw new CliException("the policy has no access table (data.gatehouse.access_table) in " + source.label());
         }
-        List<Tool> tools = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = out.get("tools").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> row = it.next();
-            tools.add(new Tool(row.getKey(), row.getValue().path("toolkit").asText("")));
-        }
         tools.sort(Comparator.comparing(Tool::toolkit).thenComparing(Tool::name));
+        JsonNode arguments = doc.path("arguments");
+        ObjectNode input = Opa.JSON.createObjectNode();
+        ArrayNode profileInputs = input.putArray("profiles");
+        ArrayNode cellInputs = input.putArray("cells");
+        for (Profile p : profiles) {
+            profileInputs.add(p.input());
+            for (Tool t : tools) {
+                ObjectNode call = p.input().deepCopy();
+                call.put("tool", t.name());
+                call.set("arguments", arguments.path(t.name()).isObject() ? arguments.get(t.name())
+                        : Opa.JSON.createObjectNode());
+                cellInputs.add(calls.input(call));
+            }
+        }
 
-        Map<Integer, Set<String>> visible = new HashMap<>();
-        for (JsonNode v : out.path("visible")) {
-            Set<String> names2 = new HashSet<>();
-            v.path("v").forEach(t -> names2.add(t.asText()));
-            visible.put(v.path("p").asInt(), names2);
-        }
-        Map<String, JsonNode> decisions = new HashMap<>();
-        for (JsonNode c : out.path("cells")) {
-            decisions.put(key(profiles.get(c.path("p").asInt()).name(), c.path("tool").asText()), c.path("d"));
-        }
+        JsonNode out = opa.eval(source, MODULE, "data.gatehouse_cli.result", input);
         Map<String, Cell> cells = new HashMap<>();
         for (int pi = 0; pi < profiles.size(); pi++) {
             Profile p = profiles.get(pi);
-            for (Tool t : tools) {
-                JsonNode d = decisions.get(key(p.name(), t.name()));
-                boolean listed = visible.getOrDefault(pi, Set.of()).contains(t.name());
+            Set<String> listed = new HashSet<>();
+            out.path("visible").path(String.valueOf(pi)).forEach(name -> listed.add(name.asText()));
+            for (int ti = 0; ti < tools.size(); ti++) {
+                Tool t = tools.get(ti);
+                JsonNode d = out.path("cells").get(String.valueOf(pi * tools.size() + ti));
                 List<String> codes = new ArrayList<>();
                 List<String> messages = new ArrayList<>();
                 if (d != null) {
@@ -179,7 +170,7 @@ final class Matrix {
                 }
                 cells.put(key(p.name(), t.name()), new Cell(p, t, d != null && d.isObject(),
                         d != null && d.path("allow").asBoolean(false) && d.path("allow").isBoolean(), codes, messages,
-                        d == null ? null : d.path("obligations"), listed));
+                        d == null ? null : d.path("obligations"), listed.contains(t.name())));
             }
         }
         return new Matrix(source.label(), source.revision(), profiles, tools, cells);

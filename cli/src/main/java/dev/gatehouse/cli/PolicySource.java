@@ -1,6 +1,7 @@
 package dev.gatehouse.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -25,21 +26,34 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
  * ({@code opa eval -b}), e.g. {@code make bundle}'s target/bundle/rego-bundle.tar.gz. The Wasm bundle is refused:
  * {@code opa eval} has no Wasm engine, and the Rego beside its policy.wasm lacks the entry points.
  *
+ * <p>A source also gives the access table and the tool input schemas its revision enforces ({@link Calls}): a bundle
+ * from its data ({@code data.gatehouse.access_table}, {@code data.gatehouse.tool_schemas}, which
+ * {@code make bundle} signs into it), a directory from {@code <dir>/gatehouse/access_table/data.json} and the schemas
+ * directory beside it ({@code <dir>/../schemas/tools/*.input.json}, as in a checkout).
+ *
  * <p>Revision: the bundle manifest's, or for a directory the value {@code scripts/source-revision.sh} prints for
- * that tree (SHA-256 over {@code sha256sum} lines of every file, named {@code policies/<path>}, in byte order).
+ * that tree (SHA-256 over {@code sha256sum} lines of every file, named {@code policies/<path>} and
+ * {@code schemas/tools/<name>}, in byte order).
  */
 final class PolicySource implements AutoCloseable {
+
+    private static final String SCHEMA_SUFFIX = ".input.json";
 
     private final Path path;
     private final boolean bundle;
     private final List<String> opaArgs;
     private final String revision;
+    private final JsonNode accessTable;
+    private final ObjectNode toolSchemas;
 
-    private PolicySource(Path path, boolean bundle, List<String> opaArgs, String revision) {
+    private PolicySource(Path path, boolean bundle, List<String> opaArgs, String revision, JsonNode accessTable,
+            ObjectNode toolSchemas) {
         this.path = path;
         this.bundle = bundle;
         this.opaArgs = opaArgs;
         this.revision = revision;
+        this.accessTable = accessTable;
+        this.toolSchemas = toolSchemas;
     }
 
     /** {@code --bundle} wins over {@code --policies}; neither means the checkout's policies/. */
@@ -63,7 +77,24 @@ final class PolicySource implements AutoCloseable {
         if (!Files.isDirectory(dir)) {
             throw new CliException("not a policies directory: " + dir);
         }
-        return new PolicySource(dir, false, List.of("-d", dir.toString()), sourceRevision(dir));
+        Path schemas = schemasBeside(dir);
+        ObjectNode toolSchemas = Opa.JSON.createObjectNode();
+        try (Stream<Path> files = Files.list(schemas)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(SCHEMA_SUFFIX)).sorted()
+                    .toList()) {
+                String name = file.getFileName().toString();
+                toolSchemas.set(name.substring(0, name.length() - SCHEMA_SUFFIX.length()), readJson(file));
+            }
+        } catch (IOException e) {
+            throw new CliException("no tool schemas beside " + dir + " (" + schemas + "): " + e.getMessage());
+        }
+        return new PolicySource(dir, false, List.of("-d", dir.toString()), sourceRevision(dir, schemas),
+                readJson(dir.resolve("gatehouse/access_table/data.json")), toolSchemas);
+    }
+
+    /** The tool schemas of a checkout's policies directory: {@code <dir>/../schemas/tools}. */
+    static Path schemasBeside(Path policies) {
+        return policies.toAbsolutePath().normalize().resolveSibling("schemas").resolve("tools");
     }
 
     static PolicySource bundle(Path file) {
@@ -89,7 +120,22 @@ final class PolicySource implements AutoCloseable {
             throw new CliException(file + " is a Wasm bundle, which opa eval cannot run; give the Rego bundle built"
                     + " from the same sources (make bundle: target/bundle/rego-bundle.tar.gz) or --policies");
         }
-        return new PolicySource(file, true, List.of("-b", file.toString()), revision);
+        JsonNode data = entries.containsKey("data.json") ? readJson(file, entries.get("data.json"))
+                : Opa.JSON.createObjectNode();
+        JsonNode schemas = data.path("gatehouse").path("tool_schemas");
+        return new PolicySource(file, true, List.of("-b", file.toString()), revision,
+                data.path("gatehouse").path("access_table"),
+                schemas.isObject() ? (ObjectNode) schemas : Opa.JSON.createObjectNode());
+    }
+
+    /** The access table of this source's revision (missing when it has none). */
+    JsonNode accessTable() {
+        return accessTable;
+    }
+
+    /** Tool name → input schema, of this source's revision. */
+    ObjectNode toolSchemas() {
+        return toolSchemas;
     }
 
     List<String> opaArgs() {
@@ -136,23 +182,49 @@ final class PolicySource implements AutoCloseable {
         return entries;
     }
 
-    static String sourceRevision(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            List<String> names = new ArrayList<>();
-            Map<String, Path> byName = new LinkedHashMap<>();
-            walk.filter(Files::isRegularFile).forEach(f -> {
-                String name = "policies/" + dir.relativize(f).toString().replace('\\', '/');
-                names.add(name);
-                byName.put(name, f);
-            });
-            names.sort(Comparator.comparing((String s) -> s.getBytes(StandardCharsets.UTF_8), PolicySource::compareBytes));
-            StringBuilder lines = new StringBuilder();
+    static String sourceRevision(Path policies, Path schemas) {
+        Map<String, Path> byName = new LinkedHashMap<>();
+        name(policies, "policies/", byName);
+        name(schemas, "schemas/tools/", byName);
+        List<String> names = new ArrayList<>(byName.keySet());
+        names.sort(Comparator.comparing((String s) -> s.getBytes(StandardCharsets.UTF_8), PolicySource::compareBytes));
+        StringBuilder lines = new StringBuilder();
+        try {
             for (String name : names) {
                 lines.append(sha256(Files.readAllBytes(byName.get(name)))).append("  ").append(name).append('\n');
             }
-            return sha256(lines.toString().getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        return sha256(lines.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Every file under {@code dir}, named {@code prefix + its path} as scripts/source-revision.sh names it. */
+    private static void name(Path dir, String prefix, Map<String, Path> byName) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.filter(Files::isRegularFile).forEach(f ->
+                    byName.put(prefix + dir.relativize(f).toString().replace('\\', '/'), f));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static JsonNode readJson(Path file) {
+        try {
+            return Opa.JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new CliException("cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    private static JsonNode readJson(Path bundle, byte[] json) {
+        try {
+            return Opa.JSON.readTree(json);
+        } catch (IOException e) {
+            throw new CliException("unreadable data.json in " + bundle + ": " + e.getMessage());
         }
     }
 

@@ -20,8 +20,7 @@ class DiffTest {
 
     @Test
     void listsExactlyTheCellsTheChangedRuleMoves() throws Exception {
-        Path changed = tmp.resolve("policies");
-        Repo.copyTree(Repo.POLICIES, changed);
+        Path changed = Repo.checkoutCopy(tmp);
         Path tools = changed.resolve("tools/tools.rego");
         String rego = Files.readString(tools);
         assertTrue(rego.contains(RULE), "the test's anchor rule is in policies/tools/tools.rego; update DiffTest.RULE");
@@ -37,19 +36,18 @@ class DiffTest {
         rows.forEach(row -> assertTrue(row.contains("unknown_tool"), row));
         assertTrue(r.out().contains(MatrixTest.profiles() + " changed cell(s):"), "only that tool's cells change:\n" + r.out());
         String page = Files.readString(html);
-        assertTrue(page.contains(PolicySource.sourceRevision(changed)), "both revisions on the page");
+        assertTrue(page.contains(Repo.revision(changed)), "both revisions on the page");
         assertEquals(MatrixTest.profiles(), page.split("<td><code>t3_thread_list</code>", -1).length - 1);
     }
 
     @Test
     void samePolicyNoChanges() throws Exception {
-        Path copy = tmp.resolve("policies");
-        Repo.copyTree(Repo.POLICIES, copy);
+        Path copy = Repo.checkoutCopy(tmp);
 
         Repo.Result r = Repo.cli("diff", "--from", Repo.POLICIES.toString(), "--to", copy.toString());
 
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().contains("no cell changes"), r.out());
-        assertTrue(r.out().contains(PolicySource.sourceRevision(Repo.POLICIES)), "a copy has the same revision");
+        assertTrue(r.out().contains(Repo.revision(Repo.POLICIES)), "a copy has the same revision");
     }
 }

@@ -25,12 +25,26 @@ class ExplainTest {
         assertTrue(r.out().contains("decision:    DENY"), r.out());
         assertTrue(r.out().contains("unknown_tool  [tools"), "the code is mapped to its family:\n" + r.out());
         assertTrue(r.out().contains("failed rule families: tools"), r.out());
-        assertTrue(r.out().contains(PolicySource.sourceRevision(Repo.POLICIES)), r.out());
+        assertTrue(r.out().contains(Repo.revision(Repo.POLICIES)), r.out());
 
         String command = r.out().lines().dropWhile(l -> !l.equals("reproduce:")).skip(1).findFirst().orElseThrow().trim();
         assertTrue(command.contains("eval --explain=notes"), command);
         String reproduced = Repo.exec(List.of("bash", "-c", command));
         assertTrue(reproduced.contains("unknown_tool"), "the printed command reproduces the decision:\n" + reproduced);
+    }
+
+    /** A call written by hand gets the facts the gateway derives: a look-alike identity key is one, as it decides. */
+    @Test
+    void explainsAHandWrittenCallWithTheGatewaysFacts() throws Exception {
+        Path input = tmp.resolve("input.json");
+        var arguments = Opa.JSON.createObjectNode().put("path", "заметки/ノート.md").put("\u0430gentI\u0307d", "a2");
+        Opa.JSON.writeValue(input.toFile(), Repo.input("wiki_read", arguments));
+
+        Repo.Result r = Repo.cli("explain", "--input", input.toString(), "--policies", Repo.POLICIES.toString());
+
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("derived the facts of the arguments as the gateway does"), r.out());
+        assertTrue(r.out().contains("identity_argument  [arguments"), r.out());
     }
 
     @Test

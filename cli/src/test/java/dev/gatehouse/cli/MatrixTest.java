@@ -18,7 +18,7 @@ class MatrixTest {
 
     static int tools() throws Exception {
         try (PolicySource p = PolicySource.directory(Repo.POLICIES)) {
-            return Repo.opa().eval(p, "data.gatehouse.access_table", Opa.JSON.createObjectNode()).size();
+            return Calls.of(p).tools().size();
         }
     }
 
@@ -52,6 +52,7 @@ class MatrixTest {
             Matrix m = Matrix.compute(Repo.opa(), p, Repo.PROFILES);
             JsonNode args = Opa.JSON.readTree(Repo.PROFILES.toFile()).path("arguments");
             JsonNode doc = Opa.JSON.readTree(Repo.PROFILES.toFile());
+            Calls calls = Calls.of(p);
             for (int i = 0; i < m.profiles().size(); i += 4) {
                 Matrix.Profile profile = m.profiles().get(i);
                 for (Matrix.Tool tool : m.tools()) {
@@ -59,9 +60,8 @@ class MatrixTest {
                     ((com.fasterxml.jackson.databind.node.ObjectNode) input).put("tool", tool.name())
                             .set("arguments", args.path(tool.name()).isMissingNode()
                                     ? Opa.JSON.createObjectNode() : args.get(tool.name()));
-                    GatehouseCli.addKeys(input.get("arguments"),
-                            ((com.fasterxml.jackson.databind.node.ObjectNode) input).putArray("argumentKeys"));
-                    JsonNode d = Repo.opa().eval(p, GatehouseCli.DECISION, input);
+                    JsonNode d = Repo.opa().eval(p, GatehouseCli.DECISION,
+                            calls.input((com.fasterxml.jackson.databind.node.ObjectNode) input));
                     Matrix.Cell c = m.cell(profile, tool);
                     assertEquals(d.path("allow").asBoolean(), c.allow(), profile.name() + " × " + tool.name());
                     assertEquals(d.path("obligations"), c.obligations(), profile.name() + " × " + tool.name());

@@ -44,6 +44,18 @@ final class Repo {
         return input;
     }
 
+    /** A copy of the checkout's policies and tool schemas under {@code dir}, laid out as in a checkout. */
+    static Path checkoutCopy(Path dir) throws IOException {
+        copyTree(POLICIES, dir.resolve("policies"));
+        copyTree(ROOT.resolve("schemas/tools"), dir.resolve("schemas/tools"));
+        return dir.resolve("policies");
+    }
+
+    /** The revision scripts/source-revision.sh gives a checkout whose policies directory is {@code policies}. */
+    static String revision(Path policies) {
+        return PolicySource.sourceRevision(policies, PolicySource.schemasBeside(policies));
+    }
+
     static void copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> walk = Files.walk(from)) {
             for (Path p : (Iterable<Path>) walk::iterator) {

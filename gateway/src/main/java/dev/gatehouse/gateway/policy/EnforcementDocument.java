@@ -1,13 +1,14 @@
 package dev.gatehouse.gateway.policy;
 
-import dev.gatehouse.facts.PolicyJson;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.facts.AccessRow;
+import dev.gatehouse.facts.AccessTable;
+import dev.gatehouse.facts.JsonShapes;
+import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.PolicyContents.ReasonEntry;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +49,7 @@ public final class EnforcementDocument {
         if (!document.isObject()) {
             return new Problems(List.of("the enforcement document is not an object"));
         }
-        Map<String, AccessRow> rows = rows(document.path("accessTable"), problems);
+        Map<String, AccessRow> rows = AccessTable.rows(document.path("accessTable"), problems);
         Map<String, Map<String, Object>> schemas = new LinkedHashMap<>();
         JsonNode toolSchemas = document.path("toolSchemas");
         if (!toolSchemas.isObject()) {
@@ -63,63 +64,12 @@ public final class EnforcementDocument {
             });
         }
         Map<String, ReasonEntry> reasons = reasons(document.path("reasons"), problems);
-        List<String> ceilings = strings(document.path("ceilings"), "ceilings", problems);
+        List<String> ceilings = JsonShapes.strings(document.path("ceilings"), "ceilings", problems);
         if (!problems.isEmpty()) {
             return new Problems(problems);
         }
         return new Contents(new PolicyContents(rows, schemas, reasons,
                 PolicyJson.MAPPER.convertValue(document.get("accessTable"), JSON_OBJECT), ceilings));
-    }
-
-    private static Map<String, AccessRow> rows(JsonNode table, List<String> problems) {
-        Map<String, AccessRow> rows = new LinkedHashMap<>();
-        if (!table.isObject() || table.isEmpty()) {
-            problems.add("the access table is not an object of rows");
-            return rows;
-        }
-        for (Iterator<Map.Entry<String, JsonNode>> it = table.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> entry = it.next();
-            String tool = entry.getKey();
-            JsonNode row = entry.getValue();
-            int before = problems.size();
-            Optional<String> toolkit = text(row, "toolkit", "row " + tool, problems);
-            Optional<String> accessClass = text(row, "class", "row " + tool, problems);
-            JsonNode capability = row.path("capability");
-            if (!capability.isNull() && !capability.isTextual()) {
-                problems.add("row " + tool + ": capability is neither a string nor null");
-            }
-            List<String> threadFields = strings(row.path("threadFields"), "row " + tool + ": threadFields", problems);
-            Map<String, String> modeFields = new LinkedHashMap<>();
-            JsonNode modes = row.path("modeFields");
-            if (modes.isObject()) {
-                modes.fields().forEachRemaining(mode -> {
-                    if (mode.getValue().isTextual()) {
-                        modeFields.put(mode.getKey(), mode.getValue().textValue());
-                    } else {
-                        problems.add("row " + tool + ": modeFields." + mode.getKey() + " is not a string");
-                    }
-                });
-            } else {
-                problems.add("row " + tool + ": modeFields is not an object");
-            }
-            List<String> pathFields = new ArrayList<>();
-            JsonNode paths = row.path("paths");
-            if (paths.isObject()) {
-                paths.fields().forEachRemaining(path -> {
-                    pathFields.add(path.getKey());
-                    if (!path.getValue().isObject()) {
-                        problems.add("row " + tool + ": paths." + path.getKey() + " is not an object");
-                    }
-                });
-            } else {
-                problems.add("row " + tool + ": paths is not an object");
-            }
-            if (problems.size() == before) {
-                rows.put(tool, new AccessRow(toolkit.get(), accessClass.get(),
-                        Optional.ofNullable(capability.textValue()), threadFields, modeFields, pathFields));
-            }
-        }
-        return rows;
     }
 
     private static Map<String, ReasonEntry> reasons(JsonNode catalogue, List<String> problems) {
@@ -132,10 +82,10 @@ public final class EnforcementDocument {
             String code = entry.getKey();
             JsonNode reason = entry.getValue();
             int before = problems.size();
-            Optional<String> family = text(reason, "family", "reason " + code, problems);
-            Optional<String> title = text(reason, "title", "reason " + code, problems);
-            Optional<String> description = text(reason, "description", "reason " + code, problems);
-            Optional<String> rule = text(reason, "rule", "reason " + code, problems);
+            Optional<String> family = JsonShapes.text(reason, "family", "reason " + code, problems);
+            Optional<String> title = JsonShapes.text(reason, "title", "reason " + code, problems);
+            Optional<String> description = JsonShapes.text(reason, "description", "reason " + code, problems);
+            Optional<String> rule = JsonShapes.text(reason, "rule", "reason " + code, problems);
             if (!reason.path("retryable").isBoolean()) {
                 problems.add("reason " + code + ": retryable is not a boolean");
             }
@@ -145,30 +95,5 @@ public final class EnforcementDocument {
             }
         });
         return reasons;
-    }
-
-    private static Optional<String> text(JsonNode node, String member, String where, List<String> problems) {
-        JsonNode value = node.path(member);
-        if (!value.isTextual()) {
-            problems.add(where + ": " + member + " is not a string");
-            return Optional.empty();
-        }
-        return Optional.of(value.textValue());
-    }
-
-    private static List<String> strings(JsonNode array, String where, List<String> problems) {
-        List<String> values = new ArrayList<>();
-        if (!array.isArray()) {
-            problems.add(where + " is not an array");
-            return values;
-        }
-        for (JsonNode value : array) {
-            if (value.isTextual()) {
-                values.add(value.textValue());
-            } else {
-                problems.add(where + " holds a non-string");
-            }
-        }
-        return values;
     }
 }
