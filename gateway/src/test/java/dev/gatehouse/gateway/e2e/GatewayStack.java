@@ -46,6 +46,7 @@ final class GatewayStack implements AutoCloseable {
     int authPort;
     private final Map<String, String> extraEnv;
     private Path bundle = Path.of(property("gatehouse.bundle.dir"), "bundle.tar.gz");
+    private String authClients = "o1=read-only,o2=full-access";
     private String local;
     private List<String> gatewayCommand;
     private Map<String, String> gatewayEnv;
@@ -76,9 +77,18 @@ final class GatewayStack implements AutoCloseable {
      * directory ({@link #bundle()}), so a test can replace it with another revision, as {@code make bundle} does.
      */
     static GatewayStack startWatching(Path workDir) throws Exception {
+        return startWatching(workDir, "");
+    }
+
+    /**
+     * {@link #startWatching(Path)}, the authorization server also approving {@code moreClients}
+     * ({@code client=ceiling,…}, ceilings as the token carries them, whatever the policy knows).
+     */
+    static GatewayStack startWatching(Path workDir, String moreClients) throws Exception {
         GatewayStack stack = new GatewayStack(workDir, freePort(), SessionTokens.mint(), SessionTokens.mint(),
                 Map.of());
         stack.bundle = Files.copy(stack.bundle, workDir.resolve("bundle.tar.gz"));
+        stack.authClients = stack.authClients + (moreClients.isEmpty() ? "" : "," + moreClients);
         return launched(stack, Optional.empty());
     }
 
@@ -124,7 +134,7 @@ final class GatewayStack implements AutoCloseable {
             Process auth = spawn("local-auth", List.of("java", "-jar", property("gatehouse.local-auth.jar")), Map.of(
                     "GATEHOUSE_AUTH_PORT", String.valueOf(authPort),
                     "GATEHOUSE_AUTH_AUDIENCE", mcpUrl(),
-                    "GATEHOUSE_AUTH_CLIENTS", "o1=read-only,o2=full-access",
+                    "GATEHOUSE_AUTH_CLIENTS", authClients,
                     "GATEHOUSE_AUTH_SCOPE", SCOPE,
                     "GATEHOUSE_AUTH_KEY_FILE", workDir.resolve("auth/signing-key.json").toString()));
             awaitHttp(URI.create(issuer() + "/.well-known/oauth-authorization-server"), auth, "local-auth");
