@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.audit.RetentionStatus;
+import dev.gatehouse.gateway.context.ShellWatch;
 import dev.gatehouse.gateway.lifecycle.CallTracker;
 import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
@@ -28,7 +29,10 @@ import java.util.Map;
  * keptFiles, mustKeepFiles, maxFiles, evictedRecords}} reports the decision log's space budget: while
  * {@code max-files} or more rotated files are kept that are neither shipped nor past their retention age (the next
  * rotation deletes records that are neither, or one did), its status and the top-level one are {@code DEGRADED},
- * still with 200: decisions go on and so does readiness. Public: no secrets, no decision input.
+ * still with 200: decisions go on and so does readiness. {@code hostWatch: {state, …}} reports the watch of the host's
+ * thread shells ({@link ShellWatch#view}: {@code watching}, {@code stale}, {@code disconnected} or {@code off}); it
+ * does not change the status either, since without the watch every shell is read from the host on the call. Public:
+ * no secrets, no decision input.
  *
  * <p>Probes, at Micronaut's conventional paths: {@code GET /health/liveness} is 200 {@code {status: "UP"}} while the
  * process answers HTTP at all (restart it when this fails); {@code GET /health/readiness} is 200 with the body of
@@ -43,14 +47,16 @@ public class HealthController {
     private final CallTracker calls;
     private final NoticeStatus notices;
     private final DecisionLog decisionLog;
+    private final ShellWatch hostWatch;
 
     public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls, NoticeStatus notices,
-            DecisionLog decisionLog) {
+            DecisionLog decisionLog, ShellWatch hostWatch) {
         this.pdp = pdp;
         this.database = database;
         this.calls = calls;
         this.notices = notices;
         this.decisionLog = decisionLog;
+        this.hostWatch = hostWatch;
     }
 
     @Get("/liveness")
@@ -93,6 +99,8 @@ public class HealthController {
         body.put("pdp", engine);
         body.put("store", store);
         body.put("decisionLog", decisionLog(retention));
+        // Detail only: without the watch every thread shell is read from the host on the call, as before it.
+        body.put("hostWatch", hostWatch.view());
         // Detail only: a Project Service that refuses the notice credential is reported, and /mcp keeps serving.
         Map<String, Object> streams = new LinkedHashMap<>(notices.view());
         Map<String, Object> hold = notices.holdView();

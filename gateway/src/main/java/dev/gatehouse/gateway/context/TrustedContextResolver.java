@@ -1,9 +1,6 @@
 package dev.gatehouse.gateway.context;
 
-import dev.gatehouse.facade.error.FacadeResult;
-import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.host.HostFacade;
-import dev.gatehouse.facade.host.ThreadState;
 import dev.gatehouse.gateway.auth.AgentSession;
 import dev.gatehouse.gateway.auth.Authenticated;
 import dev.gatehouse.gateway.auth.GatewayProperties;
@@ -11,6 +8,7 @@ import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
 import dev.gatehouse.gateway.policy.api.CallerFacts;
 import dev.gatehouse.gateway.policy.api.ThreadShell;
 import dev.gatehouse.gateway.policy.api.ThreadShell.Lookup;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -19,8 +17,8 @@ import java.util.Optional;
 
 /**
  * The PIP: gathers on every call what is known about the caller (the session or token, the agent's settings, read
- * through the store's bounded caches, and the host's thread shells, always asked fresh) and reports it as facts
- * (docs/domain.md §1, §4). It decides nothing: whether a thread owns a live run, whether a caller may write, its
+ * through the store's bounded caches, and the host's thread shells, from the watch within its staleness bound or
+ * read on the call, {@link ThreadShells}) and reports it as facts (docs/domain.md §1, §4). It decides nothing: whether a thread owns a live run, whether a caller may write, its
  * limits and its scopes are derived by the policy. Nothing here reads tool arguments, {@code _meta} or request
  * headers other than the credential and {@code T3-Mode-Limit}.
  *
@@ -30,14 +28,20 @@ import java.util.Optional;
 @Singleton
 public class TrustedContextResolver {
 
-    private final HostFacade host;
+    private final ThreadShells shells;
     private final AgentDirectory settings;
     private final GatewayProperties gateway;
 
-    public TrustedContextResolver(HostFacade host, AgentDirectory settings, GatewayProperties gateway) {
-        this.host = host;
+    @Inject
+    public TrustedContextResolver(ThreadShells shells, AgentDirectory settings, GatewayProperties gateway) {
+        this.shells = shells;
         this.settings = settings;
         this.gateway = gateway;
+    }
+
+    /** A PIP without a watch: every shell is read from {@code host} on the call. */
+    public TrustedContextResolver(HostFacade host, AgentDirectory settings, GatewayProperties gateway) {
+        this(ThreadShells.fresh(host), settings, gateway);
     }
 
     /** The caller's trusted context and facts for this call. */
@@ -55,11 +59,11 @@ public class TrustedContextResolver {
      * @return id → shell, in the order first named
      */
     public Map<String, ThreadShell> threadShells(Collection<String> threadIds) {
-        Map<String, ThreadShell> shells = new LinkedHashMap<>();
+        Map<String, ThreadShell> byId = new LinkedHashMap<>();
         for (String id : threadIds) {
-            shells.computeIfAbsent(id, this::shell);
+            byId.computeIfAbsent(id, shells::shell);
         }
-        return shells;
+        return byId;
     }
 
     private ResolvedCaller forThread(AgentSession session, AuthenticatedCaller caller) {
@@ -72,7 +76,7 @@ public class TrustedContextResolver {
                 TrustedContext.ownWikiRoot(CallerKind.THREAD, session.logicalAgentId()));
         CallerFacts facts = new CallerFacts(CallerKind.THREAD.wire(), session.logicalAgentId(),
                 Optional.of(session.threadId()), Optional.of(session.providerInstanceId()),
-                Optional.of(shell(session.threadId())), Optional.empty(), facts(agent), caller.modeLimit());
+                Optional.of(shells.shell(session.threadId())), Optional.empty(), facts(agent), caller.modeLimit());
         return new ResolvedCaller(context, facts);
     }
 
@@ -109,16 +113,4 @@ public class TrustedContextResolver {
         return agent.project().enabled() ? agent.project().projectServiceProjectId() : Optional.empty();
     }
 
-    /** The thread's shell as the host reported it, or how the lookup failed. */
-    private ThreadShell shell(String threadId) {
-        FacadeResult<ThreadState> result = host.threadState(threadId);
-        if (result instanceof FacadeResult.Ok<ThreadState> ok && ok.value() != null) {
-            ThreadState state = ok.value();
-            return ThreadShell.found(state.archived(), state.activeRunId().isPresent(), state.providerInstanceId(),
-                    state.runtimeMode(), state.interactionMode());
-        }
-        boolean absent = result instanceof FacadeResult.Failed<ThreadState> failed
-                && failed.error() instanceof ServiceError.NotFound;
-        return ThreadShell.of(absent ? Lookup.NOT_FOUND : Lookup.UNAVAILABLE);
-    }
 }
