@@ -13,7 +13,7 @@ import java.nio.file.Path;
  *   <li>{@code credential}: the Bearer credential every request must carry (set {@code GATEHOUSE_LOCAL_CREDENTIAL});
  *       start-up fails without one</li>
  *   <li>{@code port}: the loopback port, default 8181 (read by {@code micronaut.server.port})</li>
- *   <li>{@code host-events-kept}: how many of the latest host thread events the feed keeps (default 1,000); a reader
+ *   <li>{@code host-events-kept}: how many of the latest host thread events the feed keeps (default 256); a reader
  *       whose cursor is older lists again ({@code GATEHOUSE_LOCAL_HOST_EVENTS_KEPT})</li>
  * </ul>
  */

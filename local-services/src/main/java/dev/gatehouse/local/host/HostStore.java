@@ -46,8 +46,12 @@ public final class HostStore {
      */
     public static final int MAX_REPLIES = 1_000;
 
-    /** Thread events kept unless configured otherwise ({@code gatehouse.local.host-events-kept}). */
-    public static final int DEFAULT_EVENTS_KEPT = 1_000;
+    /**
+     * Thread events kept unless configured otherwise ({@code gatehouse.local.host-events-kept}): every change saves
+     * the whole state file, events included (≈ 350 bytes each), so the log is kept short; a reader further behind
+     * lists again.
+     */
+    public static final int DEFAULT_EVENTS_KEPT = 256;
 
     /** The most events one page of the feed holds. */
     static final int PAGE = 100;
