@@ -18,9 +18,10 @@ import java.util.Optional;
 /**
  * The PIP: gathers on every call what is known about the caller (the session or token, the agent's settings, read
  * through the store's bounded caches, and the host's thread shells, from the watch within its staleness bound or
- * read on the call, {@link ThreadShells}) and reports it as facts (docs/domain.md §1, §4). It decides nothing: whether a thread owns a live run, whether a caller may write, its
- * limits and its scopes are derived by the policy. Nothing here reads tool arguments, {@code _meta} or request
- * headers other than the credential and {@code T3-Mode-Limit}.
+ * read on the call, {@link ThreadShells}) and reports it as facts (docs/domain.md §1, §4). It decides nothing:
+ * whether a thread owns a live run, whether a caller may write, its limits and its scopes are derived by the policy.
+ * Nothing here reads tool arguments, {@code _meta} or request headers other than the credential and
+ * {@code T3-Mode-Limit}.
  *
  * <p>A lookup that fails is reported as it failed: {@link Lookup#NOT_FOUND} when the host says the thread does not
  * exist, {@link Lookup#UNAVAILABLE} for any other failure (the policy answers those with {@code unavailable}).
@@ -112,5 +113,4 @@ public class TrustedContextResolver {
     private static Optional<String> projectBinding(AgentSettings agent) {
         return agent.project().enabled() ? agent.project().projectServiceProjectId() : Optional.empty();
     }
-
 }

@@ -47,7 +47,8 @@ class ThreadFeedContractTest {
 
     @Test
     void everyChangeOfAShellIsOneEventAfterTheListsCursorWithTheShellAfterIt() throws Exception {
-        try (LocalServices services = new LocalServices(data.resolve("a")); HttpThreadFeed feed = services.threadFeed()) {
+        try (LocalServices services = new LocalServices(data.resolve("a"));
+                HttpThreadFeed feed = services.threadFeed()) {
             RawHttp raw = new RawHttp(services.uri(), LocalServices.CREDENTIAL);
             ThreadListing listing = ok(feed.list());
             assertEquals(Optional.of("full-access"), listing.threads().stream()
@@ -94,7 +95,8 @@ class ThreadFeedContractTest {
 
     @Test
     void anIdlePollEndsWithAnEmptyPageAndAWaitingPollWakesForAChange() throws Exception {
-        try (LocalServices services = new LocalServices(data.resolve("b")); HttpThreadFeed feed = services.threadFeed()) {
+        try (LocalServices services = new LocalServices(data.resolve("b"));
+                HttpThreadFeed feed = services.threadFeed()) {
             RawHttp raw = new RawHttp(services.uri(), LocalServices.CREDENTIAL);
             String head = ok(feed.list()).cursor();
             ThreadEventPage heartbeat = ok(feed.events(Optional.of(head), 20));
@@ -113,7 +115,8 @@ class ThreadFeedContractTest {
 
     @Test
     void pagesAreCutAtOneHundredEventsAndSayThereIsMore() {
-        try (LocalServices services = new LocalServices(data.resolve("c")); HttpThreadFeed feed = services.threadFeed()) {
+        try (LocalServices services = new LocalServices(data.resolve("c"));
+                HttpThreadFeed feed = services.threadFeed()) {
             RawHttp raw = new RawHttp(services.uri(), LocalServices.CREDENTIAL);
             String start = ok(feed.list()).cursor();
             for (int i = 0; i < 101; i++) {
