@@ -66,7 +66,7 @@ class ConfigurationKeysTest {
                 }
             });
         }
-        try (Stream<Path> scripts = Files.list(REPO.resolve("scripts"))) {
+        try (Stream<Path> scripts = Files.walk(REPO.resolve("scripts"))) {
             scripts.filter(file -> file.toString().endsWith(".sh")).forEach(file -> {
                 for (String key : matches(SCRIPT_PROPERTY, read(file))) {
                     if (!known.configuration(key) && !known.systemProperties.contains(key)) {
