@@ -14,6 +14,7 @@ import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.bundle.BundleArchive;
 import dev.gatehouse.gateway.policy.bundle.SignedBundles;
 import dev.gatehouse.gateway.support.Facts;
+import dev.gatehouse.gateway.support.Slow;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one whole; a refused one (older, unverifiable, failing its smoke cases) leaves the serving one serving and says
  * why; decisions racing a swap are each wholly one revision and none fails.
  */
+@Slow
 class EmbeddedPdpActivationTest {
 
     private static final CallerFacts CALLER = Facts.a1();
