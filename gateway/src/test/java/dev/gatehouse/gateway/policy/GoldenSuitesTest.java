@@ -3,6 +3,7 @@ package dev.gatehouse.gateway.policy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatehouse.facts.PolicyJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
