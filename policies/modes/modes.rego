@@ -138,10 +138,8 @@ obligations := {"modes": {field: requested(axis) | some axis, field in tools.row
 	count(tools.row.modeFields) > 0
 }
 
-axis_code := {
-	"runtimeMode": "runtime_mode_escalation_denied",
-	"interactionMode": "interaction_mode_escalation_denied",
-}
+# The escalations reported on one axis.
+escalation_messages(axis) := {pair[1] | some pair in escalations; pair[0] == axis}
 
 # METADATA
 # title: thread_not_found
@@ -156,14 +154,25 @@ denials["thread_not_found"] := concat("", [
 }
 
 # METADATA
-# title: runtime_mode_escalation_denied, interaction_mode_escalation_denied
-# description: The call asks for, or acts on a thread with, a mode above the caller's limit on that axis.
-#   Not claimed while the calling thread's state is unknown because the host failed.
+# title: runtime_mode_escalation_denied
+# description: The call asks for, or acts on a thread with, a runtime mode above the caller's limit. Not claimed
+#   while the calling thread's state is unknown because the host failed.
 # custom:
-#   code: runtime_mode_escalation_denied interaction_mode_escalation_denied
-denials[code] := concat("; ", sort(messages)) if {
+#   code: runtime_mode_escalation_denied
+denials["runtime_mode_escalation_denied"] := concat("; ", sort(messages)) if {
 	not caller.thread_unavailable
-	some axis, code in axis_code
-	messages := {pair[1] | some pair in escalations; pair[0] == axis}
+	messages := escalation_messages("runtimeMode")
+	count(messages) > 0
+}
+
+# METADATA
+# title: interaction_mode_escalation_denied
+# description: The call asks for, or acts on a thread with, an interaction mode above the caller's limit. Not
+#   claimed while the calling thread's state is unknown because the host failed.
+# custom:
+#   code: interaction_mode_escalation_denied
+denials["interaction_mode_escalation_denied"] := concat("; ", sort(messages)) if {
+	not caller.thread_unavailable
+	messages := escalation_messages("interactionMode")
 	count(messages) > 0
 }
