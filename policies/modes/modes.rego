@@ -38,13 +38,6 @@ requested_within if {
 	}
 }
 
-# A requested value that is not a mode of the axis is the schema family's finding, not an escalation.
-escalations contains [axis, concat("", ["requested ", axis, " is above the caller's limit"])] if {
-	some axis, _ in tools.row.modeFields
-	is_mode(axis, requested(axis))
-	not requested_within_axis(axis)
-}
-
 is_mode(axis, mode) if _ = data.gatehouse.modes.rank[axis][mode]
 
 # Named so that `not` also fires when the requested mode or the limit is undefined.
@@ -100,13 +93,6 @@ unresolved_targets contains field if {
 
 target_unavailable(field) if input.targets.threads[input.arguments[field]].lookup == "unavailable"
 
-escalations contains [axis, concat("", ["target thread in ", field, " runs with a ", axis, " above the caller's limit"])] if {
-	some field in tools.row.threadFields
-	found_target(field)
-	some axis in axes
-	not target_within_axis(field, axis)
-}
-
 # --- class minimum (write_environment) -------------------------------------------------------------
 
 # Caller-level: the caller's limits reach the row's class minimum on every axis; also used for tools/list.
@@ -115,6 +101,22 @@ caller_reaches(row) if {
 	every axis, minimum in class.minimumLimits {
 		at_or_below(axis, minimum)
 	}
+}
+
+# --- escalations: [axis, problem] pairs ------------------------------------------------------------
+
+# A requested value that is not a mode of the axis is the schema family's finding, not an escalation.
+escalations contains [axis, concat("", ["requested ", axis, " is above the caller's limit"])] if {
+	some axis, _ in tools.row.modeFields
+	is_mode(axis, requested(axis))
+	not requested_within_axis(axis)
+}
+
+escalations contains [axis, concat("", ["target thread in ", field, " runs with a ", axis, " above the caller's limit"])] if {
+	some field in tools.row.threadFields
+	found_target(field)
+	some axis in axes
+	not target_within_axis(field, axis)
 }
 
 escalations contains [axis, concat("", ["this tool needs a ", axis, " limit of ", minimum])] if {
