@@ -14,6 +14,7 @@ import dev.gatehouse.facts.ThreadShell.Lookup;
 import jakarta.inject.Singleton;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -40,21 +41,33 @@ public class TrustedContextResolver {
         this.gateway = gateway;
     }
 
-    /** The caller's trusted context and facts for this call. */
+    /** The caller's trusted context and facts, for a request that names no thread (tools/list). */
     public ResolvedCaller resolve(AuthenticatedCaller caller) {
-        if (caller.identity() instanceof Authenticated.ThreadCaller thread) {
-            return forThread(thread.session(), caller);
-        }
-        return forOutsideAgent((Authenticated.OutsideAgent) caller.identity(), caller);
+        return resolve(caller, List.of());
     }
 
     /**
-     * Shells of the named threads, each looked up once.
+     * Everything the PIP knows for one call, in one entry: the caller's trusted context and facts, and the shell of
+     * every target thread, each looked up once.
      *
-     * @param threadIds ids taken from the arguments named by the row's threadFields
-     * @return id → shell, in the order first named
+     * @param targetThreadIds the thread ids the call names ({@code AccessRow.threadIds}: the string values of the
+     *                        row's threadFields)
+     * @throws dev.gatehouse.gateway.store.StoreUnavailableException when the caller's settings or registration could
+     *                                                               not be read within the store's deadline
      */
-    public Map<String, ThreadShell> threadShells(Collection<String> threadIds) {
+    public ResolvedCaller resolve(AuthenticatedCaller caller, Collection<String> targetThreadIds) {
+        Caller resolved = caller.identity() instanceof Authenticated.ThreadCaller thread
+                ? forThread(thread.session(), caller)
+                : forOutsideAgent((Authenticated.OutsideAgent) caller.identity(), caller);
+        return new ResolvedCaller(resolved.context(), resolved.facts(), threadShells(targetThreadIds));
+    }
+
+    /** The caller's part of the answer, read before any target is looked up. */
+    private record Caller(TrustedContext context, CallerFacts facts) {
+    }
+
+    /** Shells of the named threads, each looked up once: id → shell, in the order first named. */
+    private Map<String, ThreadShell> threadShells(Collection<String> threadIds) {
         Map<String, ThreadShell> shells = new LinkedHashMap<>();
         for (String id : threadIds) {
             shells.computeIfAbsent(id, this::shell);
@@ -62,7 +75,7 @@ public class TrustedContextResolver {
         return shells;
     }
 
-    private ResolvedCaller forThread(AgentSession session, AuthenticatedCaller caller) {
+    private Caller forThread(AgentSession session, AuthenticatedCaller caller) {
         AgentSettings agent = settings.settings(AgentKey.thread(session.logicalAgentId()));
         TrustedContext context = new TrustedContext(session.environmentId(), CallerKind.THREAD,
                 Optional.of(session.threadId()), Optional.of(session.providerSessionId()),
@@ -72,7 +85,7 @@ public class TrustedContextResolver {
         CallerFacts facts = new CallerFacts(CallerKind.THREAD.wire(), session.logicalAgentId(),
                 Optional.of(session.threadId()), Optional.of(session.providerInstanceId()),
                 Optional.of(shell(session.threadId())), Optional.empty(), agent.facts(), caller.modeLimit());
-        return new ResolvedCaller(context, facts);
+        return new Caller(context, facts);
     }
 
     /**
@@ -81,7 +94,7 @@ public class TrustedContextResolver {
      * that id in the outside-agent namespace. A registration that shares a thread agent's subtree is sent as the
      * fact {@code sharesThreadAgent}; the policy chooses the subtree from it (obligation {@code wikiRoot}).
      */
-    private ResolvedCaller forOutsideAgent(Authenticated.OutsideAgent agent, AuthenticatedCaller caller) {
+    private Caller forOutsideAgent(Authenticated.OutsideAgent agent, AuthenticatedCaller caller) {
         Optional<OutsideAgentRegistration> registration = settings.registration(agent.issuer(), agent.subject());
         String agentId = registration.map(OutsideAgentRegistration::logicalAgentId)
                 .orElseGet(() -> OutsideAgentIds.derive(agent.issuer(), agent.subject()));
@@ -93,7 +106,7 @@ public class TrustedContextResolver {
         CallerFacts facts = new CallerFacts(CallerKind.OUTSIDE_AGENT.wire(), agentId, Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.of(agent.ceiling()), current.facts(), caller.modeLimit(),
                 shared);
-        return new ResolvedCaller(context, facts);
+        return new Caller(context, facts);
     }
 
     /** The thread's shell as the host reported it, or how the lookup failed. */

@@ -107,9 +107,17 @@ class TrustedContextResolverTest {
     }
 
     @Test
+    void oneEntryGivesTheCallerAndTheTargetsFromTheSameReads() {
+        ResolvedCaller resolved = pip.resolve(Callers.a1(), List.of("t1"));
+        assertEquals(resolved.facts().thread().orElseThrow(), resolved.targets().get("t1"),
+                "the caller's own thread named as a target is the same shell");
+        assertEquals(Map.of(), pip.resolve(Callers.a1()).targets(), "a request that names no thread has no targets");
+    }
+
+    @Test
     void targetShellsSayHowEachLookupEnded() {
         host.failing.add("t2");
-        Map<String, ThreadShell> shells = pip.threadShells(List.of("t1", "t2", "nope", "t1"));
+        Map<String, ThreadShell> shells = pip.resolve(Callers.a1(), List.of("t1", "t2", "nope", "t1")).targets();
         assertEquals(List.of("t1", "t2", "nope"), List.copyOf(shells.keySet()));
         assertEquals(ThreadShell.found(false, true, Optional.of("p-1"), "full-access", "default"), shells.get("t1"));
         assertEquals(ThreadShell.of(Lookup.UNAVAILABLE), shells.get("t2"));
