@@ -6,9 +6,9 @@ package dev.gatehouse.gateway.gate;
  * {@link GatePipeline}. Each step is timed in {@code gatehouse.gate.step} tagged with its {@link #wire()} name and
  * traced as the span {@code gate.<name>} ({@code telemetry.GateSteps}).
  *
- * <p>Quotas (docs/design.md, "Next") come in as one more step, {@code admission}, between {@link #DECISION} and
- * {@link #DECISION_LOG}, at the place marked in {@link GatePipeline#decide}: it acts on a decided allow, and the
- * record the log step writes then says whether the call was admitted.
+ * <p>A further step (an admission step for quotas, say) is one more constant here and one call at the place marked
+ * in {@link GatePipeline#decide}, between {@link #DECISION} and {@link #DECISION_LOG}: it acts on a decided answer,
+ * and the record the log step writes then says what it did; it serves all three entry points at once.
  */
 public enum GateStep {
 
