@@ -144,6 +144,14 @@ public class GatePipeline {
         return steps.run(GateStep.HANDLER.wire(), action);
     }
 
+    /** The {@link GateStep#HANDLER} step of an action that answers nothing (a notice's send, which stores its end). */
+    public void handler(Runnable action) {
+        steps.run(GateStep.HANDLER.wire(), () -> {
+            action.run();
+            return null;
+        });
+    }
+
     /** The {@link GateStep#DECISION} step on the revision taken, recording the PDP's answer time. */
     private <O> PolicyOutcome<O> decision(Optional<ServedPolicy> served, DecisionRequest<O, ?> request) {
         long start = System.nanoTime();

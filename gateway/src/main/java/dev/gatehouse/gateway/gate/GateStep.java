@@ -22,7 +22,10 @@ public enum GateStep {
     DECISION_LOG("decision-log"),
     /** What the logged decision lets the gate do: a literal allow carrying every obligation its row implies. */
     ENFORCE("enforce"),
-    /** The tool handler of an allowed tools/call (the only step a listing and a notice do not run here). */
+    /**
+     * The action of an allowed request: a tools/call's tool handler, a notice's aggregate send. A listing has none
+     * here (the SDK writes the decided list).
+     */
     HANDLER("handler");
 
     private final String wire;

@@ -57,6 +57,7 @@ public class NoticeDelivery {
     private final AggregateSettlement settlement;
     private final NoticeAcks acks;
     private final DeliveryBackoff backoff;
+    private final GatePipeline pipeline;
 
     @Inject
     public NoticeDelivery(NoticeProperties properties, NoticeStore store, PolicyDecisionPoint pdp,
@@ -76,6 +77,7 @@ public class NoticeDelivery {
             GatePipeline pipeline, AgentDirectory directory, NoticeFeed feed, NoticeThreads host,
             ProjectFacade projects, NoticeStatus status, Clock clock, Duration hostDeadline) {
         this.store = store;
+        this.pipeline = pipeline;
         this.backoff = new DeliveryBackoff(properties.getMaxBackoff(), clock);
         this.intake = new NoticeIntake(store);
         this.decisions = new NoticeDecisions(properties.getClientId(), store, host, directory, pdp, pipeline);
@@ -147,7 +149,7 @@ public class NoticeDelivery {
             return;
         }
         if (!pass.allowed().isEmpty()) {
-            sender.send(group, pass.allowed(), thread, pass.create());
+            pipeline.handler(() -> sender.send(group, pass.allowed(), thread, pass.create()));
         }
     }
 }
