@@ -164,7 +164,8 @@ public class GatePipeline {
     }
 
     private static String fault(PolicyOutcome<?> outcome) {
-        return outcome instanceof PolicyOutcome.Failed<?> failed ? failed.fault().code() + " (" + failed.fault().detail()
-                + ")" : "no answer";
+        return outcome instanceof PolicyOutcome.Failed<?> failed
+                ? failed.fault().code() + " (" + failed.fault().detail() + ")"
+                : "no answer";
     }
 }

@@ -100,7 +100,8 @@ record ToolCallRequest(DecisionInput input, Optional<ServedTool> tool, Object ar
             List<Decision.Reason> reasons = decision.reasons().isEmpty()
                     ? List.of(GateReasons.policyUnavailable()) : decision.reasons();
             return new Denied(reasons, reasons.stream().allMatch(reason ->
-                    GateReasons.POLICY_UNAVAILABLE.equals(reason.code()) || policy.contents().retryable(reason.code())));
+                    GateReasons.POLICY_UNAVAILABLE.equals(reason.code())
+                            || policy.contents().retryable(reason.code())));
         }
         if (tool.isEmpty() || !(arguments instanceof Map<?, ?>)
                 || !carriesObligations(tool.get().row(), decision.obligations())) {

@@ -172,7 +172,8 @@ final class McpFrontServlet extends HttpServlet {
             // The SDK issues the id; a client-chosen one is never adopted.
             String owner = exchange.identity.bindingKey();
             handshake.servlet().service(new BufferedRequest(request, exchange.body, Set.of(McpHeaders.SESSION_ID),
-                    exchange.sdkContext()), new SessionIdCapture(exchange.response, sessionId -> bind(sessionId, owner)));
+                    exchange.sdkContext()),
+                    new SessionIdCapture(exchange.response, sessionId -> bind(sessionId, owner)));
             return;
         }
         handshake.servlet().service(new BufferedRequest(request, exchange.body, Set.of(), exchange.sdkContext()),

@@ -26,7 +26,10 @@ final class AggregateSender {
     private final AggregateSends sends;
     private final DeliveryBackoff backoff;
 
-    /** @param hostProject the T3 project threads created for notices start in ({@code gatehouse.notices.host-project}) */
+    /**
+     * @param hostProject the T3 project threads created for notices start in
+     *                    ({@code gatehouse.notices.host-project})
+     */
     AggregateSender(Optional<String> hostProject, ProjectFacade projects, NoticeThreads host, NoticeStatus status,
             AggregateSends sends, DeliveryBackoff backoff) {
         this.hostProject = hostProject;

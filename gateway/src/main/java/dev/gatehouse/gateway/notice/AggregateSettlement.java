@@ -70,7 +70,8 @@ final class AggregateSettlement {
                 }
             }
             if (holder.isPresent()) {
-                sends.sent(group, aggregate.aggregateId(), holder.get(), "found in the thread after an unknown outcome");
+                sends.sent(group, aggregate.aggregateId(), holder.get(),
+                        "found in the thread after an unknown outcome");
             } else {
                 LOG.info("aggregate {} is not in the thread; its notices will be sent again", aggregate.aggregateId());
                 sends.released(aggregate.aggregateId());
