@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -101,10 +100,16 @@ class GateTest {
         ToolTables tables = new ToolTables(handlers.all(), new ClosedSchemaArgumentCheck());
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(log.toString());
-        return new Gate(tables, new TrustedContextResolver(host, settings, new GatewayProperties()), engine,
-                new DecisionLog(configuration),
-                new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
-                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits());
+        return gate(tables, new TrustedContextResolver(host, settings, new GatewayProperties()), engine,
+                new DecisionLog(configuration));
+    }
+
+    /** A gate with its own step pipeline, meters and tracing (nothing of ours replaced). */
+    static Gate gate(ToolTables tables, TrustedContextResolver pip, PolicyDecisionPoint engine, DecisionLog log) {
+        DecisionMetrics metrics = new DecisionMetrics(new SimpleMeterRegistry());
+        GatePipeline pipeline = new GatePipeline(engine, log,
+                new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())), metrics);
+        return new Gate(tables, pip, engine, pipeline, metrics, new ArgumentLimits());
     }
 
     /** The decision ids of the tools/call records written so far, in order. */
@@ -119,8 +124,8 @@ class GateTest {
         return ids;
     }
 
-    private String unavailable(GateResult result) {
-        return assertInstanceOf(GateResult.Unavailable.class, result).reason().code();
+    private GateFault.Kind unavailable(GateResult result) {
+        return assertInstanceOf(GateResult.Unavailable.class, result).fault().kind();
     }
 
     /** Overload is a fault, not a denial: a busy engine's answer is unavailable, for calls it would allow too. */
@@ -129,7 +134,7 @@ class GateTest {
         PolicyDecisionPoint busy = new DecidingPdp(pdp, input -> new PolicyOutcome.Failed<>(
                 new dev.gatehouse.gateway.policy.api.PolicyFault(dev.gatehouse.gateway.policy.api.PolicyFault.BUSY,
                         "no instance within 2000 ms")));
-        assertEquals("policy_unavailable", unavailable(gate(busy, logFile).call(Callers.a1(), "wiki_read",
+        assertEquals(GateFault.Kind.DECISION, unavailable(gate(busy, logFile).call(Callers.a1(), "wiki_read",
                 Map.of("path", "page.md"))));
         assertEquals(List.of(), handlers.calls);
     }
@@ -493,7 +498,7 @@ class GateTest {
     @Test
     void aPdpThatCannotDecideIsUnavailableForEveryCallAndForTheList() {
         Gate broken = gate(new EmbeddedPdp(configuration(Path.of("/nonexistent/bundle.tar.gz"))), logFile);
-        assertEquals("policy_unavailable", unavailable(broken.call(Callers.a1(), "t3_thread_list", Map.of())));
+        assertEquals(GateFault.Kind.DECISION, unavailable(broken.call(Callers.a1(), "t3_thread_list", Map.of())));
         assertInstanceOf(Listing.Unavailable.class, broken.list(Callers.a1()));
         assertEquals(List.of(), handlers.calls);
     }
@@ -513,14 +518,14 @@ class GateTest {
         };
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(logFile.toString());
-        Gate unreadable = new Gate(new ToolTables(handlers.all(), new ClosedSchemaArgumentCheck()),
+        Gate unreadable = gate(new ToolTables(handlers.all(), new ClosedSchemaArgumentCheck()),
                 new TrustedContextResolver(host, new InMemoryAgentDirectory(down), new GatewayProperties()), pdp,
-                new DecisionLog(configuration),
-                new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
-                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits());
-        assertInstanceOf(Listing.Unavailable.class, unreadable.list(Callers.a1()));
-        assertThrows(StoreUnavailableException.class,
-                () -> unreadable.call(Callers.a1(), "t3_thread_list", Map.of()));
+                new DecisionLog(configuration));
+        Listing listing = unreadable.list(Callers.a1());
+        assertEquals(GateFault.Kind.FACTS, assertInstanceOf(Listing.Unavailable.class, listing).fault().kind());
+        assertEquals(GateFault.Kind.FACTS, unavailable(unreadable.call(Callers.a1(), "t3_thread_list", Map.of())));
+        assertEquals(Optional.empty(), ((GateResult.Unavailable) unreadable.call(Callers.a1(), "t3_thread_list",
+                Map.of())).fault().decisionId(), "nothing was decided, so no record is named");
         assertEquals(List.of(), handlers.calls);
     }
 
@@ -528,7 +533,7 @@ class GateTest {
     void aFailedDecisionLogWriteIsUnavailableAndRunsNothing() throws IOException {
         Files.writeString(logFile, "");
         Gate unlogged = gate(pdp, logFile.resolve("under-a-file.jsonl"));
-        assertEquals("policy_unavailable", unavailable(unlogged.call(Callers.a1(), "t3_thread_list", Map.of())));
+        assertEquals(GateFault.Kind.DECISION_LOG, unavailable(unlogged.call(Callers.a1(), "t3_thread_list", Map.of())));
         assertInstanceOf(Listing.Unavailable.class, unlogged.list(Callers.a1()));
         assertEquals(List.of(), handlers.calls);
     }
