@@ -19,6 +19,15 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
+import dev.gatehouse.review.Explanation;
+import dev.gatehouse.review.Html;
+import dev.gatehouse.review.Matrix;
+import dev.gatehouse.review.Obligations;
+import dev.gatehouse.review.Opa;
+import dev.gatehouse.review.PolicySource;
+import dev.gatehouse.review.Profiles;
+import dev.gatehouse.review.ReviewException;
+import dev.gatehouse.review.StandIns;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -54,7 +63,7 @@ public final class GatehouseCli implements Runnable {
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println("gatehouse: " + (e instanceof CliException ? e.getMessage() : e.toString()));
+            line.getErr().println("gatehouse: " + (e instanceof ReviewException ? e.getMessage() : e.toString()));
             line.getErr().flush();
             return 2;
         });
@@ -83,8 +92,13 @@ public final class GatehouseCli implements Runnable {
                 description = "the opa binary (default: $GATEHOUSE_OPA, else ~/.cache/gatehouse/opa-" + Opa.PINNED + "/opa)")
         String opa;
 
+        /** {@code --bundle} or {@code --policies}, not both; neither means the checkout's policies/. */
         PolicySource open() {
-            return PolicySource.of(bundle, policies);
+            if (bundle != null && policies != null) {
+                throw new ReviewException("give --bundle or --policies, not both");
+            }
+            return bundle != null ? PolicySource.bundle(bundle)
+                    : PolicySource.directory(policies != null ? policies : Defaults.policies());
         }
 
         Opa opa() {
@@ -96,7 +110,7 @@ public final class GatehouseCli implements Runnable {
 
     @Command(name = "explain", mixinStandardHelpOptions = true,
             description = "The decision for one input: allow, reasons with the rule family each code belongs to,"
-                    + " obligations, and the opa command that reproduces it.")
+                    + " obligations, the opa eval --explain trace, and the opa command that reproduces it.")
     static final class Explain implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -108,9 +122,17 @@ public final class GatehouseCli implements Runnable {
                 description = "a decision input (schemas/decision-input.json) or one decision-log record")
         Path input;
 
+        @Option(names = "--trace", paramLabel = "MODE", defaultValue = "fails",
+                description = "the opa eval --explain mode of the trace: fails (default: what did not hold on the"
+                        + " way to the answer), notes, full, or off")
+        String trace;
+
         @Override
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
+            if (!List.of("fails", "notes", "full", "off").contains(trace)) {
+                throw new ReviewException("--trace is one of fails, notes, full, off");
+            }
             Opa opa = source.opa();
             JsonNode doc = readJson(input);
             Path inputFile = input;
@@ -121,55 +143,40 @@ public final class GatehouseCli implements Runnable {
                 doc = doc.get("input");
             }
             try (PolicySource policy = source.open()) {
-                if (doc.isObject() && doc.has("tool") && !doc.has("argumentKeys")) {
-                    // A call as written by hand: the facts the gateway derives from its arguments are derived here by
-                    // the gateway's own fact builder (a logged record's input carries them already).
-                    doc = Calls.of(policy).input((ObjectNode) doc);
+                Explanation e = Explanation.of(opa, policy, doc, trace);
+                if (e.derived()) {
+                    // A call as written by hand: the facts the gateway derives from its arguments were derived by the
+                    // gateway's own fact builder (a logged record's input carries them already).
                     inputFile = Files.createTempFile("gatehouse-explain-input-", ".json");
-                    Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(inputFile.toFile(), doc);
+                    Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(inputFile.toFile(), e.input());
                     out.println("note:        derived the facts of the arguments as the gateway does (" + inputFile
                             + ")");
                 }
-                JsonNode d = opa.eval(policy, DECISION, doc);
-                Families families = Families.load(opa, policy);
-                out.println("policy:      " + policy.label() + " @ " + policy.revision());
-                out.println("tool:        " + doc.path("tool").asText("(none)") + "    caller: "
-                        + doc.path("caller").path("kind").asText("?") + " "
-                        + doc.path("caller").path("logicalAgentId").asText("?")
-                        + (doc.path("caller").has("threadId") ? "/" + doc.path("caller").path("threadId").asText() : ""));
-                if (d.isMissingNode()) {
+                JsonNode in = e.input();
+                out.println("policy:      " + e.policy() + " @ " + e.revision());
+                out.println("tool:        " + in.path("tool").asText("(none)") + "    caller: "
+                        + in.path("caller").path("kind").asText("?") + " "
+                        + in.path("caller").path("logicalAgentId").asText("?")
+                        + (in.path("caller").has("threadId") ? "/" + in.path("caller").path("threadId").asText() : ""));
+                if (e.undefined()) {
                     out.println("decision:    UNDEFINED (the policy gave no decision: the PEP denies with policy_unavailable)");
                 } else {
-                    boolean allow = d.path("allow").isBoolean() && d.path("allow").asBoolean();
-                    out.println("decision:    " + (allow ? "ALLOW" : "DENY"));
-                    Set<String> failed = new LinkedHashSet<>();
-                    if (d.path("reasons").isEmpty()) {
-                        out.println("reasons:     none");
-                    } else {
-                        out.println("reasons:");
+                    out.println("decision:    " + (e.allow() ? "ALLOW" : "DENY"));
+                    out.println(e.reasons().isEmpty() ? "reasons:     none" : "reasons:");
+                    for (Explanation.Reason r : e.reasons()) {
+                        out.println("  " + r.code() + "  [" + r.where() + "]");
+                        out.println("      " + r.message());
                     }
-                    for (JsonNode r : d.path("reasons")) {
-                        String code = r.path("code").asText();
-                        String where = families.of(code)
-                                .map(f -> {
-                                    failed.add(f.name());
-                                    return f.name() + (f.title().isEmpty() ? "" : " (" + f.title() + ")") + ", "
-                                            + f.file() + ":" + f.row();
-                                })
-                                .orElse("no rule of the policy declares this code in its METADATA");
-                        out.println("  " + code + "  [" + where + "]");
-                        out.println("      " + r.path("message").asText());
-                    }
-                    List<String> leaves = Obligations.leaves(d.path("obligations"));
-                    out.println("obligations: " + (leaves.isEmpty() ? "none" : String.join("  ", leaves)));
-                    List<String> passed = new ArrayList<>(families.names());
-                    passed.removeAll(failed);
-                    out.println("failed rule families: " + (failed.isEmpty() ? "none" : String.join(", ", failed)));
-                    out.println("families without a reason: " + (passed.isEmpty() ? "none" : String.join(", ", passed)));
+                    out.println("obligations: " + (e.obligations().isEmpty() ? "none" : String.join("  ", e.obligations())));
+                    out.println("failed rule families: " + (e.failed().isEmpty() ? "none" : String.join(", ", e.failed())));
+                    out.println("families without a reason: " + (e.quiet().isEmpty() ? "none" : String.join(", ", e.quiet())));
+                }
+                if (!e.trace().isEmpty()) {
+                    out.println("trace (opa eval --explain=" + e.traceMode() + "):");
+                    e.trace().lines().forEach(line -> out.println("  " + line));
                 }
                 out.println("reproduce:");
-                out.println("  " + Shell.quote(opa.binary().toString()) + " eval --explain=notes --format pretty "
-                        + policy.reproduceArgs() + " -i " + Shell.quote(inputFile.toString()) + " '" + DECISION + "'");
+                out.println("  " + e.reproduce(opa.binary().toString(), policy.reproduceArgs(), inputFile.toString()));
                 if (record) {
                     out.println("  (the record's input was written to " + inputFile + ")");
                 }
@@ -223,7 +230,7 @@ public final class GatehouseCli implements Runnable {
                 try {
                     standIns.read(file);
                 } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                    throw new CliException("cannot read " + file + ": " + e.getOriginalMessage());
+                    throw new ReviewException("cannot read " + file + ": " + e.getOriginalMessage());
                 }
             }
             List<String> mismatches = new ArrayList<>();
@@ -287,7 +294,7 @@ public final class GatehouseCli implements Runnable {
                         byPath.computeIfAbsent(path, k -> new ArrayList<>()).add(new Entry(where, rec, input));
                     }
                 } catch (IOException e) {
-                    throw new CliException("cannot read " + file + ": " + e.getMessage());
+                    throw new ReviewException("cannot read " + file + ": " + e.getMessage());
                 }
             }
             try (PolicySource policy = source.open()) {
@@ -394,8 +401,8 @@ public final class GatehouseCli implements Runnable {
         public Integer call() throws IOException {
             Opa opa = source.opa();
             try (PolicySource policy = source.open()) {
-                Matrix m = Matrix.compute(opa, policy, profiles != null ? profiles : Defaults.profiles());
-                write(out, Html.matrix(m));
+                Matrix m = Matrix.compute(opa, policy, Profiles.load(profiles != null ? profiles : Defaults.profiles()));
+                write(out, Html.matrixPage(m));
                 long allowed = m.profiles().stream()
                         .flatMap(p -> m.tools().stream().map(t -> m.cell(p, t)))
                         .filter(Matrix.Cell::allow).count();
@@ -431,14 +438,14 @@ public final class GatehouseCli implements Runnable {
         public Integer call() throws IOException {
             PrintWriter w = spec.commandLine().getOut();
             Opa opa = Opa.locate(opaPath);
-            Path profilesFile = profiles != null ? profiles : Defaults.profiles();
+            Profiles profilesFile = Profiles.load(profiles != null ? profiles : Defaults.profiles());
             Matrix a;
             Matrix b;
             try (PolicySource pa = PolicySource.parse(from); PolicySource pb = PolicySource.parse(to)) {
                 a = Matrix.compute(opa, pa, profilesFile);
                 b = Matrix.compute(opa, pb, profilesFile);
             }
-            List<Html.Change> changes = changes(a, b);
+            List<Matrix.Change> changes = Matrix.changes(a, b);
             w.println("from " + a.label() + " @ " + a.revision());
             w.println("to   " + b.label() + " @ " + b.revision());
             if (changes.isEmpty()) {
@@ -448,7 +455,7 @@ public final class GatehouseCli implements Runnable {
                 int pw = "profile".length();
                 int tw = "tool".length();
                 int fw = "from".length();
-                for (Html.Change c : changes) {
+                for (Matrix.Change c : changes) {
                     pw = Math.max(pw, c.profile().length());
                     tw = Math.max(tw, c.tool().length());
                     fw = Math.max(fw, c.before().length());
@@ -456,34 +463,15 @@ public final class GatehouseCli implements Runnable {
                 String fmt = "%-" + pw + "s | %-" + tw + "s | %-" + fw + "s | %s%n";
                 w.printf(fmt, "profile", "tool", "from", "to");
                 w.println("-".repeat(pw) + "-+-" + "-".repeat(tw) + "-+-" + "-".repeat(fw) + "-+-" + "-".repeat(8));
-                for (Html.Change c : changes) {
+                for (Matrix.Change c : changes) {
                     w.printf(fmt, c.profile(), c.tool(), c.before(), c.after());
                 }
             }
             if (out != null) {
-                write(out, Html.diff(a, b, changes));
+                write(out, Html.diffPage(a, b, changes));
                 w.println("wrote " + out);
             }
             return 0;
-        }
-
-        static List<Html.Change> changes(Matrix a, Matrix b) {
-            Set<String> tools = new LinkedHashSet<>();
-            a.tools().forEach(t -> tools.add(t.name()));
-            b.tools().forEach(t -> tools.add(t.name()));
-            List<Html.Change> changes = new ArrayList<>();
-            for (Matrix.Profile p : a.profiles()) {
-                for (String tool : tools) {
-                    Matrix.Cell ca = a.cell(p.name(), tool);
-                    Matrix.Cell cb = b.cell(p.name(), tool);
-                    String sa = ca == null ? "(no such tool)" : ca.summary();
-                    String sb = cb == null ? "(no such tool)" : cb.summary();
-                    if (!sa.equals(sb)) {
-                        changes.add(new Html.Change(p.name(), tool, sa, sb));
-                    }
-                }
-            }
-            return changes;
         }
     }
 
@@ -492,7 +480,7 @@ public final class GatehouseCli implements Runnable {
         try {
             return Opa.JSON.readTree(file.toFile());
         } catch (IOException e) {
-            throw new CliException("cannot read " + file + " as JSON: " + e.getMessage());
+            throw new ReviewException("cannot read " + file + " as JSON: " + e.getMessage());
         }
     }
 
