@@ -226,10 +226,14 @@ public class PostgresDecisionIndex implements DecisionIndex {
                 break;
             }
         }
-        for (int round = 0; round < SWEEP_ROUNDS; round++) {
+        // seq has gaps (skipped duplicates, earlier sweeps): the bound is the seq of the newest row beyond it, found
+        // once by the primary key, not max(seq) minus the bound
+        Optional<Long> beyond = database.one("SELECT seq FROM decision_index ORDER BY seq DESC OFFSET ? LIMIT 1",
+                statement -> statement.setLong(1, maxRecords), row -> row.getLong(1));
+        for (int round = 0; beyond.isPresent() && round < SWEEP_ROUNDS; round++) {
             int n = database.update("DELETE FROM decision_index WHERE seq IN (SELECT seq FROM decision_index"
-                    + " WHERE seq <= (SELECT max(seq) FROM decision_index) - ? ORDER BY seq LIMIT " + SWEEP_STEP
-                    + ")", statement -> statement.setLong(1, maxRecords));
+                    + " WHERE seq <= ? ORDER BY seq LIMIT " + SWEEP_STEP + ")",
+                    statement -> statement.setLong(1, beyond.get()));
             deleted += n;
             if (n < SWEEP_STEP) {
                 break;
