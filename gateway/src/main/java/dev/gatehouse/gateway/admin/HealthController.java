@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.audit.RetentionStatus;
+import dev.gatehouse.gateway.context.ShellWatch;
 import dev.gatehouse.gateway.lifecycle.CallTracker;
 import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
@@ -32,7 +33,10 @@ import java.util.Map;
  * still with 200: decisions go on and so does readiness. {@code services: {project, wiki, host: {state,
  * credentialSource, lastAuthenticationFailure?}}} says whether each service client's credential works as this replica
  * last saw it ({@link ServiceClientView}: {@code failing} after a 401); it does not change the status either, and is
- * left out while the store does not answer. Public: no secrets, no decision input.
+ * left out while the store does not answer. {@code hostWatch: {state, …}} reports the watch of the host's thread
+ * shells ({@link ShellWatch#view}: {@code watching}, {@code stale}, {@code disconnected} or {@code off}); it does not
+ * change the status either, since without the watch every shell is read from the host on the call. Public: no
+ * secrets, no decision input.
  *
  * <p>Probes, at Micronaut's conventional paths: {@code GET /health/liveness} is 200 {@code {status: "UP"}} while the
  * process answers HTTP at all (restart it when this fails); {@code GET /health/readiness} is 200 with the body of
@@ -48,15 +52,17 @@ public class HealthController {
     private final NoticeStatus notices;
     private final DecisionLog decisionLog;
     private final ServiceClientAdmin serviceClients;
+    private final ShellWatch hostWatch;
 
     public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls, NoticeStatus notices,
-            DecisionLog decisionLog, ServiceClientAdmin serviceClients) {
+            DecisionLog decisionLog, ServiceClientAdmin serviceClients, ShellWatch hostWatch) {
         this.pdp = pdp;
         this.database = database;
         this.calls = calls;
         this.notices = notices;
         this.decisionLog = decisionLog;
         this.serviceClients = serviceClients;
+        this.hostWatch = hostWatch;
     }
 
     @Get("/liveness")
@@ -99,6 +105,8 @@ public class HealthController {
         body.put("pdp", engine);
         body.put("store", store);
         body.put("decisionLog", decisionLog(retention));
+        // Detail only: without the watch every thread shell is read from the host on the call, as before it.
+        body.put("hostWatch", hostWatch.view());
         // Detail only: a Project Service that refuses the notice credential is reported, and /mcp keeps serving.
         Map<String, Object> streams = new LinkedHashMap<>(notices.view());
         Map<String, Object> hold = notices.holdView();
