@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * One search of the decision index, already checked ({@link DecisionQueries}): decisions with
+ * One search of the decision index, already checked (admin.DecisionQueries): decisions with
  * {@code from <= timestamp < to}, newest first, matching every filter given.
  *
  * @param from       the range's start, inclusive
