@@ -90,28 +90,33 @@ public class DecisionAdminController {
      */
     @Get("/export")
     public HttpResponse<?> export(HttpRequest<?> request) {
-        return AdminResponses.answer(queries.parse(parameters(request)), query -> {
-            // pages are read as the client reads: the next page's query runs when the previous page was sent
-            Enumeration<InputStream> pages = new Enumeration<>() {
-                private Optional<DecisionQuery> next = Optional.of(query);
+        return AdminResponses.answer(queries.parse(parameters(request)),
+                query -> HttpResponse.ok(export(index, query, configuration.getScanLimit())));
+    }
 
-                @Override
-                public boolean hasMoreElements() {
-                    return next.isPresent();
-                }
+    /**
+     * Every record of the whole search as JSON Lines, read a page at a time as the client reads (the next page's
+     * query runs when the previous page was sent). A store failure part-way ends the stream early.
+     */
+    public static StreamedFile export(DecisionIndex index, DecisionQuery query, int scanLimit) {
+        Enumeration<InputStream> pages = new Enumeration<>() {
+            private Optional<DecisionQuery> next = Optional.of(query);
 
-                @Override
-                public InputStream nextElement() {
-                    DecisionIndex.RecordPage page = index.records(next.orElseThrow(), configuration.getScanLimit());
-                    next = page.next().map(cursor -> query.after(cursor, query.limit()));
-                    StringBuilder lines = new StringBuilder();
-                    page.records().forEach(line -> lines.append(line).append('\n'));
-                    return new ByteArrayInputStream(lines.toString().getBytes(StandardCharsets.UTF_8));
-                }
-            };
-            return HttpResponse.ok(new StreamedFile(new SequenceInputStream(pages), MediaType.of(EXPORT_TYPE))
-                    .attach("decisions.jsonl"));
-        });
+            @Override
+            public boolean hasMoreElements() {
+                return next.isPresent();
+            }
+
+            @Override
+            public InputStream nextElement() {
+                DecisionIndex.RecordPage page = index.records(next.orElseThrow(), scanLimit);
+                next = page.next().map(cursor -> query.after(cursor, query.limit()));
+                StringBuilder lines = new StringBuilder();
+                page.records().forEach(line -> lines.append(line).append('\n'));
+                return new ByteArrayInputStream(lines.toString().getBytes(StandardCharsets.UTF_8));
+            }
+        };
+        return new StreamedFile(new SequenceInputStream(pages), MediaType.of(EXPORT_TYPE)).attach("decisions.jsonl");
     }
 
     @Get("/{decisionId}")
@@ -133,7 +138,7 @@ public class DecisionAdminController {
     }
 
     /** The first value of each query parameter (a repeated one counts once, as a form sends it). */
-    static Map<String, String> parameters(HttpRequest<?> request) {
+    public static Map<String, String> parameters(HttpRequest<?> request) {
         Map<String, String> first = new LinkedHashMap<>();
         request.getParameters().forEach((name, values) -> {
             if (!values.isEmpty()) {
