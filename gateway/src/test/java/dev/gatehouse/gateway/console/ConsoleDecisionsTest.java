@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * real feed from the real decision log: a denied call is found by agent, by its reason and by the decision id the
  * client got; its page names the reason in the rule's own words, shows the logged arguments (markup payloads) as
  * text, and replays it against the served revision as the same decision; bad search input is answered next to its
- * field; the export gives the record as logged.
+ * field; the export gives the record as logged. The policy page shows the served revision and its
+ * matrix.
  */
 @MicronautTest(transactional = false)
 @Property(name = "micronaut.server.port", value = "-1")
@@ -151,6 +152,20 @@ class ConsoleDecisionsTest {
         }
         assertEquals(404, get("/console/decisions/" + UUID.randomUUID(), cookie).statusCode());
         assertEquals(404, get("/console/decisions/%3Cb%3E", cookie).statusCode());
+    }
+
+    @Test
+    void thePolicyPageShowsTheServedRevisionItsAccessTableAndItsMatrix() throws Exception {
+        String cookie = consoleSessions.start(new ConsoleSessions.Operator("op-policy", "https://issuer.example",
+                "op-policy"));
+        HttpResponse<String> page = get("/console/policy", cookie);
+        assertEquals(200, page.statusCode(), page.body());
+        assertTrue(page.body().contains(revisions.kept().get(0).revision()), "the served revision");
+        assertTrue(page.body().contains("<code>wiki_read</code>"), "the access table");
+        assertTrue(page.body().contains("caller profiles ×"), "the review library's matrix");
+        assertTrue(page.body().contains("No earlier revision is kept."));
+        assertTrue(page.body().contains("None refused since start-up."));
+        assertFalse(page.body().contains("style=") || page.body().contains("<script"), "the console's CSP holds");
     }
 
     private static String escape(String text) {
