@@ -9,6 +9,7 @@ import dev.gatehouse.gateway.decisions.DecisionIndex;
 import dev.gatehouse.gateway.decisions.DecisionIndexConfiguration;
 import dev.gatehouse.gateway.decisions.DecisionPage;
 import dev.gatehouse.gateway.decisions.DecisionQuery;
+import dev.gatehouse.gateway.decisions.Explain;
 import dev.gatehouse.gateway.decisions.Replay;
 import dev.gatehouse.gateway.decisions.StoredDecision;
 import dev.gatehouse.gateway.policy.api.KeptRevision;
@@ -38,9 +39,10 @@ import java.util.UUID;
  * <ul>
  * <li>{@code GET /console/decisions?...}: the search form, the decisions newest first, paged, the counts per outcome
  * and per reason, and the scan bound's note; a {@code decisionId} goes straight to that decision's page;</li>
- * <li>{@code GET /console/decisions/{decisionId}[?replay=true]}: one decision: caller, tool, the arguments as logged
+ * <li>{@code GET /console/decisions/{decisionId}[?replay=true][?explain=true]}: one decision: caller, tool, the arguments as logged
  * (shown as text, redacted values redacted), the reasons with their rule family and the sentence of the rule's
- * METADATA, obligations, revision and key; with {@code replay}, the answer of every kept revision to its input.</li>
+ * METADATA, obligations, revision and key; with {@code replay}, the answer of every kept revision to its input; with {@code explain}, the
+ * {@code opa eval --explain=fails} trace on the revision that decided ({@link Explain}).</li>
  * </ul>
  */
 @Controller("/console/decisions")
@@ -56,14 +58,16 @@ public class DecisionsController {
     private final DecisionIndexConfiguration configuration;
     private final RevisionHistory revisions;
     private final Replay replay;
+    private final Explain explain;
 
     public DecisionsController(DecisionIndex index, DecisionQueries queries, DecisionIndexConfiguration configuration,
-            RevisionHistory revisions, Replay replay) {
+            RevisionHistory revisions, Replay replay, Explain explain) {
         this.index = index;
         this.queries = queries;
         this.configuration = configuration;
         this.revisions = revisions;
         this.replay = replay;
+        this.explain = explain;
     }
 
     @Get
@@ -112,7 +116,7 @@ public class DecisionsController {
 
     @Get("/{decisionId}")
     public HttpResponse<?> one(Authentication operator, @PathVariable String decisionId,
-            @Nullable @QueryValue String replay) {
+            @Nullable @QueryValue String replay, @Nullable @QueryValue String explain) {
         AdminResult<UUID> id = DecisionQueries.decisionId(decisionId);
         Optional<StoredDecision> found = id instanceof AdminResult.Done<UUID> done ? index.find(done.value())
                 : Optional.empty();
@@ -135,6 +139,8 @@ public class DecisionsController {
         model.put("obligations", DecisionView.pretty(record.path("obligations")));
         model.put("valuesMissing", decision.valuesMissing());
         model.put("replay", "true".equals(replay) ? Optional.of(this.replay.replay(decision)) : Optional.empty());
+        model.put("explanation", "true".equals(explain) ? Optional.of(this.explain.explain(decision))
+                : Optional.empty());
         model.put("servingRevision", revisions.kept().stream().findFirst().map(KeptRevision::revision).orElse(""));
         return HttpResponse.ok(ConsolePages.view("console/decision", ConsolePages.page("Decision "
                 + decision.summary().decisionId(), "decisions", operator), model));

@@ -35,35 +35,16 @@ public class Replay {
      * @return empty with {@code refusal} set when the record cannot be replayed
      */
     public Result replay(StoredDecision decision) {
-        JsonNode logged;
-        try {
-            logged = PolicyJson.MAPPER.readTree(decision.record());
-        } catch (IOException e) {
-            return Result.refused("The record is not JSON.");
+        Restored restored = restore(decision);
+        if (restored.refusal().isPresent()) {
+            return Result.refused(restored.refusal().get());
         }
-        StandIns values = new StandIns();
-        if (decision.values().isPresent()) {
-            try {
-                PolicyJson.MAPPER.readTree(decision.values().get()).forEach(values::add);
-            } catch (IOException e) {
-                return Result.refused("The values kept beside the record are not JSON.");
-            }
-        }
-        Optional<ObjectNode> record = values.restore(logged);
-        if (record.isEmpty()) {
-            return Result.refused(decision.valuesMissing()
-                    ? "The index did not keep the values this record stands in for; replay it from the log files"
-                    + " (scripts/gatehouse replay)." : "A value this record stands in for was masked, never kept.");
-        }
-        JsonNode input = record.get().path("input");
-        String path = record.get().path("path").asText("");
-        if (!(input instanceof ObjectNode object) || path.isEmpty()) {
-            return Result.refused("The record logged no input: the PDP was never asked.");
-        }
-        JsonNode result = record.get().path("result");
+        ObjectNode input = restored.input();
+        String path = restored.record().path("path").asText();
+        JsonNode result = restored.record().path("result");
         List<Answer> answers = new ArrayList<>();
         for (KeptRevision revision : revisions.kept()) {
-            PolicyOutcome<JsonNode> outcome = revision.evaluate(path, object);
+            PolicyOutcome<JsonNode> outcome = revision.evaluate(path, input);
             if (outcome instanceof PolicyOutcome.Decided<JsonNode> decided) {
                 answers.add(new Answer(revision.revision(), Optional.of(decided.value()), Optional.empty(),
                         decided.value().equals(result)));
@@ -73,6 +54,52 @@ public class Replay {
             }
         }
         return new Result(answers, Optional.empty(), result);
+    }
+
+    /**
+     * The record as the policy saw it: its stand-ins put back, with its input and entry point; or why it cannot be.
+     */
+    public static Restored restore(StoredDecision decision) {
+        JsonNode logged;
+        try {
+            logged = PolicyJson.MAPPER.readTree(decision.record());
+        } catch (IOException e) {
+            return Restored.refused("The record is not JSON.");
+        }
+        StandIns values = new StandIns();
+        if (decision.values().isPresent()) {
+            try {
+                PolicyJson.MAPPER.readTree(decision.values().get()).forEach(values::add);
+            } catch (IOException e) {
+                return Restored.refused("The values kept beside the record are not JSON.");
+            }
+        }
+        Optional<ObjectNode> record = values.restore(logged);
+        if (record.isEmpty()) {
+            return Restored.refused(decision.valuesMissing()
+                    ? "The index did not keep the values this record stands in for; replay it from the log files"
+                    + " (scripts/gatehouse replay)." : "A value this record stands in for was masked, never kept.");
+        }
+        if (!(record.get().path("input") instanceof ObjectNode input) || record.get().path("path").asText("")
+                .isEmpty()) {
+            return Restored.refused("The record logged no input: the PDP was never asked.");
+        }
+        return new Restored(record.get(), input, Optional.empty());
+    }
+
+    /**
+     * A record restored, or why not.
+     *
+     * @param record  the whole record with its values put back (empty object when refused)
+     * @param input   its {@code input}
+     * @param refusal why it cannot be decided again
+     */
+    public record Restored(ObjectNode record, ObjectNode input, Optional<String> refusal) {
+
+        static Restored refused(String why) {
+            return new Restored(PolicyJson.MAPPER.createObjectNode(), PolicyJson.MAPPER.createObjectNode(),
+                    Optional.of(why));
+        }
     }
 
     /**

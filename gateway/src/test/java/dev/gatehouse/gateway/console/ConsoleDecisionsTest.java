@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * The console's decisions pages on decisions made through {@code /mcp} in this process, fed to the index by the
  * real feed from the real decision log: a denied call is found by agent, by its reason and by the decision id the
  * client got; its page names the reason in the rule's own words, shows the logged arguments (markup payloads) as
- * text, and replays it against the served revision as the same decision; bad search input is answered next to its
+ * text, replays it against the served revision as the same decision and explains it with the trace of
+ * {@code opa eval --explain} (the opa binary of {@code make opa}); bad search input is answered next to its
  * field; the export gives the record as logged. The policy page shows the served revision and its
  * matrix.
  */
@@ -130,6 +131,13 @@ class ConsoleDecisionsTest {
         assertEquals(200, replayed.statusCode(), replayed.body());
         assertTrue(replayed.body().contains("<strong>same</strong> decision"), replayed.body());
         assertTrue(replayed.body().contains("(served)"));
+
+        HttpResponse<String> explained = get("/console/decisions/" + denied + "?explain=true", cookie);
+        assertEquals(200, explained.statusCode(), explained.body());
+        assertTrue(explained.body().contains("aria-label=\"Trace\""), "the opa eval --explain trace: "
+                + explained.body());
+        assertTrue(explained.body().contains("<li><code>" + reason + "</code>: "), "where the policy declares "
+                + reason);
 
         HttpResponse<String> export = get("/console/decisions/export?agent=" + URLEncoder.encode(agent,
                 StandardCharsets.UTF_8), cookie);

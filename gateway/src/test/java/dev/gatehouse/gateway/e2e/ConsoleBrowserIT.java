@@ -153,6 +153,7 @@ class ConsoleBrowserIT {
         fill("providerInstanceId", "pi-1");
         fill("agentName", PAYLOAD);
         submit("form[action='/console/sessions'] button[type=submit]");
+        waitFor(ExpectedConditions.presenceOfElementLocated(By.id("token"))); // the answer to the POST, not the form
         token = browser.findElement(By.id("token")).getAttribute("value");
         assertTrue(token.matches("[A-Za-z0-9_-]{43}"), token);
         look("sessions-token-once");
@@ -213,7 +214,7 @@ class ConsoleBrowserIT {
 
     @Test
     @Order(6)
-    void aDeniedCallIsFoundByAgentReasonAndIdExplainedReplayedAndThePolicyShown() throws Exception {
+    void aDeniedCallIsFoundByAgentReasonAndIdReplayedExplainedAndThePolicyShown() throws Exception {
         JsonNode denied = call("no_such_tool_" + "x", "{\"note\":\"" + PAYLOAD.replace("\"", "\\\"") + "\"}");
         assertTrue(denied.path("denied").asBoolean(), denied.toString());
         String id = denied.path("decisionId").asText();
@@ -244,6 +245,11 @@ class ConsoleBrowserIT {
         assertTrue(page.contains("<script>alert(2)</script>"), "the payload shows as text: " + page);
         assertTrue(browser.findElements(By.cssSelector("main img, main script")).isEmpty(), "and never as markup");
         look("decision");
+        browser.findElement(By.linkText("Explain this decision")).click();
+        waitFor(ExpectedConditions.urlContains("explain=true"));
+        assertTrue(browser.findElement(By.cssSelector("pre[aria-label=Trace]")).getText().contains("Fail"),
+                "the opa eval --explain=fails trace");
+        look("decision-explained");
         browser.get(stack.baseUrl() + "/console/policy");
         assertTrue(browser.findElement(By.cssSelector("table.matrix")).isDisplayed());
         look("policy");
