@@ -34,15 +34,29 @@ public final class DecisionView {
         return reasons;
     }
 
-    /** The value as indented JSON, for a {@code <pre>} (the template escapes it); empty when absent. */
+    /**
+     * The value as indented JSON, for a {@code <pre>} (the template escapes its markup); empty when absent. Invisible
+     * format characters (bidirectional overrides, zero-width joiners: Unicode category Cf) are written as JSON
+     * {@code \\uXXXX} escapes, so a logged argument cannot reorder or hide what an auditor reads.
+     */
     public static String pretty(JsonNode value) {
         if (value == null || value.isMissingNode()) {
             return "";
         }
+        String json;
         try {
-            return PolicyJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+            json = PolicyJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value);
         } catch (JsonProcessingException e) {
-            return value.toString();
+            json = value.toString();
         }
+        StringBuilder shown = new StringBuilder(json.length());
+        json.codePoints().forEach(c -> {
+            if (Character.getType(c) == Character.FORMAT) {
+                shown.append(String.format("\\u%04X", c));
+            } else {
+                shown.appendCodePoint(c);
+            }
+        });
+        return shown.toString();
     }
 }

@@ -44,7 +44,7 @@ class ConsoleDecisionsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
     private static final Pattern DECISION_ID = Pattern.compile("decisionId\\\\?\"\\s*:\\s*\\\\?\"([0-9a-f-]{36})");
-    private static final String PAYLOAD = "<script>alert(1)</script><img src=x onerror=alert(2)>";
+    private static final String PAYLOAD = "<script>alert(1)</script><img src=x onerror=alert(2)>\u202Eevil";
 
     @Inject
     EmbeddedServer server;
@@ -126,6 +126,8 @@ class ConsoleDecisionsTest {
         assertTrue(page.body().contains(escape(sentence)), "the METADATA sentence of " + reason);
         assertFalse(page.body().contains("<script>") || page.body().contains("<img"), "markup renders as text");
         assertTrue(page.body().contains("&lt;script&gt;alert(1)&lt;/script&gt;"), page.body());
+        assertTrue(page.body().contains("\\u202Eevil") && !page.body().contains("\u202E"),
+                "a bidi override in an argument is shown as its escape, never applied");
 
         HttpResponse<String> replayed = get("/console/decisions/" + denied + "?replay=true", cookie);
         assertEquals(200, replayed.statusCode(), replayed.body());
