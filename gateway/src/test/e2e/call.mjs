@@ -1,6 +1,6 @@
 // One tool call through /mcp with a real MCP client, for tests that drive the gateway from elsewhere (the console's
 // browser test): `node call.mjs <era> <tool> '<arguments JSON>'` with MCP_URL and TOKEN in the environment. Prints
-// one JSON line {denied, codes, kind, isError, text}; a connection the gateway refuses prints {connectError}.
+// one JSON line {denied, codes, kind, isError, text, decisionId}; a connection the gateway refuses prints {connectError}.
 import { connect, call, close } from './lib.mjs';
 
 const [era, tool, args] = process.argv.slice(2);
@@ -13,5 +13,5 @@ try {
 }
 const outcome = await call(connection, tool, JSON.parse(args));
 console.log(JSON.stringify({ denied: outcome.denied, codes: outcome.codes, kind: outcome.kind,
-  isError: outcome.isError, text: outcome.text }));
+  isError: outcome.isError, text: outcome.text, decisionId: outcome.structured?.decisionId }));
 await close(connection);

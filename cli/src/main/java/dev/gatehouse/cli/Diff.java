@@ -2,6 +2,11 @@ package dev.gatehouse.cli;
 
 import static dev.gatehouse.cli.GatehouseCli.write;
 
+import dev.gatehouse.review.Html;
+import dev.gatehouse.review.Matrix;
+import dev.gatehouse.review.Opa;
+import dev.gatehouse.review.PolicySource;
+import dev.gatehouse.review.Profiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -39,14 +44,14 @@ final class Diff implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter w = spec.commandLine().getOut();
         Opa opa = Opa.locate(opaPath);
-        Path profilesFile = profiles != null ? profiles : Defaults.profiles();
+        Profiles profilesFile = Profiles.load(profiles != null ? profiles : Defaults.profiles());
         Matrix a;
         Matrix b;
         try (PolicySource pa = PolicySource.parse(from); PolicySource pb = PolicySource.parse(to)) {
             a = Matrix.compute(opa, pa, profilesFile);
             b = Matrix.compute(opa, pb, profilesFile);
         }
-        List<Html.Change> changes = changes(a, b);
+        List<Matrix.Change> changes = Matrix.changes(a, b);
         w.println("from " + a.label() + " @ " + a.revision());
         w.println("to   " + b.label() + " @ " + b.revision());
         if (changes.isEmpty()) {
@@ -56,7 +61,7 @@ final class Diff implements Callable<Integer> {
             int pw = "profile".length();
             int tw = "tool".length();
             int fw = "from".length();
-            for (Html.Change c : changes) {
+            for (Matrix.Change c : changes) {
                 pw = Math.max(pw, c.profile().length());
                 tw = Math.max(tw, c.tool().length());
                 fw = Math.max(fw, c.before().length());
@@ -64,33 +69,14 @@ final class Diff implements Callable<Integer> {
             String fmt = "%-" + pw + "s | %-" + tw + "s | %-" + fw + "s | %s%n";
             w.printf(fmt, "profile", "tool", "from", "to");
             w.println("-".repeat(pw) + "-+-" + "-".repeat(tw) + "-+-" + "-".repeat(fw) + "-+-" + "-".repeat(8));
-            for (Html.Change c : changes) {
+            for (Matrix.Change c : changes) {
                 w.printf(fmt, c.profile(), c.tool(), c.before(), c.after());
             }
         }
         if (out != null) {
-            write(out, Html.diff(a, b, changes));
+            write(out, Html.diffPage(a, b, changes));
             w.println("wrote " + out);
         }
         return 0;
-    }
-
-    static List<Html.Change> changes(Matrix a, Matrix b) {
-        Set<String> tools = new LinkedHashSet<>();
-        a.tools().forEach(t -> tools.add(t.name()));
-        b.tools().forEach(t -> tools.add(t.name()));
-        List<Html.Change> changes = new ArrayList<>();
-        for (Matrix.Profile p : a.profiles()) {
-            for (String tool : tools) {
-                Matrix.Cell ca = a.cell(p.name(), tool);
-                Matrix.Cell cb = b.cell(p.name(), tool);
-                String sa = ca == null ? "(no such tool)" : ca.summary();
-                String sb = cb == null ? "(no such tool)" : cb.summary();
-                if (!sa.equals(sb)) {
-                    changes.add(new Html.Change(p.name(), tool, sa, sb));
-                }
-            }
-        }
-        return changes;
     }
 }

@@ -1,18 +1,17 @@
 package dev.gatehouse.cli;
 
-import static dev.gatehouse.cli.GatehouseCli.DECISION;
 import static dev.gatehouse.cli.GatehouseCli.readJson;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.review.Explanation;
+import dev.gatehouse.review.Opa;
+import dev.gatehouse.review.PolicySource;
+import dev.gatehouse.review.ReviewException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,7 +22,7 @@ import picocli.CommandLine.Spec;
 /** {@code gatehouse explain}: the decision for one input, with the rule family of each reason code. */
 @Command(name = "explain", mixinStandardHelpOptions = true,
         description = "The decision for one input: allow, reasons with the rule family each code belongs to,"
-                + " obligations, and the opa command that reproduces it.")
+                + " obligations, the opa eval --explain trace, and the opa command that reproduces it.")
 final class Explain implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -35,9 +34,17 @@ final class Explain implements Callable<Integer> {
             description = "a decision input (schemas/decision-input.json) or one decision-log record")
     Path input;
 
+    @Option(names = "--trace", paramLabel = "MODE", defaultValue = "fails",
+            description = "the opa eval --explain mode of the trace: fails (default: what did not hold on the"
+                    + " way to the answer), notes, full, or off")
+    String trace;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
+        if (!List.of("fails", "notes", "full", "off").contains(trace)) {
+            throw new ReviewException("--trace is one of fails, notes, full, off");
+        }
         Opa opa = source.opa();
         JsonNode doc = readJson(input);
         Path inputFile = input;
@@ -48,55 +55,40 @@ final class Explain implements Callable<Integer> {
             doc = doc.get("input");
         }
         try (PolicySource policy = source.open()) {
-            if (doc.isObject() && doc.has("tool") && !doc.has("argumentKeys")) {
-                // A call as written by hand: the facts the gateway derives from its arguments are derived here by
-                // the gateway's own fact builder (a logged record's input carries them already).
-                doc = Calls.of(policy).input((ObjectNode) doc);
+            Explanation e = Explanation.of(opa, policy, doc, trace);
+            if (e.derived()) {
+                // A call as written by hand: the facts the gateway derives from its arguments were derived by the
+                // gateway's own fact builder (a logged record's input carries them already).
                 inputFile = Files.createTempFile("gatehouse-explain-input-", ".json");
-                Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(inputFile.toFile(), doc);
+                Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(inputFile.toFile(), e.input());
                 out.println("note:        derived the facts of the arguments as the gateway does (" + inputFile
                         + ")");
             }
-            JsonNode d = opa.eval(policy, DECISION, doc);
-            Families families = Families.load(opa, policy);
-            out.println("policy:      " + policy.label() + " @ " + policy.revision());
-            out.println("tool:        " + doc.path("tool").asText("(none)") + "    caller: "
-                    + doc.path("caller").path("kind").asText("?") + " "
-                    + doc.path("caller").path("logicalAgentId").asText("?")
-                    + (doc.path("caller").has("threadId") ? "/" + doc.path("caller").path("threadId").asText() : ""));
-            if (d.isMissingNode()) {
+            JsonNode in = e.input();
+            out.println("policy:      " + e.policy() + " @ " + e.revision());
+            out.println("tool:        " + in.path("tool").asText("(none)") + "    caller: "
+                    + in.path("caller").path("kind").asText("?") + " "
+                    + in.path("caller").path("logicalAgentId").asText("?")
+                    + (in.path("caller").has("threadId") ? "/" + in.path("caller").path("threadId").asText() : ""));
+            if (e.undefined()) {
                 out.println("decision:    UNDEFINED (the policy gave no decision: the PEP denies with policy_unavailable)");
             } else {
-                boolean allow = d.path("allow").isBoolean() && d.path("allow").asBoolean();
-                out.println("decision:    " + (allow ? "ALLOW" : "DENY"));
-                Set<String> failed = new LinkedHashSet<>();
-                if (d.path("reasons").isEmpty()) {
-                    out.println("reasons:     none");
-                } else {
-                    out.println("reasons:");
+                out.println("decision:    " + (e.allow() ? "ALLOW" : "DENY"));
+                out.println(e.reasons().isEmpty() ? "reasons:     none" : "reasons:");
+                for (Explanation.Reason r : e.reasons()) {
+                    out.println("  " + r.code() + "  [" + r.where() + "]");
+                    out.println("      " + r.message());
                 }
-                for (JsonNode r : d.path("reasons")) {
-                    String code = r.path("code").asText();
-                    String where = families.of(code)
-                            .map(f -> {
-                                failed.add(f.name());
-                                return f.name() + (f.title().isEmpty() ? "" : " (" + f.title() + ")") + ", "
-                                        + f.file() + ":" + f.row();
-                            })
-                            .orElse("no rule of the policy declares this code in its METADATA");
-                    out.println("  " + code + "  [" + where + "]");
-                    out.println("      " + r.path("message").asText());
-                }
-                List<String> leaves = Obligations.leaves(d.path("obligations"));
-                out.println("obligations: " + (leaves.isEmpty() ? "none" : String.join("  ", leaves)));
-                List<String> passed = new ArrayList<>(families.names());
-                passed.removeAll(failed);
-                out.println("failed rule families: " + (failed.isEmpty() ? "none" : String.join(", ", failed)));
-                out.println("families without a reason: " + (passed.isEmpty() ? "none" : String.join(", ", passed)));
+                out.println("obligations: " + (e.obligations().isEmpty() ? "none" : String.join("  ", e.obligations())));
+                out.println("failed rule families: " + (e.failed().isEmpty() ? "none" : String.join(", ", e.failed())));
+                out.println("families without a reason: " + (e.quiet().isEmpty() ? "none" : String.join(", ", e.quiet())));
+            }
+            if (!e.trace().isEmpty()) {
+                out.println("trace (opa eval --explain=" + e.traceMode() + "):");
+                e.trace().lines().forEach(line -> out.println("  " + line));
             }
             out.println("reproduce:");
-            out.println("  " + Shell.quote(opa.binary().toString()) + " eval --explain=notes --format pretty "
-                    + policy.reproduceArgs() + " -i " + Shell.quote(inputFile.toString()) + " '" + DECISION + "'");
+            out.println("  " + e.reproduce(opa.binary().toString(), policy.reproduceArgs(), inputFile.toString()));
             if (record) {
                 out.println("  (the record's input was written to " + inputFile + ")");
             }

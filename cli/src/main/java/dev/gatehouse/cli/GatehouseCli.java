@@ -1,5 +1,7 @@
 package dev.gatehouse.cli;
 
+import dev.gatehouse.review.Opa;
+import dev.gatehouse.review.ReviewException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -37,7 +39,7 @@ public final class GatehouseCli implements Runnable {
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println("gatehouse: " + (e instanceof CliException ? e.getMessage() : e.toString()));
+            line.getErr().println("gatehouse: " + (e instanceof ReviewException ? e.getMessage() : e.toString()));
             line.getErr().flush();
             return 2;
         });
@@ -57,7 +59,7 @@ public final class GatehouseCli implements Runnable {
         try {
             return Opa.JSON.readTree(file.toFile());
         } catch (IOException e) {
-            throw new CliException("cannot read " + file + " as JSON: " + e.getMessage());
+            throw new ReviewException("cannot read " + file + " as JSON: " + e.getMessage());
         }
     }
 

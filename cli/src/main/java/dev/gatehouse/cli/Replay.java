@@ -3,6 +3,11 @@ package dev.gatehouse.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.review.Obligations;
+import dev.gatehouse.review.Opa;
+import dev.gatehouse.review.PolicySource;
+import dev.gatehouse.review.ReviewException;
+import dev.gatehouse.review.StandIns;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -69,7 +74,7 @@ final class Replay implements Callable<Integer> {
             try {
                 standIns.read(file);
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new CliException("cannot read " + file + ": " + e.getOriginalMessage());
+                throw new ReviewException("cannot read " + file + ": " + e.getOriginalMessage());
             }
         }
         List<String> mismatches = new ArrayList<>();
@@ -133,7 +138,7 @@ final class Replay implements Callable<Integer> {
                     byPath.computeIfAbsent(path, k -> new ArrayList<>()).add(new Entry(where, rec, input));
                 }
             } catch (IOException e) {
-                throw new CliException("cannot read " + file + ": " + e.getMessage());
+                throw new ReviewException("cannot read " + file + ": " + e.getMessage());
             }
         }
         try (PolicySource policy = source.open()) {

@@ -1,5 +1,8 @@
 package dev.gatehouse.cli;
 
+import dev.gatehouse.review.Opa;
+import dev.gatehouse.review.PolicySource;
+import dev.gatehouse.review.ReviewException;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -16,8 +19,13 @@ final class Source {
             description = "the opa binary (default: $GATEHOUSE_OPA, else ~/.cache/gatehouse/opa-" + Opa.PINNED + "/opa)")
     String opa;
 
+    /** {@code --bundle} or {@code --policies}, not both; neither means the checkout's policies/. */
     PolicySource open() {
-        return PolicySource.of(bundle, policies);
+        if (bundle != null && policies != null) {
+            throw new ReviewException("give --bundle or --policies, not both");
+        }
+        return bundle != null ? PolicySource.bundle(bundle)
+                : PolicySource.directory(policies != null ? policies : Defaults.policies());
     }
 
     Opa opa() {

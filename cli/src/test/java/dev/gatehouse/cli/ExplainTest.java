@@ -3,6 +3,7 @@ package dev.gatehouse.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatehouse.review.Opa;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,9 +27,11 @@ class ExplainTest {
         assertTrue(r.out().contains("unknown_tool  [tools"), "the code is mapped to its family:\n" + r.out());
         assertTrue(r.out().contains("failed rule families: tools"), r.out());
         assertTrue(r.out().contains(Repo.revision(Repo.POLICIES)), r.out());
+        assertTrue(r.out().contains("trace (opa eval --explain=fails):"), r.out());
+        assertTrue(r.out().contains("Enter data.gatehouse.authz.decision"), "OPA's own trace:\n" + r.out());
 
         String command = r.out().lines().dropWhile(l -> !l.equals("reproduce:")).skip(1).findFirst().orElseThrow().trim();
-        assertTrue(command.contains("eval --explain=notes"), command);
+        assertTrue(command.contains("eval --explain=fails"), command);
         String reproduced = Repo.exec(List.of("bash", "-c", command));
         assertTrue(reproduced.contains("unknown_tool"), "the printed command reproduces the decision:\n" + reproduced);
     }

@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatehouse.review.Calls;
+import dev.gatehouse.review.Matrix;
+import dev.gatehouse.review.Opa;
+import dev.gatehouse.review.PolicySource;
+import dev.gatehouse.review.Profiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -49,7 +54,7 @@ class MatrixTest {
     @Test
     void cellsAreThePolicysOwnDecisions() throws Exception {
         try (PolicySource p = PolicySource.directory(Repo.POLICIES)) {
-            Matrix m = Matrix.compute(Repo.opa(), p, Repo.PROFILES);
+            Matrix m = Matrix.compute(Repo.opa(), p, Profiles.load(Repo.PROFILES));
             JsonNode args = Opa.JSON.readTree(Repo.PROFILES.toFile()).path("arguments");
             JsonNode doc = Opa.JSON.readTree(Repo.PROFILES.toFile());
             Calls calls = Calls.of(p);
@@ -74,7 +79,7 @@ class MatrixTest {
     @Test
     void aFullThreadCallerIsAllowedNearlyEverywhere() throws Exception {
         try (PolicySource p = PolicySource.directory(Repo.POLICIES)) {
-            Matrix m = Matrix.compute(Repo.opa(), p, Repo.PROFILES);
+            Matrix m = Matrix.compute(Repo.opa(), p, Profiles.load(Repo.PROFILES));
             Matrix.Profile full = m.profiles().get(0);
             long allowed = m.tools().stream().filter(tool -> m.cell(full, tool).allow()).count();
             assertTrue(allowed >= m.tools().size() - 2, full.name() + ": " + allowed + " of " + m.tools().size());

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.review.Opa;
+import dev.gatehouse.review.PolicySource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,6 +2,8 @@ package dev.gatehouse.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.review.Opa;
+import dev.gatehouse.review.PolicySource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -24,4 +24,29 @@ public final class Links {
         return "/console/sessions/" + URLEncoder.encode(sessionId, StandardCharsets.UTF_8).replace("+", "%20")
                 + "/revoke";
     }
+
+    /** The decisions search with {@code filters} (blank ones left out), from {@code cursor}. */
+    public static String decisions(java.util.Map<String, String> filters, String cursor) {
+        return "/console/decisions?" + query(filters) + "cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8);
+    }
+
+    /** The JSON Lines export of the decisions search with {@code filters}. */
+    public static String decisionsExport(java.util.Map<String, String> filters) {
+        return "/console/decisions/export?" + query(filters);
+    }
+
+    /** One decision's page. */
+    public static String decision(java.util.UUID decisionId) {
+        return "/console/decisions/" + decisionId;
+    }
+
+    private static String query(java.util.Map<String, String> filters) {
+        StringBuilder query = new StringBuilder();
+        filters.forEach((name, value) -> {
+            if (value != null && !value.isBlank() && !name.equals("decisionId")) {
+                query.append(name).append('=').append(URLEncoder.encode(value, StandardCharsets.UTF_8)).append('&');
+            }
+        });
+        return query.toString();
+    }
 }

@@ -19,7 +19,9 @@ public class StylesheetController {
 
     public StylesheetController() {
         try (InputStream in = StylesheetController.class.getResourceAsStream("/console-static/console.css")) {
-            this.stylesheet = in.readAllBytes();
+            // the review library's matrix and diff fragments (the policy page) carry its stylesheet's rules
+            this.stylesheet = (new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8) + "\n"
+                    + dev.gatehouse.review.Html.css()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("the console's stylesheet is part of the jar", e);
         }

@@ -31,6 +31,11 @@ public enum Entrypoint {
         return path;
     }
 
+    /** The entry point whose data path is {@code path}, if there is one. */
+    public static java.util.Optional<Entrypoint> ofPath(String path) {
+        return java.util.Arrays.stream(values()).filter(e -> e.path.equals(path)).findFirst();
+    }
+
     /** The Rego reference of this entrypoint, e.g. {@code data.gatehouse.authz.decision} (for {@code opa eval}). */
     public String query() {
         return "data." + path.replace('/', '.');

@@ -1,5 +1,7 @@
 package dev.gatehouse.gateway.policy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.facts.DecisionInputMapper;
@@ -84,6 +86,28 @@ public abstract class EvaluatingPolicy implements ServedPolicy, PolicyEvaluator 
     public final PolicyOutcome<List<String>> heldCapabilities(DecisionInput input) {
         return marshalled(() -> DecisionInputMapper.forListing(input), json -> evaluateAndParse(
                 Entrypoint.HELD_CAPABILITIES, json, DecisionParser::names, names -> revision));
+    }
+
+    /**
+     * Evaluates the entry point at {@code path} on {@code input} as given and returns the policy's value unparsed (a
+     * missing node when undefined): for a replay, which compares it with the value a record logged, and for a
+     * matrix, which reads decisions and listings as OPA writes them.
+     *
+     * @return the value, or the engine's fault; a path that names no {@link Entrypoint} is
+     *         {@link PolicyFault#EVALUATION_ERROR}
+     */
+    public final PolicyOutcome<JsonNode> evaluate(String path, ObjectNode input) {
+        Optional<Entrypoint> entrypoint = Entrypoint.ofPath(path);
+        if (entrypoint.isEmpty()) {
+            return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.EVALUATION_ERROR,
+                    "no entry point " + path));
+        }
+        PolicyOutcome<ResultSet> answer = evaluate(entrypoint.get(), input);
+        if (answer instanceof PolicyOutcome.Failed<ResultSet> failed) {
+            return new PolicyOutcome.Failed<>(failed.fault());
+        }
+        JsonNode value = ((PolicyOutcome.Decided<ResultSet>) answer).value().results().path(0).path("result");
+        return new PolicyOutcome.Decided<>(value.isMissingNode() ? MissingNode.getInstance() : value);
     }
 
     /**

@@ -153,6 +153,7 @@ class ConsoleBrowserIT {
         fill("providerInstanceId", "pi-1");
         fill("agentName", PAYLOAD);
         submit("form[action='/console/sessions'] button[type=submit]");
+        waitFor(ExpectedConditions.presenceOfElementLocated(By.id("token"))); // the answer to the POST, not the form
         token = browser.findElement(By.id("token")).getAttribute("value");
         assertTrue(token.matches("[A-Za-z0-9_-]{43}"), token);
         look("sessions-token-once");
@@ -213,6 +214,49 @@ class ConsoleBrowserIT {
 
     @Test
     @Order(6)
+    void aDeniedCallIsFoundByAgentReasonAndIdReplayedExplainedAndThePolicyShown() throws Exception {
+        JsonNode denied = call("no_such_tool_" + "x", "{\"note\":\"" + PAYLOAD.replace("\"", "\\\"") + "\"}");
+        assertTrue(denied.path("denied").asBoolean(), denied.toString());
+        String id = denied.path("decisionId").asText();
+        assertTrue(id.matches("[0-9a-f-]{36}"), denied.toString());
+        String reason = denied.path("codes").get(0).asText();
+        // the index is written off the request path: wait for the feed, as an auditor would search again
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (stack.admin("GET", "/admin/decisions/" + id, "").statusCode() != 200) {
+            assertTrue(System.nanoTime() < deadline, "the decision reached the index");
+            Thread.sleep(100);
+        }
+        browser.get(stack.baseUrl() + "/console/decisions");
+        fill("agent", "a1");
+        fill("reason", reason);
+        submit("form[action='/console/decisions'] button[type=submit]");
+        waitFor(ExpectedConditions.urlContains("reason="));
+        assertTrue(browser.findElement(By.cssSelector("a[href='/console/decisions/" + id + "']")).isDisplayed());
+        look("decisions");
+        browser.get(stack.baseUrl() + "/console/decisions");
+        fill("decisionId", id);
+        submit("form[action='/console/decisions'] button[type=submit]");
+        waitFor(ExpectedConditions.urlContains("/console/decisions/" + id));
+        browser.findElement(By.linkText("Replay this decision")).click();
+        waitFor(ExpectedConditions.urlContains("replay=true"));
+        String page = browser.findElement(By.tagName("main")).getText();
+        assertTrue(page.contains(reason), page);
+        assertTrue(page.contains("same decision"), page);
+        assertTrue(page.contains("<script>alert(2)</script>"), "the payload shows as text: " + page);
+        assertTrue(browser.findElements(By.cssSelector("main img, main script")).isEmpty(), "and never as markup");
+        look("decision");
+        browser.findElement(By.linkText("Explain this decision")).click();
+        waitFor(ExpectedConditions.urlContains("explain=true"));
+        assertTrue(browser.findElement(By.cssSelector("pre[aria-label=Trace]")).getText().contains("Fail"),
+                "the opa eval --explain=fails trace");
+        look("decision-explained");
+        browser.get(stack.baseUrl() + "/console/policy");
+        assertTrue(browser.findElement(By.cssSelector("table.matrix")).isDisplayed());
+        look("policy");
+    }
+
+    @Test
+    @Order(7)
     void aStaleEditShowsTheConflictAndAppliesNothing() throws Exception {
         browser.get(stack.baseUrl() + "/console/agents/a1");
         setChecked("browserAccess", true);
@@ -227,7 +271,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void aRevokedSessionsTokenGets401() throws Exception {
         browser.get(stack.baseUrl() + "/console/sessions");
         submit("form[action$='/revoke'] button[type=submit]");
@@ -245,7 +289,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void theAuditShowsEveryChangeByWhoMadeIt() throws Exception {
         browser.get(stack.baseUrl() + "/console/agents");
         look("agents");

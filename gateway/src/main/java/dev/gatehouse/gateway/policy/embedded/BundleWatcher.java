@@ -87,7 +87,7 @@ public final class BundleWatcher {
             try {
                 BundleArchive archive = BundleArchive.read(file);
                 // The PDP logs what the offer did; a deferred one is offered again at the next look.
-                if (!(pdp.offer(archive) instanceof Activation.Deferred)) {
+                if (!(pdp.offer(archive, "file " + file) instanceof Activation.Deferred)) {
                     seen = now;
                 }
             } catch (BundleException e) {
@@ -154,7 +154,7 @@ public final class BundleWatcher {
             }
             BundleServiceClient.Poll.Fetched fetched = (BundleServiceClient.Poll.Fetched) poll;
             failures = 0;
-            Activation activation = pdp.offer(fetched.archive());
+            Activation activation = pdp.offer(fetched.archive(), "bundle service " + client.uri());
             etag = activation instanceof Activation.Refused || activation instanceof Activation.Deferred
                     ? Optional.empty() : fetched.etag();
             return jitter();

@@ -9,6 +9,8 @@ import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.ResultSet;
 import dev.gatehouse.gateway.policy.SelfTest;
 import dev.gatehouse.gateway.policy.api.EnforcementCheck;
+import dev.gatehouse.gateway.policy.api.KeptRevision;
+import dev.gatehouse.gateway.policy.api.RevisionHistory;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
@@ -28,7 +30,9 @@ import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -64,7 +68,7 @@ import org.slf4j.LoggerFactory;
  */
 @Context
 @Requires(property = "gatehouse.policy.engine", value = EmbeddedPdp.ENGINE, defaultValue = EmbeddedPdp.ENGINE)
-public final class EmbeddedPdp implements PolicyDecisionPoint {
+public final class EmbeddedPdp implements PolicyDecisionPoint, RevisionHistory {
 
     /** The value of {@code gatehouse.policy.engine} that selects this engine. */
     public static final String ENGINE = "embedded";
@@ -73,6 +77,8 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
     public static final String QUEUE_WAIT = "gatehouse.pdp.queue.wait";
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPdp.class);
+    /** Refused offers kept for the console. */
+    private static final int MAX_REFUSALS = 20;
 
     private final EmbeddedPdpConfiguration configuration;
     private final EnforcementCheck enforcement;
@@ -86,6 +92,11 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
     private final EmbeddedRevision.Lending lending;
     private final AtomicReference<EmbeddedRevision> serving = new AtomicReference<>();
     private volatile Optional<PolicyFault> lastRefusal = Optional.empty();
+    private final RegoBundles regoBundles;
+    /** Revisions served before the serving one, newest first; guarded by this. */
+    private final Deque<RetiredRevision> retired = new ArrayDeque<>();
+    /** Offers refused, newest first; guarded by this. */
+    private final Deque<Refusal> refusals = new ArrayDeque<>();
 
     /**
      * An engine for callers that enforce nothing themselves (benchmarks, engine tests): every revision's contents are
@@ -111,6 +122,7 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
         this.enforcement = enforcement;
         this.accepted = accepted;
         this.clock = clock;
+        this.regoBundles = new RegoBundles(configuration);
         this.lending = new EmbeddedRevision.Lending(configuration.getDecisionDeadline(), queueWait(meters, "lent"),
                 queueWait(meters, "busy"), rebuild);
         if (configuration.isAllowUnsigned()) {
@@ -118,7 +130,7 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
         }
         Activation first;
         try {
-            first = offer(BundleArchive.read(configuration.bundleFile()));
+            first = offer(BundleArchive.read(configuration.bundleFile()), "file " + configuration.bundleFile());
         } catch (BundleException e) {
             first = refuse(e.getMessage());
         }
@@ -136,7 +148,15 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
      *
      * @return what happened; on {@link Activation.Refused} the serving revision keeps serving
      */
-    public synchronized Activation offer(BundleArchive archive) {
+    public Activation offer(BundleArchive archive) {
+        return offer(archive, "offered directly");
+    }
+
+    /**
+     * The same, naming where the bundle came from ({@link KeptRevision#source()}: {@code file <path>},
+     * {@code bundle service <url>}).
+     */
+    public synchronized Activation offer(BundleArchive archive, String source) {
         EmbeddedRevision current = serving.get();
         if (current != null && current.archiveSha256().equals(archive.sha256())) {
             return new Activation.Unchanged(current.revision());
@@ -168,8 +188,10 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
             return raced.get();
         }
         EmbeddedRevision next = new EmbeddedRevision(bundle, instances, contents.get(), clock.instant(), lending,
-                archive.sha256());
+                archive.sha256(), source, regoBundles.holder(bundle.revision()));
         serving.set(next);
+        keep(current);
+        next.regoBundle(); // make bundle writes the Rego bundle first: found now, before a newer one replaces it
         lastRefusal = Optional.empty();
         String previous = current == null ? "none" : current.revision();
         LOG.info("Policy bundle revision {} (key {}) activated; it replaces {}", bundle.revision(),
@@ -186,6 +208,48 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
      */
     public synchronized Activation refuseUnreadable(String detail) {
         return refuse("bundle refused: " + detail);
+    }
+
+    /**
+     * The serving revision, then those served before it, newest first, one per revision, at most
+     * {@code kept-revisions} in all.
+     */
+    @Override
+    public synchronized List<KeptRevision> kept() {
+        List<KeptRevision> kept = new ArrayList<>();
+        EmbeddedRevision now = serving.get();
+        if (now != null) {
+            kept.add(now);
+        }
+        for (RetiredRevision revision : retired) {
+            if (kept.size() < configuration.getKeptRevisions()
+                    && kept.stream().noneMatch(k -> k.revision().equals(revision.revision()))) {
+                kept.add(revision);
+            }
+        }
+        return kept;
+    }
+
+    @Override
+    public synchronized List<Refusal> refusals() {
+        return List.copyOf(refusals);
+    }
+
+    @Override
+    public int capacity() {
+        return configuration.getKeptRevisions();
+    }
+
+    /** Keeps the revision that stopped serving, dropping the oldest beyond the bound and older copies of itself. */
+    private void keep(EmbeddedRevision previous) {
+        if (previous == null) {
+            return;
+        }
+        retired.removeIf(r -> r.revision().equals(previous.revision()));
+        retired.addFirst(previous.retire());
+        while (retired.size() > configuration.getKeptRevisions() - 1) {
+            retired.removeLast();
+        }
     }
 
     @Override
@@ -221,6 +285,12 @@ public final class EmbeddedPdp implements PolicyDecisionPoint {
 
     private Activation refuse(String reason) {
         lastRefusal = Optional.of(new PolicyFault(PolicyFault.BUNDLE_UNAVAILABLE, reason));
+        synchronized (this) {
+            refusals.addFirst(new Refusal(clock.instant(), reason));
+            while (refusals.size() > MAX_REFUSALS) {
+                refusals.removeLast();
+            }
+        }
         EmbeddedRevision current = serving.get();
         if (current != null) {
             LOG.error("{}; revision {} keeps serving", reason, current.revision());

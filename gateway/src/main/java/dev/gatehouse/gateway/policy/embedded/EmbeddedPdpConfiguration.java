@@ -34,6 +34,8 @@ public class EmbeddedPdpConfiguration {
     private boolean allowRollback;
     private Duration iatLeeway = Duration.ofSeconds(60);
     private Duration bundleWatchInterval = Duration.ofSeconds(1);
+    private String regoBundlePath;
+    private int keptRevisions = 5;
 
     /**
      * The Wasm bundle file ({@code make bundle}); a relative path is resolved against the working directory.
@@ -50,6 +52,38 @@ public class EmbeddedPdpConfiguration {
     /** The bundle file as an absolute path. */
     public Path bundleFile() {
         return Path.of(bundlePath).toAbsolutePath();
+    }
+
+    /**
+     * {@code rego-bundle-path}: the Rego bundle built from the same sources as the Wasm one ({@code make bundle} writes
+     * {@code rego-bundle.tar.gz} beside {@code bundle.tar.gz}), which the console's explain runs with
+     * {@code opa eval --explain}. It is read when a revision is activated, and again while that revision serves until
+     * one is found, verified with the same key and carrying that revision in its manifest. Default: the file
+     * {@code rego-bundle.tar.gz} beside the bundle file.
+     */
+    public Path regoBundleFile() {
+        return regoBundlePath == null || regoBundlePath.isBlank()
+                ? bundleFile().resolveSibling("rego-bundle.tar.gz") : Path.of(regoBundlePath).toAbsolutePath();
+    }
+
+    public void setRegoBundlePath(String regoBundlePath) {
+        this.regoBundlePath = regoBundlePath;
+    }
+
+    /**
+     * {@code kept-revisions}: how many activated revisions the engine keeps, the serving one included, for replay and
+     * the matrix diff (each kept as the verified bundle, about 1 MB, and one policy instance once it is used). Default
+     * 5, at least 1.
+     */
+    public int getKeptRevisions() {
+        return keptRevisions;
+    }
+
+    public void setKeptRevisions(int keptRevisions) {
+        if (keptRevisions < 1) {
+            throw new IllegalArgumentException(PREFIX + ".kept-revisions must be at least 1, not " + keptRevisions);
+        }
+        this.keptRevisions = keptRevisions;
     }
 
     /**

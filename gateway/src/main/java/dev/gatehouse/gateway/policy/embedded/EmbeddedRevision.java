@@ -8,6 +8,7 @@ import dev.gatehouse.gateway.policy.EvaluatingPolicy;
 import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.ResultSet;
 import dev.gatehouse.gateway.policy.SelfTest;
+import dev.gatehouse.gateway.policy.api.KeptRevision;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * the pool when ready (until then the pool lends one instance fewer). There is no evaluation timeout: the Wasm
  * runtime offers no interrupt.
  */
-final class EmbeddedRevision extends EvaluatingPolicy {
+final class EmbeddedRevision extends EvaluatingPolicy implements KeptRevision {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedRevision.class);
 
@@ -37,6 +38,8 @@ final class EmbeddedRevision extends EvaluatingPolicy {
     private final WasmPool pool;
     private final Lending lending;
     private final String archiveSha256;
+    private final String source;
+    private final RegoBundles.Holder rego;
 
     /**
      * How instances are lent, the same for every revision of one engine.
@@ -49,13 +52,40 @@ final class EmbeddedRevision extends EvaluatingPolicy {
     record Lending(Duration borrowWait, Timer lent, Timer busy, Executor rebuild) {
     }
 
+    /**
+     * @param source where the bundle came from ({@link KeptRevision#source()})
+     * @param rego   its Rego bundle, looked for while this revision serves
+     */
     EmbeddedRevision(WasmBundle bundle, WasmPool pool, PolicyContents contents, Instant activatedAt,
-            Lending lending, String archiveSha256) {
+            Lending lending, String archiveSha256, String source, RegoBundles.Holder rego) {
         super(bundle.revision(), bundle.keyId(), activatedAt, contents);
         this.bundle = bundle;
         this.pool = pool;
         this.lending = lending;
         this.archiveSha256 = archiveSha256;
+        this.source = source;
+        this.rego = rego;
+    }
+
+    @Override
+    public Optional<Instant> signedAt() {
+        return bundle.signedAt();
+    }
+
+    @Override
+    public String source() {
+        return source;
+    }
+
+    /** While serving, the Rego bundle file is looked at again until it holds this revision. */
+    @Override
+    public Optional<byte[]> regoBundle() {
+        return rego.get(true);
+    }
+
+    /** This revision as it is kept once another serves: its verified bundle, without the pool. */
+    RetiredRevision retire() {
+        return new RetiredRevision(bundle, contents(), activatedAt(), source, rego);
     }
 
     /** The bundle this revision evaluates. */

@@ -12,6 +12,8 @@ import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.ResultSet;
 import dev.gatehouse.gateway.policy.SelfTest;
 import dev.gatehouse.gateway.policy.api.EnforcementCheck;
+import dev.gatehouse.gateway.policy.api.KeptRevision;
+import dev.gatehouse.gateway.policy.api.RevisionHistory;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
@@ -75,7 +77,7 @@ import reactor.core.publisher.Mono;
  */
 @Singleton
 @Requires(property = "gatehouse.policy.engine", value = RemotePdp.ENGINE)
-public final class RemotePdp implements PolicyDecisionPoint {
+public final class RemotePdp implements PolicyDecisionPoint, RevisionHistory {
 
     /** The value of {@code gatehouse.policy.engine} that selects this engine. */
     public static final String ENGINE = "remote";
@@ -132,6 +134,27 @@ public final class RemotePdp implements PolicyDecisionPoint {
         return status;
     }
 
+    /**
+     * Only the revision OPA serves now, while this gateway can use it: OPA activates bundles itself and evaluates
+     * only its current one, so no earlier revision can be asked.
+     */
+    @Override
+    public List<KeptRevision> kept() {
+        RemoteRevision revision = current;
+        return revision == null ? List.of() : List.of(revision);
+    }
+
+    /** None: OPA refuses bundles itself and reports it in its own status, which this gateway does not read. */
+    @Override
+    public List<Refusal> refusals() {
+        return List.of();
+    }
+
+    @Override
+    public int capacity() {
+        return 1;
+    }
+
     /** Closes the HTTP client and its connections. */
     @PreDestroy
     public void close() {
@@ -184,10 +207,26 @@ public final class RemotePdp implements PolicyDecisionPoint {
     }
 
     /** The revision OPA served when its contents were read; evaluations on it must come from it. */
-    private final class RemoteRevision extends EvaluatingPolicy {
+    private final class RemoteRevision extends EvaluatingPolicy implements KeptRevision {
 
         RemoteRevision(String revision, PolicyContents contents, Instant activatedAt) {
             super(revision, Optional.empty(), activatedAt, contents);
+        }
+
+        @Override
+        public Optional<Instant> signedAt() {
+            return Optional.empty();
+        }
+
+        @Override
+        public String source() {
+            return "remote OPA " + base;
+        }
+
+        /** None: OPA holds the bundle, the gateway never sees it. */
+        @Override
+        public Optional<byte[]> regoBundle() {
+            return Optional.empty();
         }
 
         @Override

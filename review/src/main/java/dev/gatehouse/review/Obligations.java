@@ -1,4 +1,4 @@
-package dev.gatehouse.cli;
+package dev.gatehouse.review;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -7,18 +7,18 @@ import java.util.List;
 import java.util.Map;
 
 /** Obligations shown generically: every leaf as {@code a.b=value}, whatever the policy returns. */
-final class Obligations {
+public final class Obligations {
 
     private Obligations() {
     }
 
-    static List<String> leaves(JsonNode obligations) {
+    public static List<String> leaves(JsonNode obligations) {
         List<String> out = new ArrayList<>();
         walk("", obligations, out);
         return out;
     }
 
-    static String flat(JsonNode obligations) {
+    public static String flat(JsonNode obligations) {
         return String.join(" ", leaves(obligations));
     }
 

@@ -1,4 +1,4 @@
-package dev.gatehouse.cli;
+package dev.gatehouse.review;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -12,10 +12,10 @@ import java.util.Optional;
  * with {@code custom.code} (one or more codes, space separated) belongs to the family of its package, whose
  * package-scope annotation gives the title.
  */
-final class Families {
+public final class Families {
 
     /** One family: package (e.g. gatehouse.authz.access), short name (access), title, and where the code lives. */
-    record Family(String pkg, String name, String title, String file, int row) {
+    public record Family(String pkg, String name, String title, String file, int row) {
     }
 
     private final Map<String, Family> byCode;
@@ -26,7 +26,7 @@ final class Families {
         this.names = names;
     }
 
-    static Families load(Opa opa, PolicySource source) {
+    public static Families load(Opa opa, PolicySource source) {
         JsonNode inspected = opa.inspect(source.inspectTarget());
         Map<String, String> packageTitles = new LinkedHashMap<>();
         for (JsonNode a : inspected.path("annotations")) {
@@ -59,12 +59,12 @@ final class Families {
         return new Families(byCode, names);
     }
 
-    Optional<Family> of(String code) {
+    public Optional<Family> of(String code) {
         return Optional.ofNullable(byCode.get(code));
     }
 
     /** Every family that owns at least one reason code, in the order the annotations list them. */
-    List<String> names() {
+    public List<String> names() {
         return names;
     }
 

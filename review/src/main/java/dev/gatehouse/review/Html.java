@@ -1,17 +1,30 @@
-package dev.gatehouse.cli;
+package dev.gatehouse.review;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Static pages, inline CSS, no scripts: allowed and denied differ in colour and in a text mark, so they read the
- * same printed in black and white or by a screen reader.
+ * The matrix and the diff as HTML, without scripts: one rendering for the static pages of {@code scripts/gatehouse}
+ * ({@link #matrixPage}, {@link #diffPage}: the fragment inside a page with the stylesheet inline) and for the operator
+ * console ({@link #matrix}, {@link #diff}: the fragment alone, inside the console's layout, with {@link #css()} served
+ * as a stylesheet). Every text from the policy or the profiles is escaped ({@link #esc}); a fragment is one
+ * {@code <div class="review">}, whose rules the stylesheet scopes.
  */
-final class Html {
+public final class Html {
+
+    private static final String RESOURCE = "/dev/gatehouse/review/review.css";
+    private static final String CSS = load();
+    private static final String PAGE_CSS = "body{font-family:'DejaVu Sans',Arial,sans-serif;margin:16px;color:#111;"
+            + "background:#fff}\nh1{font-size:20px;margin:0 0 4px}\n";
 
     private Html() {
     }
 
-    static String esc(String s) {
+    /** Text escaped for HTML element content and quoted attribute values. */
+    public static String esc(String s) {
         StringBuilder b = new StringBuilder(s.length());
         for (char c : s.toCharArray()) {
             switch (c) {
@@ -26,39 +39,22 @@ final class Html {
         return b.toString();
     }
 
-    private static final String CSS = String.join("\n",
-            "body{font-family:'DejaVu Sans',Arial,sans-serif;margin:16px;color:#111;background:#fff}",
-            "h1{font-size:20px;margin:0 0 4px}",
-            "p.meta{margin:2px 0;font-size:13px;color:#333}",
-            "code{font-family:'DejaVu Sans Mono',monospace;font-size:11px}",
-            "table.matrix{border-collapse:collapse;margin-top:12px}",
-            ".matrix th,.matrix td{border:1px solid #999;padding:4px 5px;vertical-align:top}",
-            ".matrix thead th{background:#e8e8e8;font-size:12px;position:sticky;top:0;max-width:120px}",
-            ".matrix th.tool{text-align:left;font-size:12px;background:#f4f4f4;white-space:nowrap}",
-            ".matrix th.toolkit{text-align:left;background:#d8d8e8;font-size:12px}",
-            ".matrix .note{display:block;font-weight:normal;font-size:10px;color:#444}",
-            "td.cell{font-size:11px;min-width:104px;max-width:150px}",
-            "td.allow{background:#d9f2d9;border-left:4px solid #1a7f1a}",
-            "td.deny{background:#f9dcdc;border-left:4px solid #b00020}",
-            "td.undefined{background:#fff3c4;border-left:4px solid #8a6d00}",
-            ".mark{font-weight:bold;display:block}",
-            "td.allow .mark{color:#0f5c0f}",
-            "td.deny .mark{color:#8b0016}",
-            ".codes{margin:2px 0 0;padding:0;list-style:none}",
-            ".codes li{word-break:break-all}",
-            ".obl{display:block;color:#0b3d6b;word-break:break-all}",
-            ".listing{display:block;font-style:italic;color:#6b4a00}",
-            ".legend span{display:inline-block;padding:2px 8px;margin-right:8px;font-size:12px}",
-            "table.diff td,table.diff th{border:1px solid #999;padding:4px 6px;font-size:12px;text-align:left}",
-            "table.diff{border-collapse:collapse;margin-top:12px}",
-            "td.before{background:#f3f3f3}td.after{background:#fff7d6}");
+    /** The stylesheet of the fragments (rules under {@code .review}). */
+    public static String css() {
+        return CSS;
+    }
 
-    static String matrix(Matrix m) {
-        StringBuilder b = new StringBuilder();
-        String title = "Gatehouse policy matrix — revision " + m.revision();
-        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
-                .append(esc(title)).append("</title>\n<style>\n").append(CSS).append("\n</style></head><body>\n");
-        b.append("<h1>Gatehouse policy matrix</h1>\n");
+    /** A static page with the matrix, titled with its revision. */
+    public static String matrixPage(Matrix m) {
+        return page("Gatehouse policy matrix — revision " + m.revision(), "Gatehouse policy matrix", matrix(m));
+    }
+
+    /**
+     * The matrix: which policy and revision, the counts, a legend, allowed tools per profile as bars, and the table
+     * of every tool (grouped by toolkit) × every profile, each cell its decision's mark, codes and obligations.
+     */
+    public static String matrix(Matrix m) {
+        StringBuilder b = new StringBuilder("<div class=\"review\">\n");
         b.append("<p class=\"meta\">Policy: <code>").append(esc(m.label())).append("</code> — revision <code>")
                 .append(esc(m.revision())).append("</code></p>\n");
         int allowed = 0;
@@ -74,11 +70,11 @@ final class Html {
                 .append(allowed).append(" allowed, ").append(total - allowed)
                 .append(" denied. Each cell is the policy's decision for that caller calling the tool with minimal"
                         + " arguments; reason codes and obligations as returned.</p>\n");
-        b.append("<p class=\"legend\"><span style=\"background:#d9f2d9\">✔ ALLOW</span>"
-                + "<span style=\"background:#f9dcdc\">✘ DENY + reason codes</span>"
+        b.append("<p class=\"legend\"><span class=\"key-allow\">✔ ALLOW</span>"
+                + "<span class=\"key-deny\">✘ DENY + reason codes</span>"
                 + "<span>“not listed” / “listed”: tools/list disagrees with the call decision</span></p>\n");
         b.append(svgSummary(m));
-        b.append("<table class=\"matrix\">\n<thead><tr><th>tool \\ caller</th>");
+        b.append("<table class=\"matrix\">\n<thead><tr><th scope=\"col\">tool \\ caller</th>");
         for (Matrix.Profile p : m.profiles()) {
             b.append("<th scope=\"col\" title=\"").append(esc(p.note())).append("\">").append(esc(p.name()))
                     .append("<span class=\"note\">").append(esc(p.note())).append("</span></th>");
@@ -88,8 +84,9 @@ final class Html {
         for (Matrix.Tool t : m.tools()) {
             if (!t.toolkit().equals(toolkit)) {
                 toolkit = t.toolkit();
-                b.append("<tr><th class=\"toolkit\" colspan=\"").append(m.profiles().size() + 1).append("\">")
-                        .append(esc(toolkit.isEmpty() ? "(no toolkit)" : "toolkit: " + toolkit)).append("</th></tr>\n");
+                b.append("<tr><th class=\"toolkit\" scope=\"rowgroup\" colspan=\"").append(m.profiles().size() + 1)
+                        .append("\">").append(esc(toolkit.isEmpty() ? "(no toolkit)" : "toolkit: " + toolkit))
+                        .append("</th></tr>\n");
             }
             b.append("<tr><th scope=\"row\" class=\"tool\"><code>").append(esc(t.name())).append("</code></th>");
             for (Matrix.Profile p : m.profiles()) {
@@ -97,8 +94,37 @@ final class Html {
             }
             b.append("</tr>\n");
         }
-        b.append("</tbody></table>\n</body></html>\n");
-        return b.toString();
+        return b.append("</tbody></table>\n</div>\n").toString();
+    }
+
+    /** A static page with the cells that change from {@code a} to {@code b}. */
+    public static String diffPage(Matrix a, Matrix b, List<Matrix.Change> changes) {
+        return page("Gatehouse policy diff — " + a.revision() + " → " + b.revision(), "Gatehouse policy diff",
+                diff(a, b, changes));
+    }
+
+    /** The diff: both revisions, the count, and each changed cell with its summary before and after. */
+    public static String diff(Matrix a, Matrix b, List<Matrix.Change> changes) {
+        StringBuilder s = new StringBuilder("<div class=\"review\">\n");
+        s.append("<p class=\"meta\">From <code>").append(esc(a.label())).append("</code> revision <code>")
+                .append(esc(a.revision())).append("</code></p>\n");
+        s.append("<p class=\"meta\">To <code>").append(esc(b.label())).append("</code> revision <code>")
+                .append(esc(b.revision())).append("</code></p>\n");
+        s.append("<p class=\"meta\">").append(changes.size()).append(" changed cells.</p>\n");
+        s.append("<table class=\"diff\"><thead><tr><th scope=\"col\">caller profile</th><th scope=\"col\">tool</th>"
+                + "<th scope=\"col\">from</th><th scope=\"col\">to</th></tr></thead><tbody>\n");
+        for (Matrix.Change c : changes) {
+            s.append("<tr><td>").append(esc(c.profile())).append("</td><td><code>").append(esc(c.tool()))
+                    .append("</code></td><td class=\"before\">").append(esc(c.before()))
+                    .append("</td><td class=\"after\">").append(esc(c.after())).append("</td></tr>\n");
+        }
+        return s.append("</tbody></table>\n</div>\n").toString();
+    }
+
+    private static String page(String title, String heading, String fragment) {
+        return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + esc(title)
+                + "</title>\n<style>\n" + PAGE_CSS + CSS + "\n</style></head><body>\n<h1>" + esc(heading) + "</h1>\n"
+                + fragment + "</body></html>\n";
     }
 
     private static String cell(Matrix.Cell c) {
@@ -156,28 +182,14 @@ final class Html {
         return b.append("</svg>\n").toString();
     }
 
-    /** One changed cell of a diff. */
-    record Change(String profile, String tool, String before, String after) {
-    }
-
-    static String diff(Matrix a, Matrix b, List<Change> changes) {
-        StringBuilder s = new StringBuilder();
-        String title = "Gatehouse policy diff — " + a.revision() + " → " + b.revision();
-        s.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(esc(title))
-                .append("</title>\n<style>\n").append(CSS).append("\n</style></head><body>\n");
-        s.append("<h1>Gatehouse policy diff</h1>\n");
-        s.append("<p class=\"meta\">From <code>").append(esc(a.label())).append("</code> revision <code>")
-                .append(esc(a.revision())).append("</code></p>\n");
-        s.append("<p class=\"meta\">To <code>").append(esc(b.label())).append("</code> revision <code>")
-                .append(esc(b.revision())).append("</code></p>\n");
-        s.append("<p class=\"meta\">").append(changes.size()).append(" changed cells.</p>\n");
-        s.append("<table class=\"diff\"><thead><tr><th>caller profile</th><th>tool</th><th>from</th><th>to</th>"
-                + "</tr></thead><tbody>\n");
-        for (Change c : changes) {
-            s.append("<tr><td>").append(esc(c.profile())).append("</td><td><code>").append(esc(c.tool()))
-                    .append("</code></td><td class=\"before\">").append(esc(c.before()))
-                    .append("</td><td class=\"after\">").append(esc(c.after())).append("</td></tr>\n");
+    private static String load() {
+        try (InputStream in = Html.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("the review library was built without " + RESOURCE);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return s.append("</tbody></table>\n</body></html>\n").toString();
     }
 }

@@ -1,4 +1,4 @@
-package dev.gatehouse.cli;
+package dev.gatehouse.review;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -35,7 +35,7 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
  * that tree (SHA-256 over {@code sha256sum} lines of every file, named {@code policies/<path>} and
  * {@code schemas/tools/<name>}, in byte order).
  */
-final class PolicySource implements AutoCloseable {
+public final class PolicySource implements AutoCloseable {
 
     private static final String SCHEMA_SUFFIX = ".input.json";
 
@@ -56,26 +56,15 @@ final class PolicySource implements AutoCloseable {
         this.toolSchemas = toolSchemas;
     }
 
-    /** {@code --bundle} wins over {@code --policies}; neither means the checkout's policies/. */
-    static PolicySource of(Path bundle, Path policies) {
-        if (bundle != null && policies != null) {
-            throw new CliException("give --bundle or --policies, not both");
-        }
-        if (bundle != null) {
-            return bundle(bundle);
-        }
-        return directory(policies != null ? policies : Defaults.policies());
-    }
-
     /** A bundle file or a policies directory, whichever {@code spec} names. */
-    static PolicySource parse(String spec) {
+    public static PolicySource parse(String spec) {
         Path p = Path.of(spec);
         return Files.isDirectory(p) ? directory(p) : bundle(p);
     }
 
-    static PolicySource directory(Path dir) {
+    public static PolicySource directory(Path dir) {
         if (!Files.isDirectory(dir)) {
-            throw new CliException("not a policies directory: " + dir);
+            throw new ReviewException("not a policies directory: " + dir);
         }
         Path schemas = schemasBeside(dir);
         ObjectNode toolSchemas = Opa.JSON.createObjectNode();
@@ -86,20 +75,20 @@ final class PolicySource implements AutoCloseable {
                 toolSchemas.set(name.substring(0, name.length() - SCHEMA_SUFFIX.length()), readJson(file));
             }
         } catch (IOException e) {
-            throw new CliException("no tool schemas beside " + dir + " (" + schemas + "): " + e.getMessage());
+            throw new ReviewException("no tool schemas beside " + dir + " (" + schemas + "): " + e.getMessage());
         }
         return new PolicySource(dir, false, List.of("-d", dir.toString()), sourceRevision(dir, schemas),
                 readJson(dir.resolve("gatehouse/access_table/data.json")), toolSchemas);
     }
 
     /** The tool schemas of a checkout's policies directory: {@code <dir>/../schemas/tools}. */
-    static Path schemasBeside(Path policies) {
+    public static Path schemasBeside(Path policies) {
         return policies.toAbsolutePath().normalize().resolveSibling("schemas").resolve("tools");
     }
 
-    static PolicySource bundle(Path file) {
+    public static PolicySource bundle(Path file) {
         if (!Files.isRegularFile(file)) {
-            throw new CliException("no bundle file at " + file);
+            throw new ReviewException("no bundle file at " + file);
         }
         Map<String, byte[]> entries = readTarGz(file);
         String revision = "(no manifest revision)";
@@ -111,13 +100,13 @@ final class PolicySource implements AutoCloseable {
                     revision = m.get("revision").asText();
                 }
             } catch (IOException e) {
-                throw new CliException("unreadable bundle manifest in " + file + ": " + e.getMessage());
+                throw new ReviewException("unreadable bundle manifest in " + file + ": " + e.getMessage());
             }
         }
         if (entries.containsKey("policy.wasm")) {
             // opa eval has no Wasm engine, and the Rego kept beside policy.wasm is what the Wasm compiler left,
             // without the entry points: evaluating it would not be the policy the gateway runs.
-            throw new CliException(file + " is a Wasm bundle, which opa eval cannot run; give the Rego bundle built"
+            throw new ReviewException(file + " is a Wasm bundle, which opa eval cannot run; give the Rego bundle built"
                     + " from the same sources (make bundle: target/bundle/rego-bundle.tar.gz) or --policies");
         }
         JsonNode data = entries.containsKey("data.json") ? readJson(file, entries.get("data.json"))
@@ -129,34 +118,34 @@ final class PolicySource implements AutoCloseable {
     }
 
     /** The access table of this source's revision (missing when it has none). */
-    JsonNode accessTable() {
+    public JsonNode accessTable() {
         return accessTable;
     }
 
     /** Tool name → input schema, of this source's revision. */
-    ObjectNode toolSchemas() {
+    public ObjectNode toolSchemas() {
         return toolSchemas;
     }
 
-    List<String> opaArgs() {
+    public List<String> opaArgs() {
         return opaArgs;
     }
 
-    String revision() {
+    public String revision() {
         return revision;
     }
 
-    String label() {
+    public String label() {
         return (bundle ? "bundle " : "policies ") + path;
     }
 
     /** What {@code opa inspect} reads: the directory or the bundle. */
-    Path inspectTarget() {
+    public Path inspectTarget() {
         return path;
     }
 
     /** The {@code opa eval} arguments a reader can paste, naming the source as given. */
-    String reproduceArgs() {
+    public String reproduceArgs() {
         return (bundle ? "-b " : "-d ") + Shell.quote(path.toString());
     }
 
@@ -177,12 +166,12 @@ final class PolicySource implements AutoCloseable {
                 }
             }
         } catch (IOException e) {
-            throw new CliException("not a bundle (.tar.gz): " + file + ": " + e.getMessage());
+            throw new ReviewException("not a bundle (.tar.gz): " + file + ": " + e.getMessage());
         }
         return entries;
     }
 
-    static String sourceRevision(Path policies, Path schemas) {
+    public static String sourceRevision(Path policies, Path schemas) {
         Map<String, Path> byName = new LinkedHashMap<>();
         name(policies, "policies/", byName);
         name(schemas, "schemas/tools/", byName);
@@ -216,7 +205,7 @@ final class PolicySource implements AutoCloseable {
         try {
             return Opa.JSON.readTree(file.toFile());
         } catch (IOException e) {
-            throw new CliException("cannot read " + file + ": " + e.getMessage());
+            throw new ReviewException("cannot read " + file + ": " + e.getMessage());
         }
     }
 
@@ -224,7 +213,7 @@ final class PolicySource implements AutoCloseable {
         try {
             return Opa.JSON.readTree(json);
         } catch (IOException e) {
-            throw new CliException("unreadable data.json in " + bundle + ": " + e.getMessage());
+            throw new ReviewException("unreadable data.json in " + bundle + ": " + e.getMessage());
         }
     }
 

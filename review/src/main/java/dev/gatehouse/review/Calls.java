@@ -1,4 +1,4 @@
-package dev.gatehouse.cli;
+package dev.gatehouse.review;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -24,7 +24,7 @@ import java.util.Optional;
  * input, non-ASCII keys and paths included, exactly as the gateway does. The argument limits are the gateway's
  * defaults ({@code gatehouse.arguments}).
  */
-final class Calls {
+public final class Calls {
 
     /** Reads arguments as the gateway's transport does: a fraction stays a {@code BigDecimal}, as written. */
     private static final ObjectMapper EXACT = new ObjectMapper()
@@ -44,23 +44,34 @@ final class Calls {
     /**
      * The calls of {@code source}'s revision.
      *
-     * @throws CliException when its access table or a tool schema cannot be read
+     * @throws ReviewException when its access table or a tool schema cannot be read
      */
-    static Calls of(PolicySource source) {
+    public static Calls of(PolicySource source) {
+        return of(source.accessTable(), source.toolSchemas(), source.label());
+    }
+
+    /**
+     * The calls of a revision whose access table and tool schemas ({@code data.gatehouse.access_table},
+     * {@code data.gatehouse.tool_schemas}) are given as JSON.
+     *
+     * @param label where the revision came from, for messages
+     * @throws ReviewException when the access table or a tool schema cannot be read
+     */
+    public static Calls of(JsonNode accessTable, JsonNode toolSchemas, String label) {
         List<String> problems = new ArrayList<>();
-        Map<String, AccessRow> rows = AccessTable.rows(source.accessTable(), problems);
+        Map<String, AccessRow> rows = AccessTable.rows(accessTable, problems);
         if (!problems.isEmpty()) {
-            throw new CliException(source.label() + ": the access table cannot be read: " + String.join("; ",
+            throw new ReviewException(label + ": the access table cannot be read: " + String.join("; ",
                     problems));
         }
         ClosedSchemaArgumentCheck check = new ClosedSchemaArgumentCheck();
         Map<String, ToolSchema> schemas = new LinkedHashMap<>();
-        source.toolSchemas().fields().forEachRemaining(entry -> {
+        toolSchemas.fields().forEachRemaining(entry -> {
             try {
                 schemas.put(entry.getKey(), ToolSchema.compile(entry.getKey(),
                         EXACT.convertValue(entry.getValue(), JSON_OBJECT), check));
             } catch (RuntimeException e) {
-                throw new CliException(source.label() + ": the input schema of " + entry.getKey()
+                throw new ReviewException(label + ": the input schema of " + entry.getKey()
                         + " does not compile: " + e.getMessage());
             }
         });
@@ -68,12 +79,12 @@ final class Calls {
     }
 
     /** The tools of the access table, in its order. */
-    List<String> tools() {
+    public List<String> tools() {
         return List.copyOf(rows.keySet());
     }
 
     /** The toolkit of {@code tool}'s row, empty when it has none here. */
-    String toolkit(String tool) {
+    public String toolkit(String tool) {
         return Optional.ofNullable(rows.get(tool)).map(AccessRow::toolkit).orElse("");
     }
 
@@ -82,7 +93,7 @@ final class Calls {
      * gateway derives from the arguments set on a copy: the arguments as sent, {@code omittedArguments},
      * {@code argumentErrors}, {@code argumentKeys} and {@code unicode}.
      */
-    ObjectNode input(ObjectNode call) {
+    public ObjectNode input(ObjectNode call) {
         String tool = call.path("tool").asText("");
         JsonNode given = call.get("arguments");
         Object arguments = given == null || given.isNull() ? Map.of() : EXACT.convertValue(given, Object.class);

@@ -1,4 +1,4 @@
-package dev.gatehouse.cli;
+package dev.gatehouse.review;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -23,12 +23,12 @@ import java.util.Optional;
  * "json"}} for a JSON value), and a record names them with {@code reduced} (its whole record), {@code redacted}
  * (stand-ins {@code {length, sha256[, json]}}) and {@code redactedKeys} (member names {@code sha256:<hex>}).
  */
-final class StandIns {
+public final class StandIns {
 
     private final Map<String, JsonNode> values = new HashMap<>();
 
     /** The values file of a log file: {@code <name without ext>.values<ext>}. */
-    static Path valuesFile(Path logFile) {
+    public static Path valuesFile(Path logFile) {
         String name = logFile.getFileName().toString();
         int dot = name.lastIndexOf('.');
         String stem = dot <= 0 ? name : name.substring(0, dot);
@@ -37,7 +37,7 @@ final class StandIns {
     }
 
     /** Whether {@code file} is named like a values file (then it holds values, not records). */
-    static boolean isValuesFile(Path file) {
+    public static boolean isValuesFile(Path file) {
         String name = file.getFileName().toString();
         int dot = name.lastIndexOf('.');
         return (dot <= 0 ? name : name.substring(0, dot)).endsWith(".values");
@@ -47,9 +47,9 @@ final class StandIns {
      * Reads a values file; a string whose digest is not its value's is refused. (A JSON value's digest is over the
      * gateway's serialisation, which reading and writing it again need not give byte for byte: it is not checked.)
      *
-     * @throws CliException when a line is not a values entry or a string's digest does not match
+     * @throws ReviewException when a line is not a values entry or a string's digest does not match
      */
-    void read(Path file) throws IOException {
+    public void read(Path file) throws IOException {
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             int lineNo = 0;
             for (String line; (line = reader.readLine()) != null; ) {
@@ -57,20 +57,32 @@ final class StandIns {
                 if (line.isBlank()) {
                     continue;
                 }
-                JsonNode entry = Opa.JSON.readTree(line);
-                boolean json = entry.has("json");
-                JsonNode value = json ? entry.get("json") : entry.get("value");
-                String sha256 = entry.path("sha256").asText();
-                if (value == null || (!json && !(value.isTextual() && sha256.equals(sha256(value.textValue()))))) {
-                    throw new CliException(file + ":" + lineNo + ": not a value whose SHA-256 is its sha256");
+                if (!add(Opa.JSON.readTree(line))) {
+                    throw new ReviewException(file + ":" + lineNo + ": not a value whose SHA-256 is its sha256");
                 }
-                values.put((json ? "j" : "s") + sha256, value);
             }
         }
     }
 
+    /**
+     * Takes one values-file line ({@code {"sha256", "value"}} or {@code {"sha256", "json"}}), e.g. one a decision
+     * index kept beside its record.
+     *
+     * @return false, taking nothing, when it is not such a line or a string's digest is not its value's
+     */
+    public boolean add(JsonNode entry) {
+        boolean json = entry.has("json");
+        JsonNode value = json ? entry.get("json") : entry.get("value");
+        String sha256 = entry.path("sha256").asText();
+        if (value == null || (!json && !(value.isTextual() && sha256.equals(sha256(value.textValue()))))) {
+            return false;
+        }
+        values.put((json ? "j" : "s") + sha256, value);
+        return true;
+    }
+
     /** Values read so far. */
-    int size() {
+    public int size() {
         return values.size();
     }
 
@@ -80,7 +92,7 @@ final class StandIns {
      *
      * @return empty when a value is not in the values read (a masked value is never kept)
      */
-    Optional<ObjectNode> restore(JsonNode logged) {
+    public Optional<ObjectNode> restore(JsonNode logged) {
         JsonNode whole = logged.has("reduced") ? value(logged.get("reduced")) : logged;
         if (!(whole instanceof ObjectNode)) {
             return Optional.empty();

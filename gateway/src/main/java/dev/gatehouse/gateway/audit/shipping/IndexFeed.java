@@ -1,0 +1,396 @@
+package dev.gatehouse.gateway.audit.shipping;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.gatehouse.facts.PolicyJson;
+import dev.gatehouse.gateway.audit.DecisionLogConfiguration;
+import dev.gatehouse.gateway.audit.DecisionLogSink;
+import dev.gatehouse.gateway.audit.LogFiles;
+import dev.gatehouse.gateway.decisions.DecisionIndex;
+import dev.gatehouse.gateway.decisions.DecisionIndexConfiguration;
+import dev.gatehouse.gateway.decisions.DecisionRecords;
+import dev.gatehouse.gateway.decisions.IndexFeedStatus;
+import dev.gatehouse.gateway.decisions.StoredDecision;
+import dev.gatehouse.gateway.notice.NoticeProperties;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
+import dev.gatehouse.gateway.policy.api.ServedPolicy;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.context.annotation.Requires;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Feeds this replica's decisions into the shared {@link DecisionIndex}, read from the decision log's own files as the
+ * shipper reads them ({@link LogTail}: never past what the writer reported written): from a cursor
+ * ({@link ShipCursor}, kept in {@code <stem>.indexed.json} beside the log) through the rotated files in order into the
+ * live one, up to {@code batch-max-records} records per statement (a batch of the live file waits at most
+ * {@code batch-delay} to fill), each with the values its stand-ins name from the file's values file (up to
+ * {@code max-values-bytes}). The cursor moves past a batch once the index took it.
+ *
+ * <p><b>Off the request path.</b> The writer only tells this sink how far the live file holds whole records; all the
+ * reading, parsing and writing happens on this feed's one thread. When the index cannot be written (the store is down
+ * or refuses), the cursor stays, the feed waits {@code min-backoff} doubling to {@code max-backoff} and tries again,
+ * and the gateway goes on deciding and logging: the log is the record of truth, and the index catches up from the
+ * cursor, also after a restart. Writes are idempotent (by decision id), so a batch written twice changes nothing.
+ *
+ * <p><b>Bounded.</b> Every {@code sweep-interval} the feed deletes from the index what is older than
+ * {@code retention}, and the earliest indexed beyond {@code max-records}, whichever replica wrote them. The feed
+ * never says a log file was shipped ({@link #shipped}): the index is a bounded copy, not an archive.
+ *
+ * <p>Counters {@value #INDEXED} and {@value #FAILED} (batches the index refused); {@link #status()} for the console.
+ */
+@Singleton
+@Requires(property = DecisionIndexConfiguration.PREFIX + ".enabled", notEquals = "false")
+public class IndexFeed implements DecisionLogSink {
+
+    public static final String INDEXED = "gatehouse.decision_index.indexed";
+    public static final String FAILED = "gatehouse.decision_index.failed";
+
+    private static final Logger LOG = LoggerFactory.getLogger(IndexFeed.class);
+    /** How often an idle feed looks at the files even without being told of a write. */
+    private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    private final DecisionIndexConfiguration configuration;
+    private final DecisionIndex index;
+    private final PolicyDecisionPoint pdp;
+    private final String replica;
+    private final Clock clock;
+    private final MeterRegistry meters;
+    private final Path live;
+    private final Path cursorFile;
+    private final Thread thread;
+    private final IndexFeedStatus status;
+    /** First record ids of rotated files; touched by the feed thread only. */
+    private final Map<Path, String> firstIds = new HashMap<>();
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private boolean news;
+    private volatile LogTail.Live reported = new LogTail.Live(null, 0);
+    private volatile boolean closed;
+
+    /** Touched by the feed thread only. */
+    private ShipCursor cursor;
+    private Duration backoff = Duration.ZERO;
+    private long nextAttemptNanos = System.nanoTime();
+    private long nextSweepNanos = System.nanoTime();
+    private long partialSince;
+    private boolean partial;
+
+    @Inject
+    public IndexFeed(DecisionIndexConfiguration configuration, DecisionLogConfiguration log, DecisionIndex index,
+            PolicyDecisionPoint pdp, NoticeProperties notices, Clock clock, MeterRegistry meters) throws IOException {
+        this(configuration, log.file(), index, pdp, notices.getReplicaName(), clock, meters);
+    }
+
+    /**
+     * @param live    the decision log's live file
+     * @param replica the name this replica's decisions are indexed under
+     * @throws IOException when the cursor file exists and cannot be read
+     */
+    public IndexFeed(DecisionIndexConfiguration configuration, Path live, DecisionIndex index,
+            PolicyDecisionPoint pdp, String replica, Clock clock, MeterRegistry meters) throws IOException {
+        this.configuration = configuration;
+        this.index = index;
+        this.pdp = pdp;
+        this.replica = replica;
+        this.clock = clock;
+        this.meters = meters;
+        this.live = live.toAbsolutePath();
+        String name = this.live.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        this.cursorFile = this.live.resolveSibling((dot <= 0 ? name : name.substring(0, dot)) + ".indexed.json");
+        this.cursor = ShipCursor.load(cursorFile);
+        this.status = new IndexFeedStatus(replica, clock.instant());
+        this.thread = new Thread(this::run, "gatehouse-decision-index");
+        thread.setDaemon(true);
+    }
+
+    /** Starts the feed thread: it resumes at the cursor. */
+    @PostConstruct
+    public void start() {
+        thread.start();
+    }
+
+    /** Stops the thread; waits at most the store's deadline plus one second. The cursor is already on disk. */
+    @PreDestroy
+    public void close() {
+        closed = true;
+        signal();
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** How the feed of this replica stands. */
+    public IndexFeedStatus status() {
+        return status;
+    }
+
+    @Override
+    public void written(String firstId, long liveBytes) {
+        reported = new LogTail.Live(firstId, liveBytes);
+        signal();
+    }
+
+    @Override
+    public void rotated(String firstId, Path rotated) {
+        signal(); // the cursor finds its file again by the first record's id
+    }
+
+    /** Never: the index is bounded and may already have dropped what a file holds. */
+    @Override
+    public boolean shipped(Path rotated, String firstId) {
+        return false;
+    }
+
+    private void signal() {
+        lock.lock();
+        try {
+            news = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void await(long nanos) throws InterruptedException {
+        lock.lock();
+        try {
+            long left = nanos;
+            while (!news && !closed && left > 0) {
+                left = changed.awaitNanos(left);
+            }
+            news = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void run() {
+        while (!closed) {
+            try {
+                sweepWhenDue();
+                long due = nextAttemptNanos - System.nanoTime();
+                if (due > 0) {
+                    await(Math.min(due, Math.max(1, nextSweepNanos - System.nanoTime())));
+                    continue;
+                }
+                round();
+            } catch (InterruptedException e) {
+                return;
+            } catch (IOException | RuntimeException e) {
+                failed("reading the decision log", e);
+            }
+        }
+    }
+
+    private void sweepWhenDue() {
+        if (System.nanoTime() - nextSweepNanos < 0) {
+            return;
+        }
+        nextSweepNanos = System.nanoTime() + configuration.getSweepInterval().toNanos();
+        try {
+            long deleted = index.sweep(clock.instant().minus(configuration.getRetention()),
+                    configuration.getMaxRecords());
+            if (deleted > 0) {
+                LOG.info("decision index: {} decision(s) past retention {} or beyond {} records deleted", deleted,
+                        configuration.getRetention(), configuration.getMaxRecords());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("decision index could not be swept; trying again in {}: {}", configuration.getSweepInterval(),
+                    e.toString());
+        }
+    }
+
+    /** One look at the files: indexes a batch, moves to the next file, or waits. */
+    private void round() throws IOException, InterruptedException {
+        Optional<Path> file = locate();
+        if (file.isEmpty()) {
+            await(IDLE_NANOS);
+            return;
+        }
+        boolean rotatedName = LogFiles.isRotatedName(live, file.get().getFileName().toString());
+        LogTail.Chunk chunk = LogTail.read(file.get(), rotatedName, cursor.offset(),
+                configuration.getBatchMaxRecords(), () -> reported);
+        if (cursor.firstId() != null && !cursor.firstId().equals(chunk.firstId())) {
+            return; // renamed under us: locate it again
+        }
+        if (chunk.lines().isEmpty()) {
+            partial = false;
+            status.caughtUp(clock.instant());
+            if (!(chunk.complete() && next(file.get()))) {
+                await(IDLE_NANOS);
+            }
+            return;
+        }
+        if (!chunk.complete() && chunk.lines().size() < configuration.getBatchMaxRecords()) {
+            long now = System.nanoTime();
+            if (!partial) {
+                partial = true;
+                partialSince = now;
+            }
+            long left = configuration.getBatchDelay().toNanos() - (now - partialSince);
+            if (left > 0) {
+                await(left);
+                return;
+            }
+        }
+        partial = false;
+        index(file.get(), chunk);
+    }
+
+    /** Writes one batch to the index; moves the cursor past it when the index took it. */
+    private void index(Path file, LogTail.Chunk chunk) throws IOException {
+        List<StoredDecision> decisions = new ArrayList<>();
+        Optional<ServedPolicy> serving = pdp.serving();
+        Predicate<String> retryable = code -> serving.map(ServedPolicy::contents)
+                .map(contents -> contents.retryable(code)).orElse(false);
+        try (ValueLookup values = ValueLookup.open(live, chunk.firstId())) {
+            for (byte[] line : chunk.lines()) {
+                stored(line, values, retryable).ifPresent(decisions::add);
+            }
+        }
+        try {
+            index.add(decisions);
+        } catch (RuntimeException e) {
+            failed("writing the index", e);
+            return;
+        }
+        Counter.builder(INDEXED).description("decisions this replica wrote to the decision index").register(meters)
+                .increment(decisions.size());
+        cursor = new ShipCursor(file.getFileName().toString(), chunk.firstId(), chunk.to());
+        cursor.save(cursorFile);
+        backoff = Duration.ZERO;
+        nextAttemptNanos = System.nanoTime();
+        status.indexed(decisions.size(), clock.instant());
+    }
+
+    /** One line as the index keeps it, with the values its stand-ins name; empty for a line that is no record. */
+    private Optional<StoredDecision> stored(byte[] line, ValueLookup values, Predicate<String> retryable)
+            throws IOException {
+        JsonNode record;
+        try {
+            record = PolicyJson.MAPPER.readTree(line);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        Optional<dev.gatehouse.gateway.decisions.DecisionSummary> summary = DecisionRecords.summary(record, replica,
+                retryable);
+        if (summary.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> keys = new ArrayList<>(OpaDecisionEvent.valueKeys(record));
+        ArrayNode kept = PolicyJson.MAPPER.createArrayNode();
+        boolean missing = false;
+        for (int i = 0; i < keys.size(); i++) {
+            Optional<JsonNode> entry = values.entry(keys.get(i));
+            if (entry.isEmpty()) {
+                missing = true;
+                continue;
+            }
+            kept.add(entry.get());
+            if (i == 0 && record.has("reduced")) { // the whole record names values of its own
+                keys.addAll(OpaDecisionEvent.valueKeys(entry.get().path("json")));
+            }
+        }
+        Optional<String> json = Optional.empty();
+        if (!kept.isEmpty()) {
+            String text = PolicyJson.write(kept);
+            if (text.getBytes(StandardCharsets.UTF_8).length <= configuration.getMaxValuesBytes()) {
+                json = Optional.of(text);
+            } else {
+                missing = true;
+            }
+        }
+        int end = line.length > 0 && line[line.length - 1] == '\n' ? line.length - 1 : line.length;
+        return Optional.of(new StoredDecision(summary.get(), new String(line, 0, end, StandardCharsets.UTF_8), json,
+                missing));
+    }
+
+    /**
+     * The file the cursor is in, found by its first record; a cursor whose file is gone (deleted by the log's
+     * retention before it was indexed) moves to the oldest file after it, saying so.
+     */
+    private Optional<Path> locate() throws IOException {
+        List<Path> files = LogFiles.files(live);
+        firstIds.keySet().retainAll(files);
+        if (files.isEmpty()) {
+            return Optional.empty();
+        }
+        if (cursor.firstId() == null) {
+            return Optional.of(files.get(0));
+        }
+        for (Path file : files) {
+            if (cursor.firstId().equals(firstId(file))) {
+                return Optional.of(file);
+            }
+        }
+        String gone = cursor.name();
+        Path after = files.stream().filter(f -> gone == null || !LogFiles.isRotatedName(live, gone)
+                || f.getFileName().toString().compareTo(gone) > 0).findFirst().orElse(files.get(files.size() - 1));
+        LOG.warn("decision-log file {} was deleted before all its records were indexed (from byte {} on); the"
+                + " index goes on with {}", gone, cursor.offset(), after);
+        cursor = new ShipCursor(after.getFileName().toString(), LogFiles.firstId(after).orElse(null), 0);
+        cursor.save(cursorFile);
+        return Optional.empty();
+    }
+
+    private String firstId(Path file) {
+        if (!LogFiles.isRotatedName(live, file.getFileName().toString())) {
+            return LogFiles.firstId(file).orElse(null);
+        }
+        return firstIds.computeIfAbsent(file, f -> LogFiles.firstId(f).orElse(null));
+    }
+
+    /** Moves the cursor to the start of the file after {@code done}; false when there is none yet. */
+    private boolean next(Path done) throws IOException {
+        List<Path> files = LogFiles.files(live);
+        int at = files.indexOf(done);
+        if (at < 0 || at + 1 >= files.size()) {
+            return false;
+        }
+        Path following = files.get(at + 1);
+        Optional<String> firstId = LogFiles.firstId(following);
+        if (firstId.isEmpty()) {
+            return false;
+        }
+        cursor = new ShipCursor(following.getFileName().toString(), firstId.get(), 0);
+        cursor.save(cursorFile);
+        return true;
+    }
+
+    private void failed(String what, Exception e) {
+        backoff = backoff.isZero() ? configuration.getMinBackoff() : backoff.multipliedBy(2);
+        if (backoff.compareTo(configuration.getMaxBackoff()) > 0) {
+            backoff = configuration.getMaxBackoff();
+        }
+        nextAttemptNanos = System.nanoTime() + backoff.toNanos();
+        Counter.builder(FAILED).description("decision-index batches that could not be written or read")
+                .register(meters).increment();
+        status.failed(what + ": " + e.getMessage(), clock.instant());
+        LOG.warn("decision index: {} failed; this replica keeps deciding and logging, and retries in {}: {}", what,
+                backoff, e.toString());
+    }
+}

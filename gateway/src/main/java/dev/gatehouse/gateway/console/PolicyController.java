@@ -1,0 +1,68 @@
+package dev.gatehouse.gateway.console;
+
+import dev.gatehouse.gateway.policy.api.KeptRevision;
+import dev.gatehouse.gateway.policy.api.RevisionHistory;
+import dev.gatehouse.review.Html;
+import dev.gatehouse.review.Matrix;
+import dev.gatehouse.review.ReviewException;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Produces;
+import io.micronaut.security.authentication.Authentication;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code GET /console/policy}: the served revision (manifest revision, key id, when it was activated and from which
+ * source), its access table, its caller × tool matrix and the diff of that matrix against the revision served before
+ * it (the review library's rendering, as {@code scripts/gatehouse matrix} and {@code diff} give it), the other
+ * revisions this gateway keeps, and the offers it refused with their reasons.
+ */
+@Controller("/console/policy")
+@Produces(MediaType.TEXT_HTML)
+public class PolicyController {
+
+    private final RevisionHistory revisions;
+    private final RevisionMatrices matrices;
+
+    public PolicyController(RevisionHistory revisions, RevisionMatrices matrices) {
+        this.revisions = revisions;
+        this.matrices = matrices;
+    }
+
+    @Get
+    public HttpResponse<?> policy(Authentication operator) {
+        List<KeptRevision> kept = revisions.kept();
+        Map<String, Object> model = new LinkedHashMap<>();
+        model.put("kept", kept);
+        model.put("capacity", revisions.capacity());
+        model.put("refusals", revisions.refusals());
+        Optional<KeptRevision> served = kept.stream().findFirst();
+        model.put("served", served);
+        String matrix = "";
+        String diff = "";
+        String problem = "";
+        if (served.isPresent()) {
+            try {
+                Matrix now = matrices.of(served.get());
+                matrix = Html.matrix(now);
+                if (kept.size() > 1) {
+                    Matrix before = matrices.of(kept.get(1));
+                    diff = Html.diff(before, now, Matrix.changes(before, now));
+                }
+            } catch (ReviewException e) {
+                problem = e.getMessage();
+            }
+        }
+        // rendered by the review library, which escapes every value it writes
+        model.put("matrix", matrix);
+        model.put("diff", diff);
+        model.put("problem", problem);
+        return HttpResponse.ok(ConsolePages.view("console/policy", ConsolePages.page("Policy", "policy", operator),
+                model));
+    }
+}

@@ -1,0 +1,163 @@
+package dev.gatehouse.gateway.decisions;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import java.time.Duration;
+
+/**
+ * {@code gatehouse.decision-index}: the search index of decisions in the shared PostgreSQL ({@link DecisionIndex}),
+ * fed from the decision log's files off the request path (audit.shipping.IndexFeed). Every setter rejects a value
+ * that makes no sense with {@link IllegalArgumentException}, so a bad configuration fails at start-up.
+ */
+@ConfigurationProperties(DecisionIndexConfiguration.PREFIX)
+public class DecisionIndexConfiguration {
+
+    public static final String PREFIX = "gatehouse.decision-index";
+
+    private boolean enabled = true;
+    private Duration retention = Duration.ofDays(7);
+    private long maxRecords = 2_000_000;
+    private int scanLimit = 50_000;
+    private Duration maxRange = Duration.ofDays(31);
+    private int batchMaxRecords = 500;
+    private Duration batchDelay = Duration.ofMillis(500);
+    private int maxValuesBytes = 256 * 1024;
+    private Duration sweepInterval = Duration.ofMinutes(1);
+    private Duration minBackoff = Duration.ofSeconds(1);
+    private Duration maxBackoff = Duration.ofSeconds(60);
+
+    /**
+     * {@code enabled} ({@code GATEHOUSE_DECISION_INDEX}): whether this replica feeds its decisions into the index.
+     * Default true. Off, the replica's decisions are only in its log files (the search still finds the others').
+     */
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /**
+     * {@code retention} ({@code GATEHOUSE_DECISION_INDEX_RETENTION}): decisions older than this leave the index (the
+     * decision log keeps its own retention). Default 7 days.
+     */
+    public Duration getRetention() {
+        return retention;
+    }
+
+    public void setRetention(Duration retention) {
+        this.retention = positive("retention", retention);
+    }
+
+    /**
+     * {@code max-records}: the index holds at most about this many decisions of all replicas; beyond it the oldest
+     * leave first, whatever their age. Default 2,000,000 (about 3.5 GB at 1.5 KB a record with its row).
+     */
+    public long getMaxRecords() {
+        return maxRecords;
+    }
+
+    public void setMaxRecords(long maxRecords) {
+        if (maxRecords <= 0) {
+            throw new IllegalArgumentException(PREFIX + ".max-records must be positive, not " + maxRecords);
+        }
+        this.maxRecords = maxRecords;
+    }
+
+    /**
+     * {@code scan-limit}: one search looks at most at this many decisions of its range, newest first, before its
+     * filters other than the agent apply; a search that would look further answers what it found, says where it
+     * stopped and asks to narrow the range. Default 50,000.
+     */
+    public int getScanLimit() {
+        return scanLimit;
+    }
+
+    public void setScanLimit(int scanLimit) {
+        this.scanLimit = positive("scan-limit", scanLimit);
+    }
+
+    /** {@code max-range}: the longest time range a search or export may name. Default 31 days. */
+    public Duration getMaxRange() {
+        return maxRange;
+    }
+
+    public void setMaxRange(Duration maxRange) {
+        this.maxRange = positive("max-range", maxRange);
+    }
+
+    /** {@code batch-max-records}: decisions written to the index in one statement, at most. Default 500. */
+    public int getBatchMaxRecords() {
+        return batchMaxRecords;
+    }
+
+    public void setBatchMaxRecords(int batchMaxRecords) {
+        this.batchMaxRecords = positive("batch-max-records", batchMaxRecords);
+    }
+
+    /**
+     * {@code batch-delay}: how long a batch of the live log file waits to fill before it is written anyway, so a
+     * decision is findable within about this time. Default 500 ms.
+     */
+    public Duration getBatchDelay() {
+        return batchDelay;
+    }
+
+    public void setBatchDelay(Duration batchDelay) {
+        this.batchDelay = positive("batch-delay", batchDelay);
+    }
+
+    /**
+     * {@code max-values-bytes}: the values a record stands in for (its long paths and names, the whole record of a
+     * reduced line) are kept beside it in the index, so any replica can replay it, up to this many UTF-8 bytes; a
+     * record needing more is indexed without them (it is replayed from the log files). Default 256 KiB.
+     */
+    public int getMaxValuesBytes() {
+        return maxValuesBytes;
+    }
+
+    public void setMaxValuesBytes(int maxValuesBytes) {
+        this.maxValuesBytes = positive("max-values-bytes", maxValuesBytes);
+    }
+
+    /** {@code sweep-interval}: how often this replica deletes what is past retention or max-records. Default 1 min. */
+    public Duration getSweepInterval() {
+        return sweepInterval;
+    }
+
+    public void setSweepInterval(Duration sweepInterval) {
+        this.sweepInterval = positive("sweep-interval", sweepInterval);
+    }
+
+    /** {@code min-backoff}: the wait after the index could not be written, doubled per failure. Default 1 s. */
+    public Duration getMinBackoff() {
+        return minBackoff;
+    }
+
+    public void setMinBackoff(Duration minBackoff) {
+        this.minBackoff = positive("min-backoff", minBackoff);
+    }
+
+    /** {@code max-backoff}: the longest wait between tries. Default 60 s. */
+    public Duration getMaxBackoff() {
+        return maxBackoff;
+    }
+
+    public void setMaxBackoff(Duration maxBackoff) {
+        this.maxBackoff = positive("max-backoff", maxBackoff);
+    }
+
+    private static int positive(String name, int value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(PREFIX + "." + name + " must be positive, not " + value);
+        }
+        return value;
+    }
+
+    private static Duration positive(String name, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(PREFIX + "." + name + " must be a positive duration, not " + value);
+        }
+        return value;
+    }
+}

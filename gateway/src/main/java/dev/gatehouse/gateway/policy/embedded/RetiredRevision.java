@@ -1,0 +1,68 @@
+package dev.gatehouse.gateway.policy.embedded;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.gateway.policy.Entrypoint;
+import dev.gatehouse.gateway.policy.EvaluatingPolicy;
+import dev.gatehouse.gateway.policy.ResultSet;
+import dev.gatehouse.gateway.policy.api.KeptRevision;
+import dev.gatehouse.gateway.policy.api.PolicyContents;
+import dev.gatehouse.gateway.policy.api.PolicyFault;
+import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * A revision that served before the serving one, kept read-only for replay and the matrix diff: the bundle exactly as
+ * it was verified when it was activated, its contents, and one policy instance built the first time it is asked
+ * (≈150–250 ms) and used by one evaluation at a time. It decides nothing for calls.
+ */
+final class RetiredRevision extends EvaluatingPolicy implements KeptRevision {
+
+    private final WasmBundle bundle;
+    private final String source;
+    private final RegoBundles.Holder rego;
+    /** Guarded by this. */
+    private WasmInstance instance;
+
+    RetiredRevision(WasmBundle bundle, PolicyContents contents, Instant activatedAt, String source,
+            RegoBundles.Holder rego) {
+        super(bundle.revision(), bundle.keyId(), activatedAt, contents);
+        this.bundle = bundle;
+        this.source = source;
+        this.rego = rego;
+    }
+
+    @Override
+    public synchronized PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input) {
+        if (instance == null) {
+            try {
+                instance = new WasmInstance(bundle);
+            } catch (Throwable e) { // the runtime fails with Errors too
+                return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.EVALUATION_ERROR,
+                        "revision " + bundle.revision() + " cannot be instantiated: " + EmbeddedRevision.describe(e)));
+            }
+        }
+        PolicyOutcome<ResultSet> outcome = EmbeddedRevision.evaluateOn(instance, bundle, entrypoint, input);
+        if (outcome instanceof PolicyOutcome.Failed<ResultSet> failed
+                && failed.fault().code().equals(PolicyFault.EVALUATION_ERROR)) {
+            instance = null; // its memory may be inconsistent: the next evaluation builds a fresh one
+        }
+        return outcome;
+    }
+
+    @Override
+    public Optional<Instant> signedAt() {
+        return bundle.signedAt();
+    }
+
+    @Override
+    public String source() {
+        return source;
+    }
+
+    /** The Rego bundle found while it served; the file is not looked at again (it holds a newer revision now). */
+    @Override
+    public Optional<byte[]> regoBundle() {
+        return rego.get(false);
+    }
+}

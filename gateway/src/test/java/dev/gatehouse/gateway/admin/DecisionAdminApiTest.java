@@ -1,0 +1,175 @@
+package dev.gatehouse.gateway.admin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.gateway.decisions.DecisionIndex;
+import dev.gatehouse.gateway.decisions.DecisionSummary;
+import dev.gatehouse.gateway.decisions.Outcome;
+import dev.gatehouse.gateway.decisions.StoredDecision;
+import dev.gatehouse.gateway.policy.api.RevisionHistory;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code /admin/decisions}: the search by each filter and by decision id over HTTP, the export as JSON Lines, the
+ * scan bound's "narrow the range" note, and bad input of every kind answered 400 with the field named, never 500.
+ * The decisions are written to the index directly (the feed is tested in DecisionIndexFeedTest).
+ */
+@MicronautTest(transactional = false)
+@Property(name = "micronaut.server.port", value = "-1")
+@Property(name = "gatehouse.policy.bundle-path", value = "../target/bundle/bundle.tar.gz")
+@Property(name = "gatehouse.admin.credential", value = "admin-test-credential")
+@Property(name = "gatehouse.audit.path", value = "target/test-decisions/decision-admin.jsonl")
+@Property(name = "gatehouse.decision-index.enabled", value = "false")
+@Property(name = "gatehouse.decision-index.scan-limit", value = "20")
+class DecisionAdminApiTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @Inject
+    EmbeddedServer server;
+    @Inject
+    DecisionIndex index;
+    @Inject
+    RevisionHistory revisions;
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getPort() + path))
+                .header("Authorization", "Bearer admin-test-credential").build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String q(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    private String knownReason() {
+        return revisions.kept().get(0).contents().reasons().keySet().iterator().next();
+    }
+
+    /** {@code n} decisions of {@code agent}, one second apart ending a minute ago; odd ones denied for reason. */
+    private List<StoredDecision> write(String agent, int n, String reason) {
+        Instant end = Instant.now().minus(Duration.ofMinutes(1)).truncatedTo(ChronoUnit.MILLIS);
+        List<StoredDecision> decisions = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            UUID id = UUID.randomUUID();
+            boolean denied = i % 2 == 1;
+            DecisionSummary summary = new DecisionSummary(id, end.minusSeconds(n - i), "replica-a", "tools/call",
+                    Optional.of("wiki_read"), "thread", agent, Optional.of("t1"),
+                    denied ? Outcome.DENIED : Outcome.ALLOWED, denied ? List.of(reason) : List.of(),
+                    Optional.of("rev-x"), Optional.of("default"));
+            decisions.add(new StoredDecision(summary, "{\"decision_id\":\"" + id
+                    + "\",\"arguments\":{\"path\":\"<script>alert(1)</script>\"}}", Optional.empty(), false));
+        }
+        index.add(decisions);
+        return decisions;
+    }
+
+    @Test
+    void decisionsAreFoundByAgentReasonAndIdAndExportedAsJsonLines() throws Exception {
+        String agent = "agent-" + UUID.randomUUID();
+        String reason = knownReason();
+        List<StoredDecision> written = write(agent, 6, reason);
+
+        HttpResponse<String> byAgent = get("/admin/decisions?agent=" + q(agent));
+        assertEquals(200, byAgent.statusCode(), byAgent.body());
+        JsonNode body = JSON.readTree(byAgent.body());
+        assertEquals(6, body.path("decisions").size());
+        assertEquals(written.get(5).summary().decisionId().toString(),
+                body.path("decisions").path(0).path("decisionId").asText(), "newest first");
+        assertEquals(3, body.path("outcomes").path("denied").asInt());
+        assertEquals(3, body.path("reasons").path(reason).asInt());
+        assertTrue(body.path("note").isMissingNode());
+
+        JsonNode denied = JSON.readTree(get("/admin/decisions?agent=" + q(agent) + "&outcome=denied&reason="
+                + q(reason) + "&limit=2").body());
+        assertEquals(2, denied.path("decisions").size());
+        JsonNode rest = JSON.readTree(get("/admin/decisions?agent=" + q(agent) + "&outcome=denied&reason="
+                + q(reason) + "&limit=2&cursor=" + q(denied.path("next").asText())).body());
+        assertEquals(1, rest.path("decisions").size());
+        assertTrue(rest.path("next").isMissingNode());
+
+        String id = written.get(3).summary().decisionId().toString();
+        HttpResponse<String> one = get("/admin/decisions/" + id);
+        assertEquals(200, one.statusCode(), one.body());
+        JsonNode found = JSON.readTree(one.body());
+        assertEquals(id, found.path("record").path("decision_id").asText());
+        assertEquals("denied", found.path("decision").path("outcome").asText());
+        assertEquals(404, get("/admin/decisions/" + UUID.randomUUID()).statusCode());
+
+        HttpResponse<String> export = get("/admin/decisions/export?agent=" + q(agent) + "&limit=4");
+        assertEquals(200, export.statusCode(), export.body());
+        assertTrue(export.headers().firstValue("Content-Type").orElse("").startsWith("application/x-ndjson"));
+        List<String> lines = export.body().lines().toList();
+        assertEquals(6, lines.size(), "every page of the search, not only the first");
+        assertEquals(written.get(5).record(), lines.get(0), "the log line exactly as written");
+    }
+
+    @Test
+    void aSearchBeyondTheScanBoundAnswersWhatItFoundAndAsksToNarrowTheRange() throws Exception {
+        String agent = "busy-" + UUID.randomUUID();
+        write(agent, 25, knownReason());
+        JsonNode body = JSON.readTree(get("/admin/decisions?agent=" + q(agent) + "&tool=wiki_read").body());
+        assertEquals(20, body.path("scanned").asInt());
+        assertEquals(20, body.path("decisions").size());
+        assertTrue(body.path("note").asText().contains("narrow the range"), body.toString());
+        assertFalse(body.path("stoppedAt").asText().isEmpty());
+    }
+
+    @Test
+    void badInputIsAFieldMessageNeverAServerError() throws Exception {
+        String[][] cases = {
+            {"from=yesterday", "from"},
+            {"to=2026-13-01T00:00:00Z", "to"},
+            {"from=2026-12-01T10:00:00", "from"},
+            {"from=2026-12-02T00:00:00Z&to=2026-12-01T00:00:00Z", "from"},
+            {"from=2000-01-01T00:00:00Z&to=2026-12-01T00:00:00Z", "to"},
+            {"callerKind=robot", "callerKind"},
+            {"outcome=maybe", "outcome"},
+            {"reason=no.such.code", "reason"},
+            {"limit=0", "limit"},
+            {"limit=501", "limit"},
+            {"limit=-1", "limit"},
+            {"limit=99999999999", "limit"},
+            {"cursor=not-a-cursor", "cursor"},
+            {"cursor=" + "A".repeat(5000), "cursor"},
+            {"agent=" + "a".repeat(600), "agent"},
+            {"method=tools%2Fdelete", "method"},
+            {"from=%00", "from"},
+        };
+        for (String[] c : cases) {
+            HttpResponse<String> response = get("/admin/decisions?" + c[0]);
+            assertEquals(400, response.statusCode(), c[0] + ": " + response.body());
+            JsonNode body = JSON.readTree(response.body());
+            assertEquals("invalid_fields", body.path("error").asText(), c[0]);
+            assertTrue(body.path("invalid").toString().contains("\"" + c[1] + "\""), c[0] + ": " + body);
+            assertEquals(400, get("/admin/decisions/export?" + c[0]).statusCode(), "export " + c[0]);
+        }
+        for (String id : List.of("not-a-uuid", "00000000-0000-0000-0000", "%3Cscript%3E", "1".repeat(300))) {
+            HttpResponse<String> response = get("/admin/decisions/" + id);
+            assertEquals(400, response.statusCode(), id + ": " + response.body());
+            assertTrue(response.body().contains("decisionId"), response.body());
+        }
+    }
+}

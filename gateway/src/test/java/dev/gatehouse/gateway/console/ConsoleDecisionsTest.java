@@ -1,0 +1,185 @@
+package dev.gatehouse.gateway.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.gateway.policy.api.RevisionHistory;
+import dev.gatehouse.gateway.support.RawHttp;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The console's decisions pages on decisions made through {@code /mcp} in this process, fed to the index by the
+ * real feed from the real decision log: a denied call is found by agent, by its reason and by the decision id the
+ * client got; its page names the reason in the rule's own words, shows the logged arguments (markup payloads) as
+ * text, replays it against the served revision as the same decision and explains it with the trace of
+ * {@code opa eval --explain} (the opa binary of {@code make opa}); bad search input is answered next to its
+ * field; the export gives the record as logged. The policy page shows the served revision and its
+ * matrix.
+ */
+@MicronautTest(transactional = false)
+@Property(name = "micronaut.server.port", value = "-1")
+@Property(name = "gatehouse.policy.bundle-path", value = "../target/bundle/bundle.tar.gz")
+@Property(name = "gatehouse.admin.credential", value = "admin-test-credential")
+@Property(name = "gatehouse.audit.path", value = "target/test-decisions/console-decisions.jsonl")
+@Property(name = "gatehouse.decision-index.batch-delay", value = "20ms")
+class ConsoleDecisionsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    private static final Pattern DECISION_ID = Pattern.compile("decisionId\\\\?\"\\s*:\\s*\\\\?\"([0-9a-f-]{36})");
+    private static final String PAYLOAD = "<script>alert(1)</script><img src=x onerror=alert(2)>\u202Eevil";
+
+    @Inject
+    EmbeddedServer server;
+    @Inject
+    ConsoleSessions consoleSessions;
+    @Inject
+    RevisionHistory revisions;
+
+    private String base() {
+        return "http://127.0.0.1:" + server.getPort();
+    }
+
+    private HttpResponse<String> get(String path, String cookie) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(base() + path)).header("Accept", "text/html")
+                .header("Cookie", ConsoleCookie.NAME + "=" + cookie).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> admin(String method, String path, String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(base() + path)).method(method, body == null
+                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer admin-test-credential")
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A tools/call by a fresh agent's session; returns the decision id the client got. */
+    private String call(String agent, String tool, String arguments) throws Exception {
+        String session = "{\"environmentId\":\"local\",\"threadId\":\"t1\",\"providerSessionId\":\"ps-1\","
+                + "\"providerInstanceId\":\"p-1\",\"logicalAgentId\":\"" + agent + "\",\"t3ProjectId\":\"proj-1\","
+                + "\"agentName\":\"Agent\",\"provider\":\"codex\"}";
+        String token = JSON.readTree(admin("POST", "/admin/sessions", session).body()).path("token").asText();
+        String meta = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"},"
+                + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                + "\",\"arguments\":" + arguments + "," + meta + "}}";
+        RawHttp.Response response = RawHttp.post(server.getPort(), call, "Authorization: Bearer " + token,
+                "Mcp-Method: tools/call", "Mcp-Name: " + tool, "MCP-Protocol-Version: 2026-07-28");
+        Matcher id = DECISION_ID.matcher(response.body());
+        assertTrue(id.find(), response.body());
+        return id.group(1);
+    }
+
+    private void awaitIndexed(String decisionId) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (admin("GET", "/admin/decisions/" + decisionId, null).statusCode() != 200) {
+            assertTrue(System.nanoTime() < deadline, "waited 30 s for the feed to index " + decisionId);
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void aDeniedCallIsFoundExplainedInThePolicysWordsAndReplayed() throws Exception {
+        String agent = "agent-" + UUID.randomUUID();
+        String denied = call(agent, "wiki_write", "{\"path\":\"" + PAYLOAD.replace("\"", "\\\"")
+                + ".md\",\"content\":\"" + PAYLOAD + "\"}");
+        awaitIndexed(denied);
+        String reason = JSON.readTree(admin("GET", "/admin/decisions/" + denied, null).body()).path("decision")
+                .path("reasons").path(0).asText();
+        assertFalse(reason.isEmpty(), "a denial carries a reason");
+        String cookie = consoleSessions.start(new ConsoleSessions.Operator("op-decisions", "https://issuer.example",
+                "op-decisions"));
+
+        HttpResponse<String> byAgent = get("/console/decisions?agent=" + URLEncoder.encode(agent,
+                StandardCharsets.UTF_8), cookie);
+        assertEquals(200, byAgent.statusCode(), byAgent.body());
+        assertTrue(byAgent.body().contains("/console/decisions/" + denied), "found by agent");
+        assertTrue(byAgent.body().contains("<code>" + reason + "</code>"), "counted per reason");
+
+        HttpResponse<String> byReason = get("/console/decisions?outcome=denied&reason=" + reason, cookie);
+        assertTrue(byReason.body().contains("/console/decisions/" + denied), "found by reason");
+
+        HttpResponse<String> byId = get("/console/decisions?decisionId=" + denied, cookie);
+        assertEquals(303, byId.statusCode());
+        assertEquals("/console/decisions/" + denied, byId.headers().firstValue("Location").orElseThrow());
+
+        HttpResponse<String> page = get("/console/decisions/" + denied, cookie);
+        assertEquals(200, page.statusCode(), page.body());
+        String sentence = revisions.kept().get(0).contents().reasons().get(reason).description();
+        assertTrue(page.body().contains(escape(sentence)), "the METADATA sentence of " + reason);
+        assertFalse(page.body().contains("<script>") || page.body().contains("<img"), "markup renders as text");
+        assertTrue(page.body().contains("&lt;script&gt;alert(1)&lt;/script&gt;"), page.body());
+        assertTrue(page.body().contains("\\u202Eevil") && !page.body().contains("\u202E"),
+                "a bidi override in an argument is shown as its escape, never applied");
+
+        HttpResponse<String> replayed = get("/console/decisions/" + denied + "?replay=true", cookie);
+        assertEquals(200, replayed.statusCode(), replayed.body());
+        assertTrue(replayed.body().contains("<strong>same</strong> decision"), replayed.body());
+        assertTrue(replayed.body().contains("(served)"));
+
+        HttpResponse<String> explained = get("/console/decisions/" + denied + "?explain=true", cookie);
+        assertEquals(200, explained.statusCode(), explained.body());
+        assertTrue(explained.body().contains("aria-label=\"Trace\""), "the opa eval --explain trace: "
+                + explained.body());
+        assertTrue(explained.body().contains("<li><code>" + reason + "</code>: "), "where the policy declares "
+                + reason);
+
+        HttpResponse<String> export = get("/console/decisions/export?agent=" + URLEncoder.encode(agent,
+                StandardCharsets.UTF_8), cookie);
+        assertEquals(200, export.statusCode());
+        List<String> lines = export.body().lines().toList();
+        assertEquals(1, lines.size());
+        assertEquals(denied, JSON.readTree(lines.get(0)).path("decision_id").asText());
+    }
+
+    @Test
+    void badSearchInputIsAnsweredNextToItsFieldAndAnUnknownIdIsNotFound() throws Exception {
+        String cookie = consoleSessions.start(new ConsoleSessions.Operator("op-bad", "https://issuer.example",
+                "op-bad"));
+        for (String[] c : new String[][] {{"from=yesterday", "f-from-error"}, {"outcome=maybe", "f-outcome-error"},
+            {"reason=no.such.code", "f-reason-error"}, {"decisionId=nope", "f-decisionId-error"},
+            {"from=2000-01-01T00:00:00Z&to=2026-01-01T00:00:00Z", "f-to-error"}}) {
+            HttpResponse<String> page = get("/console/decisions?" + c[0], cookie);
+            assertEquals(400, page.statusCode(), c[0]);
+            assertTrue(page.body().contains("id=\"" + c[1] + "\""), c[0] + ": " + page.body());
+        }
+        assertEquals(404, get("/console/decisions/" + UUID.randomUUID(), cookie).statusCode());
+        assertEquals(404, get("/console/decisions/%3Cb%3E", cookie).statusCode());
+    }
+
+    @Test
+    void thePolicyPageShowsTheServedRevisionItsAccessTableAndItsMatrix() throws Exception {
+        String cookie = consoleSessions.start(new ConsoleSessions.Operator("op-policy", "https://issuer.example",
+                "op-policy"));
+        HttpResponse<String> page = get("/console/policy", cookie);
+        assertEquals(200, page.statusCode(), page.body());
+        assertTrue(page.body().contains(revisions.kept().get(0).revision()), "the served revision");
+        assertTrue(page.body().contains("<code>wiki_read</code>"), "the access table");
+        assertTrue(page.body().contains("caller profiles ×"), "the review library's matrix");
+        assertTrue(page.body().contains("No earlier revision is kept."));
+        assertTrue(page.body().contains("None refused since start-up."));
+        assertFalse(page.body().contains("style=") || page.body().contains("<script"), "the console's CSP holds");
+    }
+
+    private static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&#34;")
+                .replace("'", "&#39;");
+    }
+}
