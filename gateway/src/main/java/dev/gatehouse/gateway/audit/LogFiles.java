@@ -75,6 +75,11 @@ public final class LogFiles {
         return live.resolveSibling(stemAndExtension(live)[0] + ".shipped.json");
     }
 
+    /** Where the decision index's feed keeps its cursor: {@code <stem>.indexed.json} beside the live file. */
+    public static Path indexedFile(Path live) {
+        return live.resolveSibling(stemAndExtension(live)[0] + ".indexed.json");
+    }
+
     /** When {@code rotated} (a name {@link #rotated} lists) was rotated, to the second. */
     static Instant rotatedAt(Path live, Path rotated) {
         Matcher name = pattern(live).matcher(rotated.getFileName().toString());
