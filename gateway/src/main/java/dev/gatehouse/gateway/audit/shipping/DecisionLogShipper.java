@@ -26,7 +26,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +35,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.GZIPOutputStream;
 import org.slf4j.Logger;
@@ -91,25 +89,16 @@ public class DecisionLogShipper implements DecisionLogSink {
     private final Map<String, String> labels;
     private final MeterRegistry meters;
     private final HttpClient http;
-    private final Thread thread;
+    private final LogFollower follower;
     private final AtomicLong pending = new AtomicLong();
-    /** First record ids of rotated files; touched by the shipper thread only. */
-    private final Map<Path, String> firstIds = new HashMap<>();
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
     /** Guarded by {@link #lock}; its name follows the file through rotations. */
     private ShipCursor cursor;
-    /** Guarded by {@link #lock}: something was written or rotated since the shipper last looked. */
-    private boolean news;
-    private volatile LogTail.Live reported = new LogTail.Live(null, 0);
-    private volatile boolean closed;
 
     /** Touched by the shipper thread only. */
     private Duration backoff = Duration.ZERO;
     private long nextAttemptNanos = System.nanoTime();
-    private long partialSince;
-    private boolean partial;
 
     @Inject
     public DecisionLogShipper(ShippingConfiguration configuration, DecisionLogConfiguration log, MeterRegistry meters,
@@ -136,32 +125,25 @@ public class DecisionLogShipper implements DecisionLogSink {
                 .followRedirects(HttpClient.Redirect.NEVER).build();
         Gauge.builder(PENDING, pending, AtomicLong::get).baseUnit("bytes")
                 .description("decision-log bytes not yet taken by the service").register(meters);
-        this.thread = new Thread(this::run, "gatehouse-decision-shipper");
-        thread.setDaemon(true);
+        this.follower = new LogFollower(this.live, "gatehouse-decision-shipper", this::run, IDLE_NANOS,
+                configuration::getBatchMaxRecords, configuration::getBatchDelay);
     }
 
     /** Starts the shipper thread: it resumes at the cursor. */
     @PostConstruct
     public void start() {
-        thread.start();
+        follower.start();
     }
 
     /** Stops the thread; waits at most the POST timeout plus one second. The cursor is already on disk. */
     @PreDestroy
     public void close() {
-        closed = true;
-        signal();
-        try {
-            thread.join(configuration.getTimeout().plusSeconds(1).toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        follower.close(configuration.getTimeout().plusSeconds(1));
     }
 
     @Override
     public void written(String firstId, long liveBytes) {
-        reported = new LogTail.Live(firstId, liveBytes);
-        signal();
+        follower.written(firstId, liveBytes);
     }
 
     @Override
@@ -171,11 +153,10 @@ public class DecisionLogShipper implements DecisionLogSink {
             if (firstId != null && firstId.equals(cursor.firstId())) {
                 cursor = cursor.renamed(rotated.getFileName().toString());
             }
-            news = true;
-            changed.signalAll();
         } finally {
             lock.unlock();
         }
+        follower.signal();
     }
 
     /**
@@ -196,36 +177,12 @@ public class DecisionLogShipper implements DecisionLogSink {
         }
     }
 
-    private void signal() {
-        lock.lock();
-        try {
-            news = true;
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Waits until told of news, closed, or {@code nanos} passed. */
-    private void await(long nanos) throws InterruptedException {
-        lock.lock();
-        try {
-            long left = nanos;
-            while (!news && !closed && left > 0) {
-                left = changed.awaitNanos(left);
-            }
-            news = false;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     private void run() {
-        while (!closed) {
+        while (!follower.closed()) {
             try {
                 long due = nextAttemptNanos - System.nanoTime();
                 if (due > 0) {
-                    await(due);
+                    follower.await(due);
                     continue;
                 }
                 round();
@@ -240,38 +197,7 @@ public class DecisionLogShipper implements DecisionLogSink {
     /** One look at the files: sends a batch, moves to the next file, or waits. */
     private void round() throws IOException, InterruptedException {
         Optional<Path> file = locate();
-        if (file.isEmpty()) {
-            await(IDLE_NANOS);
-            return;
-        }
-        ShipCursor at = current();
-        boolean rotatedName = LogFiles.isRotatedName(live, file.get().getFileName().toString());
-        LogTail.Chunk chunk = LogTail.read(file.get(), rotatedName, at.offset(), configuration.getBatchMaxRecords(),
-                () -> reported);
-        if (at.firstId() != null && !at.firstId().equals(chunk.firstId())) {
-            return; // renamed under us: locate it again
-        }
-        if (chunk.lines().isEmpty()) {
-            partial = false;
-            if (!(chunk.complete() && next(file.get()))) {
-                await(IDLE_NANOS);
-            }
-            return;
-        }
-        if (!chunk.complete() && chunk.lines().size() < configuration.getBatchMaxRecords()) {
-            long now = System.nanoTime();
-            if (!partial) {
-                partial = true;
-                partialSince = now;
-            }
-            long left = configuration.getBatchDelay().toNanos() - (now - partialSince);
-            if (left > 0) {
-                await(left);
-                return;
-            }
-        }
-        partial = false;
-        send(file.get(), chunk);
+        follower.round(file, current(), () -> { }, this::next, this::send);
     }
 
     private ShipCursor current() {
@@ -289,8 +215,7 @@ public class DecisionLogShipper implements DecisionLogSink {
      */
     private Optional<Path> locate() throws IOException {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            List<Path> files = LogFiles.files(live);
-            firstIds.keySet().retainAll(files);
+            List<Path> files = follower.files();
             Optional<Path> found = Optional.empty();
             long offset = 0;
             lock.lock();
@@ -302,7 +227,7 @@ public class DecisionLogShipper implements DecisionLogSink {
                     found = Optional.of(files.get(0));
                 } else {
                     for (Path file : files) {
-                        if (cursor.firstId().equals(firstId(file))) {
+                        if (cursor.firstId().equals(follower.firstId(file))) {
                             found = Optional.of(file);
                             offset = cursor.offset();
                             break;
@@ -319,17 +244,6 @@ public class DecisionLogShipper implements DecisionLogSink {
             }
         }
         return skipGone();
-    }
-
-    /**
-     * The first record's id of a log file; a rotated file's is remembered (it never changes), the live file's read
-     * each time. Reads at most one line, so the writer waiting for the lock waits no longer.
-     */
-    private String firstId(Path file) {
-        if (!LogFiles.isRotatedName(live, file.getFileName().toString())) {
-            return LogFiles.firstId(file).orElse(null);
-        }
-        return firstIds.computeIfAbsent(file, f -> LogFiles.firstId(f).orElse(null));
     }
 
     /** The cursor's file was deleted before it was shipped: continue after it. */
@@ -355,19 +269,13 @@ public class DecisionLogShipper implements DecisionLogSink {
 
     /** Moves the cursor to the start of the file after {@code done}; false when there is none yet. */
     private boolean next(Path done) throws IOException {
-        List<Path> files = LogFiles.files(live);
-        int index = files.indexOf(done);
-        if (index < 0 || index + 1 >= files.size()) {
-            return false;
-        }
-        Path following = files.get(index + 1);
-        Optional<String> firstId = LogFiles.firstId(following);
-        if (firstId.isEmpty()) {
+        Optional<ShipCursor> start = follower.startOfNext(done);
+        if (start.isEmpty()) {
             return false;
         }
         lock.lock();
         try {
-            cursor = new ShipCursor(following.getFileName().toString(), firstId.get(), 0);
+            cursor = start.get();
             save();
         } finally {
             lock.unlock();

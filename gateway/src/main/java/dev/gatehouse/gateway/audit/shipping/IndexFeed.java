@@ -27,13 +27,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,24 +73,14 @@ public class IndexFeed implements DecisionLogSink {
     private final MeterRegistry meters;
     private final Path live;
     private final Path cursorFile;
-    private final Thread thread;
+    private final LogFollower follower;
     private final IndexFeedStatus status;
-    /** First record ids of rotated files; touched by the feed thread only. */
-    private final Map<Path, String> firstIds = new HashMap<>();
-
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private boolean news;
-    private volatile LogTail.Live reported = new LogTail.Live(null, 0);
-    private volatile boolean closed;
 
     /** Touched by the feed thread only. */
     private ShipCursor cursor;
     private Duration backoff = Duration.ZERO;
     private long nextAttemptNanos = System.nanoTime();
     private long nextSweepNanos = System.nanoTime();
-    private long partialSince;
-    private boolean partial;
 
     @Inject
     public IndexFeed(DecisionIndexConfiguration configuration, DecisionLogConfiguration log, DecisionIndex index,
@@ -116,31 +102,23 @@ public class IndexFeed implements DecisionLogSink {
         this.clock = clock;
         this.meters = meters;
         this.live = live.toAbsolutePath();
-        String name = this.live.getFileName().toString();
-        int dot = name.lastIndexOf('.');
-        this.cursorFile = this.live.resolveSibling((dot <= 0 ? name : name.substring(0, dot)) + ".indexed.json");
+        this.cursorFile = LogFiles.indexedFile(this.live);
         this.cursor = ShipCursor.load(cursorFile);
         this.status = new IndexFeedStatus(replica, clock.instant());
-        this.thread = new Thread(this::run, "gatehouse-decision-index");
-        thread.setDaemon(true);
+        this.follower = new LogFollower(this.live, "gatehouse-decision-index", this::run, IDLE_NANOS,
+                configuration::getBatchMaxRecords, configuration::getBatchDelay);
     }
 
     /** Starts the feed thread: it resumes at the cursor. */
     @PostConstruct
     public void start() {
-        thread.start();
+        follower.start();
     }
 
     /** Stops the thread; waits at most the store's deadline plus one second. The cursor is already on disk. */
     @PreDestroy
     public void close() {
-        closed = true;
-        signal();
-        try {
-            thread.join(TimeUnit.SECONDS.toMillis(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        follower.close(Duration.ofSeconds(5));
     }
 
     /** How the feed of this replica stands. */
@@ -150,13 +128,12 @@ public class IndexFeed implements DecisionLogSink {
 
     @Override
     public void written(String firstId, long liveBytes) {
-        reported = new LogTail.Live(firstId, liveBytes);
-        signal();
+        follower.written(firstId, liveBytes);
     }
 
     @Override
     public void rotated(String firstId, Path rotated) {
-        signal(); // the cursor finds its file again by the first record's id
+        follower.signal(); // the cursor finds its file again by the first record's id
     }
 
     /** Never: the index is bounded and may already have dropped what a file holds. */
@@ -165,36 +142,13 @@ public class IndexFeed implements DecisionLogSink {
         return false;
     }
 
-    private void signal() {
-        lock.lock();
-        try {
-            news = true;
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void await(long nanos) throws InterruptedException {
-        lock.lock();
-        try {
-            long left = nanos;
-            while (!news && !closed && left > 0) {
-                left = changed.awaitNanos(left);
-            }
-            news = false;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     private void run() {
-        while (!closed) {
+        while (!follower.closed()) {
             try {
                 sweepWhenDue();
                 long due = nextAttemptNanos - System.nanoTime();
                 if (due > 0) {
-                    await(Math.min(due, Math.max(1, nextSweepNanos - System.nanoTime())));
+                    follower.await(Math.min(due, Math.max(1, nextSweepNanos - System.nanoTime())));
                     continue;
                 }
                 round();
@@ -227,38 +181,7 @@ public class IndexFeed implements DecisionLogSink {
     /** One look at the files: indexes a batch, moves to the next file, or waits. */
     private void round() throws IOException, InterruptedException {
         Optional<Path> file = locate();
-        if (file.isEmpty()) {
-            await(IDLE_NANOS);
-            return;
-        }
-        boolean rotatedName = LogFiles.isRotatedName(live, file.get().getFileName().toString());
-        LogTail.Chunk chunk = LogTail.read(file.get(), rotatedName, cursor.offset(),
-                configuration.getBatchMaxRecords(), () -> reported);
-        if (cursor.firstId() != null && !cursor.firstId().equals(chunk.firstId())) {
-            return; // renamed under us: locate it again
-        }
-        if (chunk.lines().isEmpty()) {
-            partial = false;
-            status.caughtUp(clock.instant());
-            if (!(chunk.complete() && next(file.get()))) {
-                await(IDLE_NANOS);
-            }
-            return;
-        }
-        if (!chunk.complete() && chunk.lines().size() < configuration.getBatchMaxRecords()) {
-            long now = System.nanoTime();
-            if (!partial) {
-                partial = true;
-                partialSince = now;
-            }
-            long left = configuration.getBatchDelay().toNanos() - (now - partialSince);
-            if (left > 0) {
-                await(left);
-                return;
-            }
-        }
-        partial = false;
-        index(file.get(), chunk);
+        follower.round(file, cursor, () -> status.caughtUp(clock.instant()), this::next, this::index);
     }
 
     /** Writes one batch to the index; moves the cursor past it when the index took it. */
@@ -334,8 +257,7 @@ public class IndexFeed implements DecisionLogSink {
      * retention before it was indexed) moves to the oldest file after it, saying so.
      */
     private Optional<Path> locate() throws IOException {
-        List<Path> files = LogFiles.files(live);
-        firstIds.keySet().retainAll(files);
+        List<Path> files = follower.files();
         if (files.isEmpty()) {
             return Optional.empty();
         }
@@ -343,7 +265,7 @@ public class IndexFeed implements DecisionLogSink {
             return Optional.of(files.get(0));
         }
         for (Path file : files) {
-            if (cursor.firstId().equals(firstId(file))) {
+            if (cursor.firstId().equals(follower.firstId(file))) {
                 return Optional.of(file);
             }
         }
@@ -357,26 +279,13 @@ public class IndexFeed implements DecisionLogSink {
         return Optional.empty();
     }
 
-    private String firstId(Path file) {
-        if (!LogFiles.isRotatedName(live, file.getFileName().toString())) {
-            return LogFiles.firstId(file).orElse(null);
-        }
-        return firstIds.computeIfAbsent(file, f -> LogFiles.firstId(f).orElse(null));
-    }
-
     /** Moves the cursor to the start of the file after {@code done}; false when there is none yet. */
     private boolean next(Path done) throws IOException {
-        List<Path> files = LogFiles.files(live);
-        int at = files.indexOf(done);
-        if (at < 0 || at + 1 >= files.size()) {
+        Optional<ShipCursor> start = follower.startOfNext(done);
+        if (start.isEmpty()) {
             return false;
         }
-        Path following = files.get(at + 1);
-        Optional<String> firstId = LogFiles.firstId(following);
-        if (firstId.isEmpty()) {
-            return false;
-        }
-        cursor = new ShipCursor(following.getFileName().toString(), firstId.get(), 0);
+        cursor = start.get();
         cursor.save(cursorFile);
         return true;
     }

@@ -13,10 +13,11 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * Reads whole records from one decision-log file for the shipper, never past what the writer has reported written:
- * a file is read up to the size {@link DecisionLogShipper#written} last reported when its first record is the one
- * reported for the live file, and whole otherwise. The writer reports a fresh live file's first record before it
- * writes it, so a file whose first record is not the reported one has been rotated and is complete.
+ * Reads whole records from one decision-log file for a sink that follows the log ({@link LogFollower}), never past
+ * what the writer has reported written: a file is read up to the size the sink's {@code written} last reported when
+ * its first record is the one reported for the live file, and whole otherwise. The writer reports a fresh live file's
+ * first record before it writes it, so a file whose first record is not the reported one has been rotated and is
+ * complete.
  */
 final class LogTail {
 

@@ -1,0 +1,208 @@
+package dev.gatehouse.gateway.audit.shipping;
+
+import dev.gatehouse.gateway.audit.LogFiles;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+
+/**
+ * How a {@link dev.gatehouse.gateway.audit.DecisionLogSink} that reads the decision log's own files follows them on
+ * its one thread, the same for the shipper ({@link DecisionLogShipper}) and the index feed ({@link IndexFeed}): the
+ * thread and its wake-ups (the writer reports a write or a rotation; the thread waits for that, for close, or for a
+ * given time), the log's files in order with their first records' ids, and one look at them from the sink's cursor
+ * ({@link #round}): a batch that never passes what the writer reported ({@link LogTail}) and has waited to fill, the
+ * start of the file after a finished one, or a wait. The sink keeps its own cursor and decides what a batch becomes.
+ */
+final class LogFollower {
+
+    /** Moves a sink's cursor to the start of the file after {@code done} ({@link #startOfNext}). */
+    @FunctionalInterface
+    interface NextFile {
+        /** @return false when there is no next file yet */
+        boolean next(Path done) throws IOException;
+    }
+
+    /** Takes one batch of a file: sends or writes it, and moves the sink's cursor past it once it was taken. */
+    @FunctionalInterface
+    interface Take {
+        void take(Path file, LogTail.Chunk chunk) throws IOException;
+    }
+
+    private final Path live;
+    private final Thread thread;
+    private final long idleNanos;
+    private final IntSupplier maxRecords;
+    private final Supplier<Duration> batchDelay;
+    /** First record ids of rotated files; touched by the thread only. */
+    private final Map<Path, String> firstIds = new HashMap<>();
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    /** Guarded by {@link #lock}: something was written or rotated since the thread last looked. */
+    private boolean news;
+    private volatile LogTail.Live reported = new LogTail.Live(null, 0);
+    private volatile boolean closed;
+
+    /** Touched by the thread only: since when a batch of the live file waits to fill. */
+    private long partialSince;
+    private boolean partial;
+
+    /**
+     * @param live       the decision log's live file, absolute
+     * @param name       the thread's name
+     * @param body       what the thread runs; it loops until {@link #closed()}
+     * @param idleNanos  how long an idle look waits at most before it looks again without being told of a write
+     * @param maxRecords records per batch, at most (the sink's {@code batch-max-records})
+     * @param batchDelay how long a batch of the live file waits to fill at most (the sink's {@code batch-delay})
+     */
+    LogFollower(Path live, String name, Runnable body, long idleNanos, IntSupplier maxRecords,
+            Supplier<Duration> batchDelay) {
+        this.live = live;
+        this.idleNanos = idleNanos;
+        this.maxRecords = maxRecords;
+        this.batchDelay = batchDelay;
+        this.thread = new Thread(body, name);
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Tells the thread to stop and waits for it at most {@code join}. */
+    void close(Duration join) {
+        closed = true;
+        signal();
+        try {
+            thread.join(join.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    boolean closed() {
+        return closed;
+    }
+
+    /** The writer's report: the live file whose first record is {@code firstId} holds whole records up to here. */
+    void written(String firstId, long liveBytes) {
+        reported = new LogTail.Live(firstId, liveBytes);
+        signal();
+    }
+
+    /** Wakes the thread: something was written or rotated. */
+    void signal() {
+        lock.lock();
+        try {
+            news = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits until told of news, closed, or {@code nanos} passed. */
+    void await(long nanos) throws InterruptedException {
+        lock.lock();
+        try {
+            long left = nanos;
+            while (!news && !closed && left > 0) {
+                left = changed.awaitNanos(left);
+            }
+            news = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The log's files, oldest first, the live one last; forgets the first ids of files no longer there. */
+    List<Path> files() throws IOException {
+        List<Path> files = LogFiles.files(live);
+        firstIds.keySet().retainAll(files);
+        return files;
+    }
+
+    /**
+     * The first record's id of a log file; a rotated file's is remembered (it never changes), the live file's read
+     * each time. Reads at most one line, so a writer waiting for a lock the caller holds waits no longer.
+     */
+    String firstId(Path file) {
+        if (!LogFiles.isRotatedName(live, file.getFileName().toString())) {
+            return LogFiles.firstId(file).orElse(null);
+        }
+        return firstIds.computeIfAbsent(file, f -> LogFiles.firstId(f).orElse(null));
+    }
+
+    /**
+     * One look at the files from the sink's cursor {@code at}, in {@code file} (empty when the sink could not locate
+     * it): hands the batch there to {@code take}, unless it is a batch of the live file still waiting to fill; at
+     * the end of what the writer reported tells {@code caughtUp} and, at the end of a finished file, moves on with
+     * {@code next}; otherwise waits, for news at the most. A file whose first record is no longer the cursor's was
+     * renamed under the sink: the next look locates it again.
+     */
+    void round(Optional<Path> file, ShipCursor at, Runnable caughtUp, NextFile next, Take take)
+            throws IOException, InterruptedException {
+        if (file.isEmpty()) {
+            await(idleNanos);
+            return;
+        }
+        boolean rotatedName = LogFiles.isRotatedName(live, file.get().getFileName().toString());
+        LogTail.Chunk chunk = LogTail.read(file.get(), rotatedName, at.offset(), maxRecords.getAsInt(), () -> reported);
+        if (at.firstId() != null && !at.firstId().equals(chunk.firstId())) {
+            return;
+        }
+        if (chunk.lines().isEmpty()) {
+            partial = false;
+            caughtUp.run();
+            if (!(chunk.complete() && next.next(file.get()))) {
+                await(idleNanos);
+            }
+            return;
+        }
+        long fill = fillWait(chunk);
+        if (fill > 0) {
+            await(fill);
+            return;
+        }
+        take.take(file.get(), chunk);
+    }
+
+    /** A cursor at the start of the file after {@code done}; empty when there is none yet or it has no record. */
+    Optional<ShipCursor> startOfNext(Path done) throws IOException {
+        List<Path> files = LogFiles.files(live);
+        int at = files.indexOf(done);
+        if (at < 0 || at + 1 >= files.size()) {
+            return Optional.empty();
+        }
+        Path following = files.get(at + 1);
+        return LogFiles.firstId(following).map(id -> new ShipCursor(following.getFileName().toString(), id, 0));
+    }
+
+    /**
+     * How much longer, in nanoseconds, a batch waits to fill: a batch of the live file smaller than
+     * {@code batch-max-records} waits at most {@code batch-delay} from the first time it was seen; 0 when it goes now.
+     */
+    private long fillWait(LogTail.Chunk chunk) {
+        if (!chunk.complete() && chunk.lines().size() < maxRecords.getAsInt()) {
+            long now = System.nanoTime();
+            if (!partial) {
+                partial = true;
+                partialSince = now;
+            }
+            long left = batchDelay.get().toNanos() - (now - partialSince);
+            if (left > 0) {
+                return left;
+            }
+        }
+        partial = false;
+        return 0;
+    }
+}
