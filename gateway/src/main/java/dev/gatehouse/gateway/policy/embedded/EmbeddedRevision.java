@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.Entrypoint;
-import dev.gatehouse.gateway.policy.EvaluatingPolicy;
 import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.ResultSet;
 import dev.gatehouse.gateway.policy.SelfTest;
@@ -30,16 +29,13 @@ import org.slf4j.LoggerFactory;
  * the pool when ready (until then the pool lends one instance fewer). There is no evaluation timeout: the Wasm
  * runtime offers no interrupt.
  */
-final class EmbeddedRevision extends EvaluatingPolicy implements KeptRevision {
+final class EmbeddedRevision extends WasmRevision {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedRevision.class);
 
-    private final WasmBundle bundle;
     private final WasmPool pool;
     private final Lending lending;
     private final String archiveSha256;
-    private final String source;
-    private final RegoBundles.Holder rego;
 
     /**
      * How instances are lent, the same for every revision of one engine.
@@ -58,39 +54,21 @@ final class EmbeddedRevision extends EvaluatingPolicy implements KeptRevision {
      */
     EmbeddedRevision(WasmBundle bundle, WasmPool pool, PolicyContents contents, Instant activatedAt,
             Lending lending, String archiveSha256, String source, RegoBundles.Holder rego) {
-        super(bundle.revision(), bundle.keyId(), activatedAt, contents);
-        this.bundle = bundle;
+        super(bundle, contents, activatedAt, source, rego);
         this.pool = pool;
         this.lending = lending;
         this.archiveSha256 = archiveSha256;
-        this.source = source;
-        this.rego = rego;
-    }
-
-    @Override
-    public Optional<Instant> signedAt() {
-        return bundle.signedAt();
-    }
-
-    @Override
-    public String source() {
-        return source;
     }
 
     /** While serving, the Rego bundle file is looked at again until it holds this revision. */
     @Override
     public Optional<byte[]> regoBundle() {
-        return rego.get(true);
+        return rego().get(true);
     }
 
     /** This revision as it is kept once another serves: its verified bundle, without the pool. */
     RetiredRevision retire() {
-        return new RetiredRevision(bundle, contents(), activatedAt(), source, rego);
-    }
-
-    /** The bundle this revision evaluates. */
-    WasmBundle bundle() {
-        return bundle;
+        return new RetiredRevision(bundle(), contents(), activatedAt(), source(), rego());
     }
 
     /** The SHA-256 of the archive it was read from: an archive offered again with the same bytes changes nothing. */
@@ -108,7 +86,7 @@ final class EmbeddedRevision extends EvaluatingPolicy implements KeptRevision {
             return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.BUSY,
                     "no policy instance became free within " + lending.borrowWait().toMillis() + " ms"));
         }
-        PolicyOutcome<ResultSet> outcome = evaluateOn(borrowed.get(), bundle, entrypoint, input);
+        PolicyOutcome<ResultSet> outcome = evaluateOn(borrowed.get(), bundle(), entrypoint, input);
         if (outcome instanceof PolicyOutcome.Failed<ResultSet> failed
                 && failed.fault().code().equals(PolicyFault.EVALUATION_ERROR)) {
             lending.rebuild().execute(this::replaceOne);
@@ -120,6 +98,7 @@ final class EmbeddedRevision extends EvaluatingPolicy implements KeptRevision {
 
     /** Builds and self-tests one instance for the pool, in place of one that failed. */
     private void replaceOne() {
+        WasmBundle bundle = bundle();
         try {
             WasmInstance fresh = new WasmInstance(bundle);
             PolicyOutcome<String> selfTest = SelfTest.run((entrypoint, in) -> evaluateOn(fresh, bundle, entrypoint,

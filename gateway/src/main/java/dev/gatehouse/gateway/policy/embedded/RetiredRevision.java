@@ -2,9 +2,7 @@ package dev.gatehouse.gateway.policy.embedded;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.Entrypoint;
-import dev.gatehouse.gateway.policy.EvaluatingPolicy;
 import dev.gatehouse.gateway.policy.ResultSet;
-import dev.gatehouse.gateway.policy.api.KeptRevision;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
@@ -16,24 +14,19 @@ import java.util.Optional;
  * it was verified when it was activated, its contents, and one policy instance built the first time it is asked
  * (≈150–250 ms) and used by one evaluation at a time. It decides nothing for calls.
  */
-final class RetiredRevision extends EvaluatingPolicy implements KeptRevision {
+final class RetiredRevision extends WasmRevision {
 
-    private final WasmBundle bundle;
-    private final String source;
-    private final RegoBundles.Holder rego;
     /** Guarded by this. */
     private WasmInstance instance;
 
     RetiredRevision(WasmBundle bundle, PolicyContents contents, Instant activatedAt, String source,
             RegoBundles.Holder rego) {
-        super(bundle.revision(), bundle.keyId(), activatedAt, contents);
-        this.bundle = bundle;
-        this.source = source;
-        this.rego = rego;
+        super(bundle, contents, activatedAt, source, rego);
     }
 
     @Override
     public synchronized PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input) {
+        WasmBundle bundle = bundle();
         if (instance == null) {
             try {
                 instance = new WasmInstance(bundle);
@@ -50,19 +43,9 @@ final class RetiredRevision extends EvaluatingPolicy implements KeptRevision {
         return outcome;
     }
 
-    @Override
-    public Optional<Instant> signedAt() {
-        return bundle.signedAt();
-    }
-
-    @Override
-    public String source() {
-        return source;
-    }
-
     /** The Rego bundle found while it served; the file is not looked at again (it holds a newer revision now). */
     @Override
     public Optional<byte[]> regoBundle() {
-        return rego.get(false);
+        return rego().get(false);
     }
 }
