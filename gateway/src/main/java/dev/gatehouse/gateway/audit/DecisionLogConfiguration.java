@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.audit;
 
+import dev.gatehouse.gateway.SettingChecks;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,7 +51,7 @@ public class DecisionLogConfiguration {
     }
 
     public void setQueueCapacity(int queueCapacity) {
-        this.queueCapacity = positive("queue-capacity", queueCapacity);
+        this.queueCapacity = SettingChecks.positive(PREFIX + ".queue-capacity", queueCapacity);
     }
 
     /**
@@ -62,7 +63,7 @@ public class DecisionLogConfiguration {
     }
 
     public void setWriteTimeout(Duration writeTimeout) {
-        this.writeTimeout = positive("write-timeout", writeTimeout);
+        this.writeTimeout = SettingChecks.positive(PREFIX + ".write-timeout", writeTimeout);
     }
 
     /**
@@ -87,10 +88,7 @@ public class DecisionLogConfiguration {
     }
 
     public void setMaxFileBytes(long maxFileBytes) {
-        if (maxFileBytes <= 0) {
-            throw new IllegalArgumentException(PREFIX + ".max-file-bytes must be positive, not " + maxFileBytes);
-        }
-        this.maxFileBytes = maxFileBytes;
+        this.maxFileBytes = SettingChecks.positive(PREFIX + ".max-file-bytes", maxFileBytes);
     }
 
     /**
@@ -102,7 +100,7 @@ public class DecisionLogConfiguration {
     }
 
     public void setMaxFileAge(Duration maxFileAge) {
-        this.maxFileAge = positive("max-file-age", maxFileAge);
+        this.maxFileAge = SettingChecks.positive(PREFIX + ".max-file-age", maxFileAge);
     }
 
     /**
@@ -117,7 +115,7 @@ public class DecisionLogConfiguration {
     }
 
     public void setMaxFiles(int maxFiles) {
-        this.maxFiles = positive("max-files", maxFiles);
+        this.maxFiles = SettingChecks.positive(PREFIX + ".max-files", maxFiles);
     }
 
     /**
@@ -129,7 +127,7 @@ public class DecisionLogConfiguration {
     }
 
     public void setRetention(Duration retention) {
-        this.retention = positive("retention", retention);
+        this.retention = SettingChecks.positive(PREFIX + ".retention", retention);
     }
 
     /**
@@ -143,7 +141,7 @@ public class DecisionLogConfiguration {
     }
 
     public void setMaxArgumentBytes(int maxArgumentBytes) {
-        this.maxArgumentBytes = positive("max-argument-bytes", maxArgumentBytes);
+        this.maxArgumentBytes = SettingChecks.positive(PREFIX + ".max-argument-bytes", maxArgumentBytes);
     }
 
     /**
@@ -166,19 +164,5 @@ public class DecisionLogConfiguration {
     /** The live log file as an absolute path. */
     public Path file() {
         return Path.of(path).toAbsolutePath();
-    }
-
-    private static int positive(String name, int value) {
-        if (value <= 0) {
-            throw new IllegalArgumentException(PREFIX + "." + name + " must be positive, not " + value);
-        }
-        return value;
-    }
-
-    private static Duration positive(String name, Duration value) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(PREFIX + "." + name + " must be a positive duration, not " + value);
-        }
-        return value;
     }
 }

@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.decisions;
 
+import dev.gatehouse.gateway.SettingChecks;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import java.time.Duration;
 
@@ -46,7 +47,7 @@ public class DecisionIndexConfiguration {
     }
 
     public void setRetention(Duration retention) {
-        this.retention = positive("retention", retention);
+        this.retention = SettingChecks.positive(PREFIX + ".retention", retention);
     }
 
     /**
@@ -58,10 +59,7 @@ public class DecisionIndexConfiguration {
     }
 
     public void setMaxRecords(long maxRecords) {
-        if (maxRecords <= 0) {
-            throw new IllegalArgumentException(PREFIX + ".max-records must be positive, not " + maxRecords);
-        }
-        this.maxRecords = maxRecords;
+        this.maxRecords = SettingChecks.positive(PREFIX + ".max-records", maxRecords);
     }
 
     /**
@@ -74,7 +72,7 @@ public class DecisionIndexConfiguration {
     }
 
     public void setScanLimit(int scanLimit) {
-        this.scanLimit = positive("scan-limit", scanLimit);
+        this.scanLimit = SettingChecks.positive(PREFIX + ".scan-limit", scanLimit);
     }
 
     /** {@code max-range}: the longest time range a search or export may name. Default 31 days. */
@@ -83,7 +81,7 @@ public class DecisionIndexConfiguration {
     }
 
     public void setMaxRange(Duration maxRange) {
-        this.maxRange = positive("max-range", maxRange);
+        this.maxRange = SettingChecks.positive(PREFIX + ".max-range", maxRange);
     }
 
     /** {@code batch-max-records}: decisions written to the index in one statement, at most. Default 500. */
@@ -92,7 +90,7 @@ public class DecisionIndexConfiguration {
     }
 
     public void setBatchMaxRecords(int batchMaxRecords) {
-        this.batchMaxRecords = positive("batch-max-records", batchMaxRecords);
+        this.batchMaxRecords = SettingChecks.positive(PREFIX + ".batch-max-records", batchMaxRecords);
     }
 
     /**
@@ -104,7 +102,7 @@ public class DecisionIndexConfiguration {
     }
 
     public void setBatchDelay(Duration batchDelay) {
-        this.batchDelay = positive("batch-delay", batchDelay);
+        this.batchDelay = SettingChecks.positive(PREFIX + ".batch-delay", batchDelay);
     }
 
     /**
@@ -117,7 +115,7 @@ public class DecisionIndexConfiguration {
     }
 
     public void setMaxValuesBytes(int maxValuesBytes) {
-        this.maxValuesBytes = positive("max-values-bytes", maxValuesBytes);
+        this.maxValuesBytes = SettingChecks.positive(PREFIX + ".max-values-bytes", maxValuesBytes);
     }
 
     /** {@code sweep-interval}: how often this replica deletes what is past retention or max-records. Default 1 min. */
@@ -126,7 +124,7 @@ public class DecisionIndexConfiguration {
     }
 
     public void setSweepInterval(Duration sweepInterval) {
-        this.sweepInterval = positive("sweep-interval", sweepInterval);
+        this.sweepInterval = SettingChecks.positive(PREFIX + ".sweep-interval", sweepInterval);
     }
 
     /** {@code min-backoff}: the wait after the index could not be written, doubled per failure. Default 1 s. */
@@ -135,7 +133,7 @@ public class DecisionIndexConfiguration {
     }
 
     public void setMinBackoff(Duration minBackoff) {
-        this.minBackoff = positive("min-backoff", minBackoff);
+        this.minBackoff = SettingChecks.positive(PREFIX + ".min-backoff", minBackoff);
     }
 
     /** {@code max-backoff}: the longest wait between tries. Default 60 s. */
@@ -144,20 +142,6 @@ public class DecisionIndexConfiguration {
     }
 
     public void setMaxBackoff(Duration maxBackoff) {
-        this.maxBackoff = positive("max-backoff", maxBackoff);
-    }
-
-    private static int positive(String name, int value) {
-        if (value <= 0) {
-            throw new IllegalArgumentException(PREFIX + "." + name + " must be positive, not " + value);
-        }
-        return value;
-    }
-
-    private static Duration positive(String name, Duration value) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(PREFIX + "." + name + " must be a positive duration, not " + value);
-        }
-        return value;
+        this.maxBackoff = SettingChecks.positive(PREFIX + ".max-backoff", maxBackoff);
     }
 }

@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.audit.shipping;
 
+import dev.gatehouse.gateway.SettingChecks;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import java.net.URI;
 import java.nio.file.Path;
@@ -55,7 +56,7 @@ public class ShippingConfiguration {
     }
 
     public void setBatchMaxRecords(int batchMaxRecords) {
-        this.batchMaxRecords = (int) positive("batch-max-records", batchMaxRecords);
+        this.batchMaxRecords = SettingChecks.positive(PREFIX + ".batch-max-records", batchMaxRecords);
     }
 
     /** {@code batch-delay}: the longest a record of the live file waits for others to join its batch. Default 1 s. */
@@ -64,7 +65,7 @@ public class ShippingConfiguration {
     }
 
     public void setBatchDelay(Duration batchDelay) {
-        this.batchDelay = positive("batch-delay", batchDelay);
+        this.batchDelay = SettingChecks.positive(PREFIX + ".batch-delay", batchDelay);
     }
 
     /** {@code timeout}: connect and whole-request deadline of one POST. Default 10 s. */
@@ -73,7 +74,7 @@ public class ShippingConfiguration {
     }
 
     public void setTimeout(Duration timeout) {
-        this.timeout = positive("timeout", timeout);
+        this.timeout = SettingChecks.positive(PREFIX + ".timeout", timeout);
     }
 
     /** {@code min-backoff}: the wait after the first failed POST; doubled per failure. Default 1 s. */
@@ -82,7 +83,7 @@ public class ShippingConfiguration {
     }
 
     public void setMinBackoff(Duration minBackoff) {
-        this.minBackoff = positive("min-backoff", minBackoff);
+        this.minBackoff = SettingChecks.positive(PREFIX + ".min-backoff", minBackoff);
     }
 
     /** {@code max-backoff}: the longest wait between two attempts. Default 60 s. */
@@ -91,20 +92,6 @@ public class ShippingConfiguration {
     }
 
     public void setMaxBackoff(Duration maxBackoff) {
-        this.maxBackoff = positive("max-backoff", maxBackoff);
-    }
-
-    private static long positive(String name, long value) {
-        if (value <= 0) {
-            throw new IllegalArgumentException(PREFIX + "." + name + " must be positive, got " + value);
-        }
-        return value;
-    }
-
-    private static Duration positive(String name, Duration value) {
-        if (value == null || value.isZero() || value.isNegative()) {
-            throw new IllegalArgumentException(PREFIX + "." + name + " must be positive, got " + value);
-        }
-        return value;
+        this.maxBackoff = SettingChecks.positive(PREFIX + ".max-backoff", maxBackoff);
     }
 }
