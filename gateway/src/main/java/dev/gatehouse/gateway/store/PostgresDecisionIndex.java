@@ -94,25 +94,11 @@ public class PostgresDecisionIndex implements DecisionIndex {
 
     @Override
     public DecisionPage search(DecisionQuery query, int scanLimit) {
-        Sql page = scan(query, scanLimit, true);
-        page.sql.append(", hit AS (SELECT * FROM scan WHERE true");
-        filters(query, page);
-        page.sql.append(" ORDER BY decided_at DESC, decision_id DESC LIMIT ?)");
-        page.values.add(query.limit() + 1);
-        page.sql.append(", seen AS (SELECT count(*) AS scanned FROM scan)"
-                + ", last AS (SELECT decided_at AS last_at, decision_id AS last_id FROM scan"
-                + " ORDER BY decided_at, decision_id LIMIT 1)"
-                + " SELECT seen.scanned, last.last_at, last.last_id, hit.* FROM seen LEFT JOIN last ON true"
-                + " LEFT JOIN hit ON true ORDER BY hit.decided_at DESC, hit.decision_id DESC");
+        Sql page = page(query, scanLimit, "*", "hit.*", "");
         List<DecisionSummary> rows = new ArrayList<>();
-        long[] scanned = {0};
-        DecisionQuery.Cursor[] last = {null};
+        Scanned scanned = new Scanned();
         database.query(page.sql.toString(), page::bind, row -> {
-            scanned[0] = row.getLong("scanned");
-            OffsetDateTime lastAt = row.getObject("last_at", OffsetDateTime.class);
-            if (lastAt != null) {
-                last[0] = new DecisionQuery.Cursor(lastAt.toInstant(), row.getObject("last_id", UUID.class));
-            }
+            scanned.read(row);
             if (row.getObject("decision_id") != null) {
                 rows.add(summary(row));
             }
@@ -124,9 +110,9 @@ public class PostgresDecisionIndex implements DecisionIndex {
             DecisionSummary lastShown = rows.get(rows.size() - 1);
             next = Optional.of(new DecisionQuery.Cursor(lastShown.decidedAt(), lastShown.decisionId()));
         }
-        boolean pageLimited = rows.size() < query.limit() + 1 && scanned[0] >= scanLimit && next.isEmpty();
+        boolean pageLimited = rows.size() < query.limit() + 1 && scanned.count >= scanLimit && next.isEmpty();
         if (pageLimited) {
-            next = Optional.ofNullable(last[0]);
+            next = Optional.ofNullable(scanned.last);
         }
         return counted(query, scanLimit, rows, next, pageLimited);
     }
@@ -169,27 +155,13 @@ public class PostgresDecisionIndex implements DecisionIndex {
 
     @Override
     public RecordPage records(DecisionQuery query, int scanLimit) {
-        Sql page = scan(query, scanLimit, true);
-        page.sql.append(", hit AS (SELECT seq, decided_at, decision_id FROM scan WHERE true");
-        filters(query, page);
-        page.sql.append(" ORDER BY decided_at DESC, decision_id DESC LIMIT ?)");
-        page.values.add(query.limit() + 1);
-        page.sql.append(", seen AS (SELECT count(*) AS scanned FROM scan)"
-                + ", last AS (SELECT decided_at AS last_at, decision_id AS last_id FROM scan"
-                + " ORDER BY decided_at, decision_id LIMIT 1)"
-                + " SELECT seen.scanned, last.last_at, last.last_id, hit.decided_at, hit.decision_id, r.record"
-                + " FROM seen LEFT JOIN last ON true LEFT JOIN hit ON true LEFT JOIN decision_record r"
-                + " ON r.seq = hit.seq ORDER BY hit.decided_at DESC, hit.decision_id DESC");
+        Sql page = page(query, scanLimit, "seq, decided_at, decision_id", "hit.decided_at, hit.decision_id, r.record",
+                " LEFT JOIN decision_record r ON r.seq = hit.seq");
         List<String> records = new ArrayList<>();
         List<DecisionQuery.Cursor> keys = new ArrayList<>();
-        long[] scanned = {0};
-        DecisionQuery.Cursor[] last = {null};
+        Scanned scanned = new Scanned();
         database.query(page.sql.toString(), page::bind, row -> {
-            scanned[0] = row.getLong("scanned");
-            OffsetDateTime lastAt = row.getObject("last_at", OffsetDateTime.class);
-            if (lastAt != null) {
-                last[0] = new DecisionQuery.Cursor(lastAt.toInstant(), row.getObject("last_id", UUID.class));
-            }
+            scanned.read(row);
             if (row.getString("record") != null) {
                 records.add(row.getString("record"));
                 keys.add(new DecisionQuery.Cursor(row.getObject("decided_at", OffsetDateTime.class).toInstant(),
@@ -201,7 +173,8 @@ public class PostgresDecisionIndex implements DecisionIndex {
             records.remove(records.size() - 1);
             return new RecordPage(records, Optional.of(keys.get(records.size() - 1)));
         }
-        return new RecordPage(records, scanned[0] >= scanLimit ? Optional.ofNullable(last[0]) : Optional.empty());
+        return new RecordPage(records, scanned.count >= scanLimit ? Optional.ofNullable(scanned.last)
+                : Optional.empty());
     }
 
     @Override
@@ -262,6 +235,28 @@ public class PostgresDecisionIndex implements DecisionIndex {
         return sql;
     }
 
+    /**
+     * One page of a search, newest first: {@code scan}, then {@code hit} ({@code hitColumns} of the filtered rows,
+     * one more than the page's limit, so a next page shows), {@code seen} (how many rows the scan read) and
+     * {@code last} (the oldest row it read, where a scan stopped by its limit goes on); selects {@code scanned},
+     * {@code last_at}, {@code last_id} and {@code selected} from {@code hit}, joined with {@code join}, one row at
+     * least (its {@code hit} columns null when nothing matched).
+     */
+    private static Sql page(DecisionQuery query, int scanLimit, String hitColumns, String selected, String join) {
+        Sql page = scan(query, scanLimit, true);
+        page.sql.append(", hit AS (SELECT ").append(hitColumns).append(" FROM scan WHERE true");
+        filters(query, page);
+        page.sql.append(" ORDER BY decided_at DESC, decision_id DESC LIMIT ?)");
+        page.values.add(query.limit() + 1);
+        page.sql.append(", seen AS (SELECT count(*) AS scanned FROM scan)"
+                + ", last AS (SELECT decided_at AS last_at, decision_id AS last_id FROM scan"
+                + " ORDER BY decided_at, decision_id LIMIT 1)"
+                + " SELECT seen.scanned, last.last_at, last.last_id, ").append(selected)
+                .append(" FROM seen LEFT JOIN last ON true LEFT JOIN hit ON true").append(join)
+                .append(" ORDER BY hit.decided_at DESC, hit.decision_id DESC");
+        return page;
+    }
+
     /** The filters applied to the scanned rows. */
     private static void filters(DecisionQuery query, Sql sql) {
         query.callerKind().ifPresent(kind -> sql.and("caller_kind = ?", kind));
@@ -281,6 +276,21 @@ public class PostgresDecisionIndex implements DecisionIndex {
                 Outcome.ofWire(row.getString("outcome")).orElseThrow(),
                 reasons == null ? List.of() : Arrays.asList((String[]) reasons.getArray()),
                 Optional.ofNullable(row.getString("revision")), Optional.ofNullable(row.getString("key_id")));
+    }
+
+    /** What the rows of a {@link #page} say of the scan: how many rows it read and the oldest of them. */
+    private static final class Scanned {
+
+        long count;
+        DecisionQuery.Cursor last;
+
+        void read(ResultSet row) throws SQLException {
+            count = row.getLong("scanned");
+            OffsetDateTime lastAt = row.getObject("last_at", OffsetDateTime.class);
+            if (lastAt != null) {
+                last = new DecisionQuery.Cursor(lastAt.toInstant(), row.getObject("last_id", UUID.class));
+            }
+        }
     }
 
     /** A statement being built and its parameters in order. */
