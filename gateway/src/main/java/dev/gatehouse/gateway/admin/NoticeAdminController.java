@@ -19,9 +19,10 @@ import java.util.Map;
  * The admin API of Project Work notices (docs/domain.md §9), behind {@link AdminCredentialFilter}:
  * <ul>
  * <li>{@code GET /admin/notices} → 200 {@code {enabled, clientId?, streams: {project?, host?: {state, since,
- * detail?}}, hold?: {replica, holding, holder?, since}, counts: {pending, coalesced, delivered, refused, stale}}}:
- * every notice received is in exactly one count; a refused Project credential shows as
- * {@code streams.project.state = "authentication"}; {@code hold} (while the consumer runs) names this replica and
+ * detail?, lastError?: {kind, at, detail}}}, hold?: {replica, holding, holder?, since}, counts: {pending, coalesced,
+ * delivered, refused, stale}}}: every notice received is in exactly one count; a refused Project credential shows as
+ * {@code streams.project.state = "authentication"}; {@code lastError} is the stream's most recent failure on this
+ * replica, kept after it recovered; {@code hold} (while the consumer runs) names this replica and
  * the one holding the streams as this one last saw it;</li>
  * <li>{@code GET /admin/notices/receipts?state=&agent=&project=&limit=} (parameters: {@link NoticeQueries}) → 200
  * {@code {counts: {pending, coalesced, delivered, refused, stale}, notices: [{noticeId, agent, project, run, fence,
