@@ -197,6 +197,20 @@ class ConsoleNoticesTest {
     }
 
     @Test
+    void withoutASessionOrTheAdminCredentialNothingIsListed() throws Exception {
+        HttpResponse<String> page = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + server.getPort() + "/console/notices?agent=" + q(agent))).header("Accept", "text/html").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals("/console/sign-in", page.headers().firstValue("Location").orElseThrow());
+        assertFalse(page.body().contains(agent));
+        HttpResponse<String> api = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + server.getPort() + "/admin/notices/receipts?agent=" + q(agent))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, api.statusCode());
+        assertFalse(api.body().contains(agent));
+    }
+
+    @Test
     void badFiltersAreAnsweredNextToTheirField() throws Exception {
         for (String[] c : new String[][] {{"state=maybe", "f-state-error"}, {"limit=0", "f-limit-error"},
             {"limit=501", "f-limit-error"}, {"agent=" + "a".repeat(513), "f-agent-error"},
