@@ -301,23 +301,22 @@ class ConsoleBrowserIT {
                 {"projectClientId":"c-e2e","runtimeMode":"full-access","interactionMode":"plan",
                  "limitRuntimeMode":"auto","limitInteractionMode":"default"}""");
         assertEquals(200, profile.statusCode(), profile.body());
+        String run = "run-" + java.util.UUID.randomUUID();
         for (String agent : List.of("a-notices", "a-no-profile")) {
             HttpResponse<String> assigned = stack.service("POST", "/project/v1/admin/assignments",
                     JSON.writeValueAsString(Map.of("clientId", "c-e2e", "agentId", agent, "agentName", PAYLOAD,
-                            "projectId", "ps-demo", "projectName", "Demo", "runId", "run-" + agent, "title",
+                            "projectId", "ps-demo", "projectName", "Demo", "runId", run + "-" + agent, "title",
                             PAYLOAD)), java.util.Optional.empty());
             assertTrue(assigned.statusCode() < 300, assigned.body());
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        JsonNode counts = JSON.readTree(stack.admin("GET", "/admin/notices", "").body()).path("counts");
-        while (counts.path("delivered").asInt() < 1 || counts.path("refused").asInt() < 1) {
-            assertTrue(System.nanoTime() < deadline, "a notice delivered and one refused: " + counts);
+        while (!reached(run, "a-notices", "delivered") || !reached(run, "a-no-profile", "refused")) {
+            assertTrue(System.nanoTime() < deadline, "this run's notice delivered and the other refused");
             Thread.sleep(200);
-            counts = JSON.readTree(stack.admin("GET", "/admin/notices", "").body()).path("counts");
         }
         browser.get(stack.baseUrl() + "/console/notices");
         String page = browser.findElement(By.tagName("main")).getText();
-        assertTrue(page.contains("a-notices") && page.contains("a-no-profile"), page);
+        assertTrue(page.contains(run + "-a-notices") && page.contains(run + "-a-no-profile"), page);
         assertTrue(page.contains("notice_agent_unknown"), "the refusal's reason: " + page);
         look("notices");
         new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("f-state"))).selectByValue("delivered");
@@ -325,7 +324,7 @@ class ConsoleBrowserIT {
         submit("form[action='/console/notices'] button[type=submit]");
         waitFor(ExpectedConditions.urlContains("state=delivered"));
         String delivered = browser.findElement(By.tagName("main")).getText();
-        assertTrue(delivered.contains("a-notices") && !delivered.contains("a-no-profile"), delivered);
+        assertTrue(delivered.contains(run + "-a-notices") && !delivered.contains("a-no-profile"), delivered);
         assertTrue(browser.findElement(By.cssSelector("[aria-label='Aggregates per thread']")).getText()
                 .contains("(current)"), "the thread the aggregate went to");
         look("notices-delivered");
@@ -350,6 +349,18 @@ class ConsoleBrowserIT {
         waitFor(ExpectedConditions.urlContains("signed-out"));
         browser.get(stack.baseUrl() + "/console");
         assertTrue(browser.getCurrentUrl().endsWith("/console/sign-in"), "signed out");
+    }
+
+    /** Whether {@code agent}'s notice of this run is in {@code state}, as the admin API lists it. */
+    private static boolean reached(String run, String agent, String state) throws Exception {
+        JsonNode listed = JSON.readTree(stack.admin("GET", "/admin/notices/receipts?agent=" + agent + "&state="
+                + state, "").body()).path("notices");
+        for (JsonNode notice : listed) {
+            if (notice.path("run").asText().equals(run + "-" + agent)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private JsonNode call(String tool, String arguments) throws Exception {
