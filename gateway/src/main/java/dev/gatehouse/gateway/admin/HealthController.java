@@ -23,11 +23,12 @@ import java.util.Map;
  * has a bundle and the shared store answers, else 503 {@code {status: "DOWN", …}} with a {@code fault: {code, detail}}
  * on the part that is down (the store check waits at most the store deadline, 2 s, a stalled server included). A
  * gateway without a bundle stays up, says why here, and denies every call with {@code policy_unavailable}. When
- * Project Work notices are consumed, {@code notices: {project?, host?: {state, since, detail?}, hold: {replica,
- * holding, holder?, since}}} reports their streams ({@code state} is {@code ok} or a failure kind such as
- * {@code authentication}) and which replica holds them as this one last saw it ({@code holding}: this one does;
- * {@code holder} absent: none, or the store did not say); it does not change the status. {@code decisionLog: {status,
- * keptFiles, mustKeepFiles, maxFiles, evictedRecords}} reports the decision log's space budget: while
+ * Project Work notices are consumed, {@code notices: {project?, host?: {state, since, detail?, lastError?: {kind,
+ * at, detail}}, hold: {replica, holding, holder?, since}}} reports their streams ({@code state} is {@code ok} or a
+ * failure kind such as {@code authentication}; {@code lastError} the most recent failure, kept after recovery) and
+ * which replica holds them as this one last saw it ({@code holding}: this one does; {@code holder} absent: none, or
+ * the store did not say); it does not change the status. {@code decisionLog: {status, keptFiles,
+ * mustKeepFiles, maxFiles, evictedRecords}} reports the decision log's space budget: while
  * {@code max-files} or more rotated files are kept that are neither shipped nor past their retention age (the next
  * rotation deletes records that are neither, or one did), its status and the top-level one are {@code DEGRADED},
  * still with 200: decisions go on and so does readiness. {@code services: {project, wiki, host: {state,

@@ -5,6 +5,7 @@ import dev.gatehouse.gateway.notice.DeliveryProfile;
 import dev.gatehouse.gateway.notice.NoticeProperties;
 import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.notice.NoticeStore;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
@@ -18,10 +19,17 @@ import java.util.Map;
  * The admin API of Project Work notices (docs/domain.md §9), behind {@link AdminCredentialFilter}:
  * <ul>
  * <li>{@code GET /admin/notices} → 200 {@code {enabled, clientId?, streams: {project?, host?: {state, since,
- * detail?}}, hold?: {replica, holding, holder?, since}, counts: {pending, coalesced, delivered, refused, stale}}}:
- * every notice received is in exactly one count; a refused Project credential shows as
- * {@code streams.project.state = "authentication"}; {@code hold} (while the consumer runs) names this replica and
+ * detail?, lastError?: {kind, at, detail}}}, hold?: {replica, holding, holder?, since}, counts: {pending, coalesced,
+ * delivered, refused, stale}}}: every notice received is in exactly one count; a refused Project credential shows as
+ * {@code streams.project.state = "authentication"}; {@code lastError} is the stream's most recent failure on this
+ * replica, kept after it recovered; {@code hold} (while the consumer runs) names this replica and
  * the one holding the streams as this one last saw it;</li>
+ * <li>{@code GET /admin/notices/receipts?state=&agent=&project=&limit=} (parameters: {@link NoticeQueries}) → 200
+ * {@code {counts: {pending, coalesced, delivered, refused, stale}, notices: [{noticeId, agent, project, run, fence,
+ * version, state, reasons[], decisionId?, aggregateId?, threadId?, acked, receivedAt, updatedAt}],
+ * threads: [{agent, project, threadId?, current, aggregatesSent, aggregatesSending, noticesDelivered,
+ * lastSentAt?}]}}: the counts of the agent and project filters, their notices newest received first and their
+ * aggregates per thread; 400 {@code {error: "invalid_fields", invalid[]}} for a bad parameter, never a 500;</li>
  * <li>{@code PUT /admin/notices/agents/{agentId}} ({@link DeliveryProfileAdmin.ProfileRequest}) → 200 the stored
  * delivery profile; 400 {@code {error: "missing_fields", missing[]}} when the client id or a limit is missing
  * (audited, {@link DeliveryProfileAdmin});</li>
@@ -36,13 +44,15 @@ public class NoticeAdminController {
     private final NoticeStatus status;
     private final NoticeProperties properties;
     private final DeliveryProfileAdmin profiles;
+    private final NoticeQueries queries;
 
     public NoticeAdminController(NoticeStore store, NoticeStatus status, NoticeProperties properties,
-            DeliveryProfileAdmin profiles) {
+            DeliveryProfileAdmin profiles, NoticeQueries queries) {
         this.store = store;
         this.status = status;
         this.properties = properties;
         this.profiles = profiles;
+        this.queries = queries;
     }
 
     @Get
@@ -58,6 +68,55 @@ public class NoticeAdminController {
         Map<String, Long> counts = new LinkedHashMap<>();
         store.counts().forEach((state, count) -> counts.put(state.wire(), count));
         out.put("counts", counts);
+        return out;
+    }
+
+    @Get("/receipts")
+    public HttpResponse<?> receipts(HttpRequest<?> request) {
+        return AdminResponses.answer(queries.parse(DecisionAdminController.parameters(request)),
+                query -> HttpResponse.ok(listing(queries.find(query))));
+    }
+
+    private static Map<String, Object> listing(NoticeQueries.Listing listing) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, Long> counts = new LinkedHashMap<>();
+        listing.counts().forEach((state, count) -> counts.put(state.wire(), count));
+        out.put("counts", counts);
+        out.put("notices", listing.notices().stream().map(NoticeAdminController::notice).toList());
+        out.put("threads", listing.threads().stream().map(NoticeAdminController::thread).toList());
+        return out;
+    }
+
+    private static Map<String, Object> notice(NoticeStore.Listed listed) {
+        NoticeStore.Receipt r = listed.receipt();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("noticeId", r.noticeId());
+        out.put("agent", r.agentId());
+        out.put("project", r.projectId());
+        out.put("run", r.runId());
+        out.put("fence", r.fence());
+        out.put("version", r.version());
+        out.put("state", r.state().wire());
+        out.put("reasons", listed.reasons());
+        listed.decisionId().ifPresent(id -> out.put("decisionId", id));
+        r.aggregateId().ifPresent(id -> out.put("aggregateId", id));
+        listed.threadId().ifPresent(id -> out.put("threadId", id));
+        out.put("acked", r.acked());
+        out.put("receivedAt", listed.receivedAt().toString());
+        out.put("updatedAt", listed.updatedAt().toString());
+        return out;
+    }
+
+    private static Map<String, Object> thread(NoticeStore.ThreadSends t) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("agent", t.group().agentId());
+        out.put("project", t.group().projectId());
+        t.threadId().ifPresent(id -> out.put("threadId", id));
+        out.put("current", t.current());
+        out.put("aggregatesSent", t.sent());
+        out.put("aggregatesSending", t.sending());
+        out.put("noticesDelivered", t.delivered());
+        t.lastSent().ifPresent(at -> out.put("lastSentAt", at.toString()));
         return out;
     }
 

@@ -40,6 +40,17 @@ public final class Links {
         return "/console/decisions/" + decisionId;
     }
 
+    /** The notices page with {@code filters} (blank ones left out). */
+    public static String notices(java.util.Map<String, String> filters) {
+        String query = query(filters);
+        return "/console/notices" + (query.isEmpty() ? "" : "?" + query.substring(0, query.length() - 1));
+    }
+
+    /** The page of the decision a notice's refusal names (a decision id as stored, encoded as one segment). */
+    public static String noticeDecision(String decisionId) {
+        return "/console/decisions/" + URLEncoder.encode(decisionId, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
     private static String query(java.util.Map<String, String> filters) {
         StringBuilder query = new StringBuilder();
         filters.forEach((name, value) -> {

@@ -7,7 +7,8 @@ import java.util.Optional;
  *
  * @param title    the page's title, also its {@code h1}
  * @param nav      which navigation entry is current ({@code overview}, {@code sessions}, {@code agents},
- *                 {@code service-clients}, {@code audit}), or empty outside the signed-in pages
+ *                 {@code service-clients}, {@code decisions}, {@code policy}, {@code notices},
+ *                 {@code audit}), or empty outside the signed-in pages
  * @param operator the signed-in operator's display name
  * @param csrf     the session's synchronizer token, put into every form (sign-out included)
  * @param notice   a one-line confirmation of the last change, if any

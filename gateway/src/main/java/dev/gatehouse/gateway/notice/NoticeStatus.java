@@ -25,6 +25,10 @@ public class NoticeStatus {
     public record StreamStatus(String state, Instant since, Optional<String> detail) {
     }
 
+    /** A stream's most recent failure, kept after it recovers: its kind, when it happened, its safe message. */
+    public record LastError(String kind, Instant at, String detail) {
+    }
+
     /**
      * Who holds the notice streams, as this replica last saw it.
      *
@@ -35,6 +39,7 @@ public class NoticeStatus {
     }
 
     private final Map<String, StreamStatus> streams = new LinkedHashMap<>();
+    private final Map<String, LastError> lastErrors = new LinkedHashMap<>();
     private Hold hold;
 
     /** The stream answered. */
@@ -45,8 +50,9 @@ public class NoticeStatus {
         }
     }
 
-    /** The stream failed with {@code error}; an unchanged kind keeps its first time. */
+    /** The stream failed with {@code error}; an unchanged kind keeps its first time, the last error is this one. */
     public synchronized void failed(String stream, ServiceError error) {
+        lastErrors.put(stream, new LastError(error.kind(), Instant.now(), error.message()));
         StreamStatus now = streams.get(stream);
         if (now == null || !now.state().equals(error.kind())) {
             streams.put(stream, new StreamStatus(error.kind(), Instant.now(), Optional.of(error.message())));
@@ -69,12 +75,25 @@ public class NoticeStatus {
         return Optional.ofNullable(streams.get(stream));
     }
 
+    /** Every stream used so far, by name ({@code project}, {@code host}), in the order first used. */
+    public synchronized Map<String, StreamStatus> streams() {
+        return new LinkedHashMap<>(streams);
+    }
+
+    /** The stream's most recent failure, also after it recovered; empty when it never failed. */
+    public synchronized Optional<LastError> lastError(String stream) {
+        return Optional.ofNullable(lastErrors.get(stream));
+    }
+
     /** True when no stream reports a failure. */
     public synchronized boolean healthy() {
         return streams.values().stream().allMatch(s -> s.state().equals("ok"));
     }
 
-    /** {@code {<stream>: {state, since, detail?}}}, for readiness detail and the admin status. */
+    /**
+     * {@code {<stream>: {state, since, detail?, lastError?: {kind, at, detail}}}}, for readiness detail and the admin
+     * status; {@code lastError} is the stream's most recent failure, kept after it recovered.
+     */
     public synchronized Map<String, Object> view() {
         Map<String, Object> view = new LinkedHashMap<>();
         streams.forEach((name, s) -> {
@@ -82,6 +101,14 @@ public class NoticeStatus {
             one.put("state", s.state());
             one.put("since", s.since().toString());
             s.detail().ifPresent(d -> one.put("detail", d));
+            LastError last = lastErrors.get(name);
+            if (last != null) {
+                Map<String, Object> error = new LinkedHashMap<>();
+                error.put("kind", last.kind());
+                error.put("at", last.at().toString());
+                error.put("detail", last.detail());
+                one.put("lastError", error);
+            }
             view.put(name, one);
         });
         return view;

@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.notice;
 
 import dev.gatehouse.facade.project.WorkNotice;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +21,32 @@ public interface NoticeStore {
     /** One stored notice. */
     record Receipt(String noticeId, String agentId, String projectId, String runId, long fence, int version,
             NoticeState state, Optional<String> aggregateId, boolean acked) {
+    }
+
+    /**
+     * One stored notice as an operator reads it.
+     *
+     * @param reasons    the policy's reason codes when refused, else empty
+     * @param decisionId the id of the decision that refused it, when refused
+     * @param threadId   the thread its aggregate went (or is going) to, when it is in one with a known thread
+     * @param updatedAt  when its state last changed
+     */
+    record Listed(Receipt receipt, List<String> reasons, Optional<String> decisionId, Optional<String> threadId,
+            Instant receivedAt, Instant updatedAt) {
+    }
+
+    /**
+     * The aggregates of one agent and project sent into one thread.
+     *
+     * @param threadId  empty for aggregates still sending as a new thread's first message
+     * @param sent      aggregates the thread holds
+     * @param sending   aggregates whose outcome is not settled yet
+     * @param delivered notices delivered in the sent ones
+     * @param lastSent  when the last one was confirmed sent, empty when none was
+     * @param current   true when this is the group's current thread
+     */
+    record ThreadSends(Group group, Optional<String> threadId, long sent, long sending, long delivered,
+            Optional<Instant> lastSent, boolean current) {
     }
 
     /** The outcome of receiving a notice: its stored receipt, and whether this was the first time. */
@@ -87,6 +114,18 @@ public interface NoticeStore {
 
     /** Receipts per state, every state present. */
     Map<NoticeState, Long> counts();
+
+    /** Receipts per state of the query's agent and project (its state and limit ignored), every state present. */
+    Map<NoticeState, Long> counts(NoticeQuery query);
+
+    /** The receipts the query selects, newest received first, at most {@code query.limit()}. */
+    List<Listed> list(NoticeQuery query);
+
+    /**
+     * The aggregates per agent, project and thread of the query's agent and project (its state ignored), the most
+     * recently active first, at most {@code query.limit()}.
+     */
+    List<ThreadSends> threads(NoticeQuery query);
 
     /** Where stream {@code stream} resumes. */
     Optional<String> cursor(String stream);

@@ -5,9 +5,12 @@ import dev.gatehouse.gateway.notice.DeliveryProfile;
 import dev.gatehouse.gateway.notice.NoticeState;
 import dev.gatehouse.gateway.notice.NoticeStore;
 import jakarta.inject.Singleton;
+import dev.gatehouse.gateway.notice.NoticeQuery;
 import java.sql.Array;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +27,10 @@ public class PostgresNoticeStore implements NoticeStore {
 
     private static final String RECEIPT = "notice_id, agent_id, project_id, run_id, fence, version, state,"
             + " aggregate_id, acked";
+
+    /** An optional agent and an optional project, each matched exactly ({@link #bindGroup}). */
+    private static final String GROUP_FILTER = "(CAST(? AS text) IS NULL OR agent_id = ?)"
+            + " AND (CAST(? AS text) IS NULL OR project_id = ?)";
 
     private final Database database;
 
@@ -189,6 +196,74 @@ public class PostgresNoticeStore implements NoticeStore {
         database.query("SELECT state, count(*) FROM notice_receipt GROUP BY state", statement -> {
         }, row -> counts.put(NoticeState.of(row.getString(1)), row.getLong(2)));
         return counts;
+    }
+
+    @Override
+    public Map<NoticeState, Long> counts(NoticeQuery query) {
+        Map<NoticeState, Long> counts = new EnumMap<>(NoticeState.class);
+        for (NoticeState state : NoticeState.values()) {
+            counts.put(state, 0L);
+        }
+        database.query("SELECT state, count(*) FROM notice_receipt WHERE " + GROUP_FILTER + " GROUP BY state",
+                statement -> bindGroup(statement, 1, query), row -> counts.put(NoticeState.of(row.getString(1)),
+                        row.getLong(2)));
+        return counts;
+    }
+
+    @Override
+    public List<Listed> list(NoticeQuery query) {
+        return database.query("SELECT r.notice_id, r.agent_id, r.project_id, r.run_id, r.fence, r.version, r.state,"
+                + " r.aggregate_id, r.acked, r.reasons, r.decision_id, a.thread_id, r.received_at, r.updated_at"
+                + " FROM notice_receipt r LEFT JOIN notice_aggregate a ON a.aggregate_id = r.aggregate_id"
+                + " WHERE " + GROUP_FILTER.replace("agent_id", "r.agent_id").replace("project_id", "r.project_id")
+                + " AND (CAST(? AS text) IS NULL OR r.state = ?)"
+                + " ORDER BY r.received_at DESC, r.notice_id LIMIT ?", statement -> {
+                    int next = bindGroup(statement, 1, query);
+                    String state = query.state().map(NoticeState::wire).orElse(null);
+                    statement.setString(next, state);
+                    statement.setString(next + 1, state);
+                    statement.setInt(next + 2, query.limit());
+                }, row -> new Listed(receipt(row), codes(row.getString(10)), Optional.ofNullable(row.getString(11)),
+                        Optional.ofNullable(row.getString(12)), row.getTimestamp(13).toInstant(),
+                        row.getTimestamp(14).toInstant()));
+    }
+
+    @Override
+    public List<ThreadSends> threads(NoticeQuery query) {
+        String aggregates = GROUP_FILTER.replace("agent_id", "a.agent_id").replace("project_id", "a.project_id");
+        return database.query("SELECT a.agent_id, a.project_id, a.thread_id,"
+                + " count(*) FILTER (WHERE a.state = 'sent'), count(*) FILTER (WHERE a.state = 'sending'),"
+                + " coalesce(sum(d.n) FILTER (WHERE a.state = 'sent'), 0),"
+                + " max(a.updated_at) FILTER (WHERE a.state = 'sent'), bool_or(t.thread_id IS NOT NULL)"
+                + " FROM notice_aggregate a"
+                + " LEFT JOIN (SELECT aggregate_id, count(*) AS n FROM notice_receipt WHERE aggregate_id IS NOT NULL"
+                + " AND state = 'delivered' AND " + GROUP_FILTER + " GROUP BY aggregate_id) d"
+                + " ON d.aggregate_id = a.aggregate_id"
+                + " LEFT JOIN notice_thread t ON t.agent_id = a.agent_id AND t.project_id = a.project_id"
+                + " AND t.thread_id = a.thread_id"
+                + " WHERE " + aggregates + " GROUP BY a.agent_id, a.project_id, a.thread_id"
+                + " ORDER BY max(a.updated_at) DESC, 1, 2, 3 LIMIT ?", statement -> {
+                    int next = bindGroup(statement, bindGroup(statement, 1, query), query);
+                    statement.setInt(next, query.limit());
+                }, row -> {
+                    Timestamp lastSent = row.getTimestamp(7);
+                    return new ThreadSends(new Group(row.getString(1), row.getString(2)),
+                            Optional.ofNullable(row.getString(3)), row.getLong(4), row.getLong(5), row.getLong(6),
+                            Optional.ofNullable(lastSent).map(Timestamp::toInstant), row.getBoolean(8));
+                });
+    }
+
+    /** Binds {@link #GROUP_FILTER}'s four parameters from {@code first} on; returns the next parameter's index. */
+    private static int bindGroup(PreparedStatement statement, int first, NoticeQuery query) throws SQLException {
+        statement.setString(first, query.agentId().orElse(null));
+        statement.setString(first + 1, query.agentId().orElse(null));
+        statement.setString(first + 2, query.project().orElse(null));
+        statement.setString(first + 3, query.project().orElse(null));
+        return first + 4;
+    }
+
+    private static List<String> codes(String reasons) {
+        return reasons == null || reasons.isBlank() ? List.of() : List.of(reasons.strip().split(" "));
     }
 
     @Override

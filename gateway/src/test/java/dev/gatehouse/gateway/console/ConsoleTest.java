@@ -92,7 +92,7 @@ class ConsoleTest {
     void everyPageAnswersWithAStrictPolicyAndNoScript() throws Exception {
         String cookie = signIn("op-pages");
         for (String path : List.of("/console", "/console/sessions", "/console/agents", "/console/service-clients",
-                "/console/audit", "/console/decisions", "/console/policy", "/console/sign-in")) {
+                "/console/audit", "/console/decisions", "/console/policy", "/console/notices", "/console/sign-in")) {
             HttpResponse<String> page = get(path, cookie);
             assertEquals(200, page.statusCode(), path + " " + page.body());
             String csp = page.headers().firstValue("Content-Security-Policy").orElseThrow();

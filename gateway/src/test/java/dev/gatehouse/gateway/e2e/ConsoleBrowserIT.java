@@ -86,7 +86,10 @@ class ConsoleBrowserIT {
         axe = Files.readString(NodeClients.directory().resolve("node_modules/axe-core/axe.min.js"));
         Path work = Files.createTempDirectory("gatehouse-console-it-");
         // The gateway starts with a wrong Wiki credential: the console shows it failing and replaces it.
-        stack = GatewayStack.start(work, Map.of("GATEHOUSE_SERVICES_WIKI_CREDENTIAL", "a-wrong-credential"));
+        // Notices are on, so the Notices page shows one delivered and one refused.
+        stack = GatewayStack.start(work, Map.of("GATEHOUSE_SERVICES_WIKI_CREDENTIAL", "a-wrong-credential",
+                "GATEHOUSE_NOTICES_ENABLED", "true", "GATEHOUSE_NOTICES_CLIENT_ID", "c-e2e",
+                "GATEHOUSE_NOTICES_HOST_PROJECT", "demo"));
         screenshots = Path.of("target", "console-screenshots");
         Files.createDirectories(screenshots);
         try (var old = Files.list(screenshots)) {
@@ -290,6 +293,45 @@ class ConsoleBrowserIT {
 
     @Test
     @Order(9)
+    void aDeliveredAndARefusedNoticeAreShownByStateAndAgent() throws Exception {
+        stack.settings("a-notices", """
+                {"browserAccess":false,"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
+                 "wiki":{"read":true,"write":false}}""");
+        HttpResponse<String> profile = stack.admin("PUT", "/admin/notices/agents/a-notices", """
+                {"projectClientId":"c-e2e","runtimeMode":"full-access","interactionMode":"plan",
+                 "limitRuntimeMode":"auto","limitInteractionMode":"default"}""");
+        assertEquals(200, profile.statusCode(), profile.body());
+        String run = "run-" + java.util.UUID.randomUUID();
+        for (String agent : List.of("a-notices", "a-no-profile")) {
+            HttpResponse<String> assigned = stack.service("POST", "/project/v1/admin/assignments",
+                    JSON.writeValueAsString(Map.of("clientId", "c-e2e", "agentId", agent, "agentName", PAYLOAD,
+                            "projectId", "ps-demo", "projectName", "Demo", "runId", run + "-" + agent, "title",
+                            PAYLOAD)), java.util.Optional.empty());
+            assertTrue(assigned.statusCode() < 300, assigned.body());
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!reached(run, "a-notices", "delivered") || !reached(run, "a-no-profile", "refused")) {
+            assertTrue(System.nanoTime() < deadline, "this run's notice delivered and the other refused");
+            Thread.sleep(200);
+        }
+        browser.get(stack.baseUrl() + "/console/notices");
+        String page = browser.findElement(By.tagName("main")).getText();
+        assertTrue(page.contains(run + "-a-notices") && page.contains(run + "-a-no-profile"), page);
+        assertTrue(page.contains("notice_agent_unknown"), "the refusal's reason: " + page);
+        look("notices");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("f-state"))).selectByValue("delivered");
+        fill("agent", "a-notices");
+        submit("form[action='/console/notices'] button[type=submit]");
+        waitFor(ExpectedConditions.urlContains("state=delivered"));
+        String delivered = browser.findElement(By.tagName("main")).getText();
+        assertTrue(delivered.contains(run + "-a-notices") && !delivered.contains("a-no-profile"), delivered);
+        assertTrue(browser.findElement(By.cssSelector("[aria-label='Aggregates per thread']")).getText()
+                .contains("(current)"), "the thread the aggregate went to");
+        look("notices-delivered");
+    }
+
+    @Test
+    @Order(10)
     void theAuditShowsEveryChangeByWhoMadeIt() throws Exception {
         browser.get(stack.baseUrl() + "/console/agents");
         look("agents");
@@ -307,6 +349,18 @@ class ConsoleBrowserIT {
         waitFor(ExpectedConditions.urlContains("signed-out"));
         browser.get(stack.baseUrl() + "/console");
         assertTrue(browser.getCurrentUrl().endsWith("/console/sign-in"), "signed out");
+    }
+
+    /** Whether {@code agent}'s notice of this run is in {@code state}, as the admin API lists it. */
+    private static boolean reached(String run, String agent, String state) throws Exception {
+        JsonNode listed = JSON.readTree(stack.admin("GET", "/admin/notices/receipts?agent=" + agent + "&state="
+                + state, "").body()).path("notices");
+        for (JsonNode notice : listed) {
+            if (notice.path("run").asText().equals(run + "-" + agent)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private JsonNode call(String tool, String arguments) throws Exception {

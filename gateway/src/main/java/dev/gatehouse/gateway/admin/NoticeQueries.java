@@ -1,0 +1,96 @@
+package dev.gatehouse.gateway.admin;
+
+import dev.gatehouse.gateway.notice.NoticeQuery;
+import dev.gatehouse.gateway.notice.NoticeState;
+import dev.gatehouse.gateway.notice.NoticeStore;
+import io.micronaut.core.annotation.Nullable;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one reading of a notice listing's parameters and the one listing, for {@code GET /admin/notices/receipts} and
+ * the console's Notices page alike (docs/domain.md §9). Blank parameters are no filter; nothing here throws on any
+ * input, every problem is a {@link FieldProblem} naming its field:
+ * <ul>
+ * <li>{@code state}: {@code pending}, {@code coalesced}, {@code delivered}, {@code refused} or {@code stale};</li>
+ * <li>{@code agent}, {@code project}: matched exactly, at most {@value #MAX_TEXT} characters;</li>
+ * <li>{@code limit}: 1 to {@value #MAX_LIMIT}, default {@value #DEFAULT_LIMIT}.</li>
+ * </ul>
+ * The store not answering throws {@code StoreUnavailableException} (a 503).
+ */
+@Singleton
+public class NoticeQueries {
+
+    public static final int DEFAULT_LIMIT = 50;
+    public static final int MAX_LIMIT = 500;
+    static final int MAX_TEXT = 512;
+
+    /**
+     * What a listing shows.
+     *
+     * @param counts  receipts per state of the agent and project filters (every state present)
+     * @param notices the selected receipts, newest received first
+     * @param threads aggregates per agent, project and thread, the most recently active first
+     */
+    public record Listing(NoticeQuery query, Map<NoticeState, Long> counts, List<NoticeStore.Listed> notices,
+            List<NoticeStore.ThreadSends> threads) {
+    }
+
+    private final NoticeStore store;
+
+    public NoticeQueries(NoticeStore store) {
+        this.store = store;
+    }
+
+    /** The listing's parameters by their API names ({@code state}, {@code agent}, {@code project}, {@code limit}). */
+    public AdminResult<NoticeQuery> parse(Map<String, String> parameters) {
+        List<FieldProblem> problems = new ArrayList<>();
+        Optional<NoticeState> state = Optional.empty();
+        String stateText = blankToNull(parameters.get("state"));
+        if (stateText != null) {
+            state = Arrays.stream(NoticeState.values()).filter(s -> s.wire().equals(stateText)).findFirst();
+            if (state.isEmpty()) {
+                problems.add(FieldProblem.invalid("state",
+                        "A state is pending, coalesced, delivered, refused or stale."));
+            }
+        }
+        Optional<String> agent = text("agent", parameters.get("agent"), problems);
+        Optional<String> project = text("project", parameters.get("project"), problems);
+        int limit = DEFAULT_LIMIT;
+        String limitText = blankToNull(parameters.get("limit"));
+        if (limitText != null) {
+            if (!limitText.matches("[0-9]{1,4}") || Integer.parseInt(limitText) < 1
+                    || Integer.parseInt(limitText) > MAX_LIMIT) {
+                problems.add(FieldProblem.invalid("limit", "A limit is a number from 1 to " + MAX_LIMIT + "."));
+            } else {
+                limit = Integer.parseInt(limitText);
+            }
+        }
+        if (!problems.isEmpty()) {
+            return new AdminResult.Refused<>(problems);
+        }
+        return new AdminResult.Done<>(new NoticeQuery(state, agent, project, limit));
+    }
+
+    /** The counts, notices and aggregates per thread the query selects. */
+    public Listing find(NoticeQuery query) {
+        return new Listing(query, store.counts(query), store.list(query), store.threads(query));
+    }
+
+    private static Optional<String> text(String field, @Nullable String text, List<FieldProblem> problems) {
+        String value = blankToNull(text);
+        if (value != null && value.length() > MAX_TEXT) {
+            problems.add(FieldProblem.invalid(field, "At most " + MAX_TEXT + " characters."));
+            return Optional.empty();
+        }
+        return Optional.ofNullable(value);
+    }
+
+    private static String blankToNull(@Nullable String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+}
