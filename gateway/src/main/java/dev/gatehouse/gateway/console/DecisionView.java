@@ -37,7 +37,8 @@ public final class DecisionView {
     /**
      * The value as indented JSON, for a {@code <pre>} (the template escapes its markup); empty when absent. Invisible
      * format characters (bidirectional overrides, zero-width joiners: Unicode category Cf) are written as JSON
-     * {@code \\uXXXX} escapes ({@link Visible#text}), so a logged argument cannot reorder or hide what an auditor reads.
+     * {@code \\uXXXX} escapes ({@link Visible#text}), so a logged argument cannot reorder or hide what an auditor
+     * reads.
      */
     public static String pretty(JsonNode value) {
         if (value == null || value.isMissingNode()) {
