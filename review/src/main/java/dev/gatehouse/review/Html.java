@@ -39,6 +39,14 @@ public final class Html {
         return b.toString();
     }
 
+    /**
+     * Text escaped as {@link #esc} does, with a line-break opportunity ({@code <wbr>}) after each underscore, so a
+     * narrow cell wraps {@code capability_missing} between its words and never inside one.
+     */
+    static String breakable(String s) {
+        return esc(s).replace("_", "_<wbr>");
+    }
+
     /** The stylesheet of the fragments (rules under {@code .review}). */
     public static String css() {
         return CSS;
@@ -76,7 +84,7 @@ public final class Html {
         b.append(svgSummary(m));
         b.append("<table class=\"matrix\">\n<thead><tr><th scope=\"col\">tool \\ caller</th>");
         for (Matrix.Profile p : m.profiles()) {
-            b.append("<th scope=\"col\" title=\"").append(esc(p.note())).append("\">").append(esc(p.name()))
+            b.append("<th scope=\"col\" title=\"").append(esc(p.note())).append("\">").append(breakable(p.name()))
                     .append("<span class=\"note\">").append(esc(p.note())).append("</span></th>");
         }
         b.append("</tr></thead>\n<tbody>\n");
@@ -141,7 +149,7 @@ public final class Html {
             b.append("<ul class=\"codes\">");
             for (int i = 0; i < c.codes().size(); i++) {
                 b.append("<li title=\"").append(esc(c.messages().get(i))).append("\"><code>")
-                        .append(esc(c.codes().get(i))).append("</code></li>");
+                        .append(breakable(c.codes().get(i))).append("</code></li>");
             }
             b.append("</ul>");
         }

@@ -37,7 +37,8 @@ public final class DecisionView {
     /**
      * The value as indented JSON, for a {@code <pre>} (the template escapes its markup); empty when absent. Invisible
      * format characters (bidirectional overrides, zero-width joiners: Unicode category Cf) are written as JSON
-     * {@code \\uXXXX} escapes, so a logged argument cannot reorder or hide what an auditor reads.
+     * {@code \\uXXXX} escapes ({@link Visible#text}), so a logged argument cannot reorder or hide what an auditor
+     * reads.
      */
     public static String pretty(JsonNode value) {
         if (value == null || value.isMissingNode()) {
@@ -49,14 +50,6 @@ public final class DecisionView {
         } catch (JsonProcessingException e) {
             json = value.toString();
         }
-        StringBuilder shown = new StringBuilder(json.length());
-        json.codePoints().forEach(c -> {
-            if (Character.getType(c) == Character.FORMAT) {
-                shown.append(String.format("\\u%04X", c));
-            } else {
-                shown.appendCodePoint(c);
-            }
-        });
-        return shown.toString();
+        return Visible.text(json);
     }
 }

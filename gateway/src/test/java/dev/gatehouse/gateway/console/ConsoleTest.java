@@ -240,10 +240,11 @@ class ConsoleTest {
     }
 
     @Test
-    void markupScriptAndBidiPayloadsFromAgentsRenderAsText() throws Exception {
+    void markupScriptBidiAndZeroWidthPayloadsFromAgentsRenderAsVisibleText() throws Exception {
         String cookie = signIn("op-escape");
         for (String payload : List.of("<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>",
-                "\u202Egnp.exe", "<b>bold</b>&amp;")) {
+                "\u202Egnp.exe", "<b>bold</b>&amp;", "name\u202Etxet.exe", "a\u2066b\u2069", "zero\u200Bwidth",
+                "join\u200Ded", "\uFEFFbom", "mark\u061C", "lro\u202Dx")) {
             String agent = "esc" + Math.abs(payload.hashCode());
             sessions.put(SessionTokens.mint(), new AgentSession("s-" + agent, "local", payload, "ps", "p-1", agent,
                     payload, Optional.of(payload), "codex"));
@@ -254,8 +255,15 @@ class ConsoleTest {
                 String body = get(path, cookie).body();
                 assertFalse(body.contains(payload) && payload.contains("<"), path + " shows raw markup " + payload);
                 assertFalse(body.contains("<script>alert") || body.contains("<img src=x"), path);
-                if (payload.startsWith("\u202E")) {
-                    assertTrue(body.contains("<bdi>" + payload + "</bdi>"), "isolated: " + path);
+                String invisible = payload.codePoints().filter(c -> Character.getType(c) == Character.FORMAT)
+                        .mapToObj(Character::toString).findFirst().orElse("");
+                if (!invisible.isEmpty()) {
+                    String shown = Visible.text(payload);
+                    assertTrue(shown.contains(String.format("\\u%04X", invisible.codePointAt(0))), shown);
+                    // a form field keeps the stored value so that saving it changes nothing; text never has it raw
+                    assertFalse(body.replaceAll("value=\"[^\"]*\"", "").contains(invisible),
+                            path + " hides or reorders with " + shown);
+                    assertTrue(body.contains("<bdi>" + shown + "</bdi>"), "escaped visibly and isolated: " + path);
                 }
             }
         }

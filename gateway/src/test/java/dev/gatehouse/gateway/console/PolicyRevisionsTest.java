@@ -80,6 +80,17 @@ class PolicyRevisionsTest {
         assertFalse(changes.isEmpty(), "r2 takes preview from every thread");
         assertTrue(changes.stream().allMatch(c -> c.tool().startsWith("preview")), changes.toString());
         assertTrue(Html.diff(before, after, changes).contains(changes.size() + " changed cells."));
+        // caller names and reason codes break only at underscores: each one is followed by a <wbr>
+        java.util.regex.Matcher words = java.util.regex.Pattern.compile(
+                "<th scope=\"col\" title=\"[^\"]*\">([^<]*(?:<wbr>[^<]*)*)<span"
+                        + "|<li title=\"[^\"]*\"><code>(.*?)</code>").matcher(Html.matrix(after));
+        int underscores = 0;
+        while (words.find()) {
+            String word = words.group(1) != null ? words.group(1) : words.group(2);
+            assertFalse(word.replace("_<wbr>", "").contains("_"), word);
+            underscores += word.split("_<wbr>", -1).length - 1;
+        }
+        assertTrue(underscores > 0, "the matrix has names and codes with underscores");
 
         pdp.offer(BundleArchive.read(r3), "file r3");
         assertEquals(List.of("r3", "r2"), pdp.kept().stream().map(KeptRevision::revision).toList(),

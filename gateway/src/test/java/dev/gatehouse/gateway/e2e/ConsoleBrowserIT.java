@@ -165,6 +165,8 @@ class ConsoleBrowserIT {
         assertEquals(0L, ((Number) js("return document.querySelectorAll('img[src=x], main script').length"))
                 .longValue(), "markup from an agent name is not markup");
         assertTrue(browser.findElement(By.tagName("main")).getText().contains("<img src=x onerror=alert(1)>"));
+        assertTrue(browser.findElement(By.tagName("main")).getText().contains("\\u202Eevil"),
+                "the right-to-left override shows as text, not reordering the name");
         sessionId = browser.findElement(By.cssSelector("td.id bdi")).getText();
         look("sessions");
     }
@@ -235,6 +237,8 @@ class ConsoleBrowserIT {
         submit("form[action='/console/decisions'] button[type=submit]");
         waitFor(ExpectedConditions.urlContains("reason="));
         assertTrue(browser.findElement(By.cssSelector("a[href='/console/decisions/" + id + "']")).isDisplayed());
+        assertEquals(Boolean.TRUE, js("const t = document.querySelector('div[aria-label=Decisions]');"
+                + " return t.scrollWidth <= t.clientWidth"), "the decisions table fits 1280 px: no sideways scroll");
         look("decisions");
         browser.get(stack.baseUrl() + "/console/decisions");
         fill("decisionId", id);
@@ -252,6 +256,9 @@ class ConsoleBrowserIT {
         waitFor(ExpectedConditions.urlContains("explain=true"));
         assertTrue(browser.findElement(By.cssSelector("pre[aria-label=Trace]")).getText().contains("Fail"),
                 "the opa eval --explain=fails trace");
+        assertEquals(Boolean.TRUE, js("const p = document.querySelector('pre[aria-label=Trace]');"
+                + " return p.scrollWidth <= p.clientWidth && p.clientHeight <= 32 * 16 && p.tabIndex === 0"),
+                "the trace wraps its lines and scrolls in its own focusable box");
         look("decision-explained");
         browser.get(stack.baseUrl() + "/console/policy");
         assertTrue(browser.findElement(By.cssSelector("table.matrix")).isDisplayed());
