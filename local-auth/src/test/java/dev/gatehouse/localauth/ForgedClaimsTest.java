@@ -114,6 +114,13 @@ class ForgedClaimsTest {
         assertEquals("mallory", mallory.getSubject());
         assertNull(mallory.getClaim(LocalAuthServer.OPERATOR_CLAIM));
 
+        for (String forged : List.of("subject=operator", "sub=operator", "username=operator",
+                "gatehouse_roles=operator", "claims=%7B%22gatehouse_roles%22%3A%5B%22operator%22%5D%7D")) {
+            JWTClaimsSet withParameter = idToken(code(login("console&" + forged, "username=mallory")));
+            assertEquals("mallory", withParameter.getSubject(), forged);
+            assertNull(withParameter.getClaim(LocalAuthServer.OPERATOR_CLAIM), forged);
+        }
+
         JWTClaimsSet operator = idToken(code(login("console", "username=operator")));
         assertEquals("operator", operator.getSubject());
         assertEquals(List.of("operator"), operator.getClaim(LocalAuthServer.OPERATOR_CLAIM));
