@@ -30,8 +30,9 @@ import no.nav.security.mock.oauth2.OAuth2Config;
  * <p>It is also the operator console's OpenID provider (authorization code + PKCE, interactive login): its login page
  * asks for a user name, and the users named in {@code GATEHOUSE_AUTH_OPERATORS} get the claim
  * {@value #OPERATOR_CLAIM} = {@code ["operator"]} in their ID token, which makes them console operators; any other
- * name signs in without it (the console answers 403). The login page's optional claims field can add claims but never
- * overrides these.
+ * name signs in without it (the console answers 403). The login page's claims field is refused ({@link LoginGuard}),
+ * and so is a token request for another grant, resource, scope or with parameters of its own
+ * ({@link TokenRequestGuard}): every claim is the server's.
  *
  * <p>Environment: {@code GATEHOUSE_AUTH_KEY_FILE} (required: the signing key's file, e.g.
  * {@code .gatehouse-data/secrets/local-auth-signing-key.json}), {@code GATEHOUSE_AUTH_PORT} (8282),
@@ -81,7 +82,8 @@ public final class LocalAuthServer {
     public static MockOAuth2Server start(int port, String audience, Map<String, String> clients, String scope,
             long tokenSeconds, RSAKey signingKey, List<String> operators) throws Exception {
         MockOAuth2Server server = new MockOAuth2Server(OAuth2Config.Companion.fromJson(
-                config(audience, clients, scope, tokenSeconds, signingKey, operators)), new PathInsertedMetadata());
+                config(audience, clients, scope, tokenSeconds, signingKey, operators)), new PathInsertedMetadata(),
+                new LoginGuard(), new TokenRequestGuard(audience, scope));
         // The library hands its initial keys to issuers in the order they are first asked for: bind ours to the one
         // issuer now, before any request could ask for another issuer first (that one gets a fresh key of its own).
         server.getConfig().getTokenProvider().publicJwkSet(ISSUER_ID);
