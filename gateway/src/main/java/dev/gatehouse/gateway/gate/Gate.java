@@ -18,6 +18,9 @@ import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.ServedPolicy;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
+import dev.gatehouse.gateway.quota.Admission;
+import dev.gatehouse.gateway.quota.FairShare;
+import dev.gatehouse.gateway.quota.QuotaStep;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
 import dev.gatehouse.gateway.telemetry.DecisionMetrics.Outcome;
 import dev.gatehouse.gateway.telemetry.DecisionMetrics;
@@ -63,9 +66,11 @@ public class Gate {
     private final GateSteps steps;
     private final DecisionMetrics metrics;
     private final ArgumentLimits limits;
+    private final QuotaStep quotas;
+    private final FairShare fairShare;
 
     public Gate(ToolTables tables, TrustedContextResolver pip, PolicyDecisionPoint pdp, DecisionLog decisionLog,
-            GateSteps steps, DecisionMetrics metrics, ArgumentLimits limits) {
+            GateSteps steps, DecisionMetrics metrics, ArgumentLimits limits, QuotaStep quotas, FairShare fairShare) {
         this.tables = tables;
         this.pip = pip;
         this.pdp = pdp;
@@ -73,13 +78,17 @@ public class Gate {
         this.steps = steps;
         this.metrics = metrics;
         this.limits = limits;
+        this.quotas = quotas;
+        this.fairShare = fairShare;
     }
 
     /**
      * tools/list: one {@code visible_tools} evaluation for this caller on the serving revision, logged like a call;
      * the list is exactly those tools, as that revision serves them. A store that does not answer, no serving
      * revision, a PDP fault or a failed log write decides nothing: the answer is {@link Listing.Unavailable}, never
-     * an empty list a client could cache.
+     * an empty list a client could cache. A listing takes a place of the caller's fair share like a call
+     * ({@link FairShare}); without one it is {@link Listing.RateLimited}, neither decided nor logged. It is never
+     * charged to a quota.
      *
      * @return the visible tools sorted by name, or unavailable
      */
@@ -92,6 +101,16 @@ public class Gate {
             metrics.decided(LIST, NO_TOOL, Outcome.UNAVAILABLE, List.of());
             return new Listing.Unavailable("store unavailable");
         }
+        try (FairShare.Place place = fairShare.enter(resolved.facts())) {
+            if (place.refusal().isPresent()) {
+                metrics.decided(LIST, NO_TOOL, Outcome.RATE_LIMITED, List.of(GateReasons.rateLimited()));
+                return new Listing.RateLimited(place.refusal().get().retryAfterMs());
+            }
+            return list(resolved);
+        }
+    }
+
+    private Listing list(ResolvedCaller resolved) {
         Optional<ServedPolicy> served = pdp.serving();
         DecisionInput input = DecisionInput.forListing(resolved.facts());
         PolicyOutcome<VisibleTools> outcome = decide(LIST, () -> served.map(policy -> policy.visibleTools(input))
@@ -113,8 +132,10 @@ public class Gate {
     }
 
     /**
-     * tools/call, as one list of named steps: trusted context → target shells → closed-schema facts → decision →
-     * decision log → enforce → handler. The decision input carries the arguments as {@link DecisionArguments}
+     * tools/call, as one list of named steps: trusted context → fair share → target shells → closed-schema facts →
+     * decision → quota → decision log → enforce → handler. The caller's place of its fair share ({@link FairShare})
+     * is held from before the target shells until the handler returned; a call refused there or by its quota
+     * ({@link QuotaStep}) is logged and answered {@link GateResult.RateLimited}, and never reaches its handler. The decision input carries the arguments as {@link DecisionArguments}
      * sends them, and arguments beyond their schema's {@link ArgumentEnvelope} (or {@link ArgumentLimits}) are not
      * validated or sent: only the fields the policy reads, with one error.
      *
@@ -136,7 +157,11 @@ public class Gate {
             metrics.decided(CALL, toolTag, Outcome.UNAVAILABLE, List.of());
             throw e;
         }
-        GateResult result = call(served, registered, resolved, tool, arguments);
+        GateResult result;
+        try (FairShare.Place place = fairShare.enter(resolved.facts())) {
+            result = place.refusal().isPresent() ? overShare(resolved, tool, place.refusal().get())
+                    : call(served, registered, resolved, tool, arguments);
+        }
         metrics.decided(CALL, toolTag, outcome(result), reasons(result));
         return result;
     }
@@ -150,11 +175,15 @@ public class Gate {
         DecisionInput input = new DecisionInput(tool, facts, resolved.facts(), targets);
         PolicyOutcome<Decision> outcome = decide(CALL, () -> served.map(policy -> policy.decide(input))
                 .orElseGet(pdp::noRevision));
-        DecisionRecord record = DecisionRecord.forCall(input, resolved.context().provider(), outcome);
+        Admission admission = steps.run("quota", () -> quotas.admit(outcome));
+        DecisionRecord record = DecisionRecord.forCall(input, resolved.context().provider(), outcome, admission);
         String decisionId = record.decisionId().toString();
         if (!(steps.run("decision-log", () -> decisionLog.record(record)) instanceof LogResult.Written)
                 || outcome instanceof PolicyOutcome.Failed<Decision>) {
             return new GateResult.Unavailable(decisionId, GateReasons.policyUnavailable());
+        }
+        if (admission instanceof Admission.OverBudget over) {
+            return new GateResult.RateLimited(decisionId, GateReasons.rateLimited(), over.retryAfterMs());
         }
         Optional<Decision> allowed = enforceable(outcome, registered, arguments);
         if (allowed.isEmpty()) {
@@ -165,6 +194,17 @@ public class Gate {
         }
         return steps.run("handler", () -> runHandler(record.decisionId(), registered.get(), arguments,
                 allowed.get(), resolved.context()));
+    }
+
+    /** A call refused before its decision because its caller had every place of its fair share: logged, not decided. */
+    private GateResult overShare(ResolvedCaller resolved, String tool, Admission.OverShare refusal) {
+        DecisionRecord record = DecisionRecord.forOverShare(tool, resolved.facts(), resolved.context().provider(),
+                refusal);
+        String decisionId = record.decisionId().toString();
+        if (!(steps.run("decision-log", () -> decisionLog.record(record)) instanceof LogResult.Written)) {
+            return new GateResult.Unavailable(decisionId, GateReasons.policyUnavailable());
+        }
+        return new GateResult.RateLimited(decisionId, GateReasons.rateLimited(), refusal.retryAfterMs());
     }
 
     /** Asks the PDP in the {@code decision} step, recording its answer time. */
@@ -181,12 +221,18 @@ public class Gate {
         if (result instanceof GateResult.Unavailable) {
             return Outcome.UNAVAILABLE;
         }
+        if (result instanceof GateResult.RateLimited) {
+            return Outcome.RATE_LIMITED;
+        }
         return result instanceof GateResult.Denied ? Outcome.DENY : Outcome.ALLOW;
     }
 
     private static List<Decision.Reason> reasons(GateResult result) {
         if (result instanceof GateResult.Unavailable unavailable) {
             return List.of(unavailable.reason());
+        }
+        if (result instanceof GateResult.RateLimited limited) {
+            return List.of(limited.reason());
         }
         return result instanceof GateResult.Denied denied ? denied.reasons() : List.of();
     }
@@ -206,8 +252,8 @@ public class Gate {
     /**
      * The decision, when it allows and the PEP can carry it out: a decided, literal allow for a served tool with an
      * object of arguments and every obligation its row implies (a resolved mode for each mode field, a resolved wiki
-     * path for each path field and the wiki root when it has any). Anything else is a denial. The check knows fields,
-     * not tools.
+     * path for each path field and the wiki root when it has any) and the quota every allowed call is charged to
+     * (docs/domain.md §10). Anything else is a denial. The check knows fields, not tools.
      */
     private static Optional<Decision> enforceable(PolicyOutcome<Decision> outcome, Optional<ServedTool> tool,
             Object arguments) {
@@ -227,7 +273,8 @@ public class Gate {
     private static boolean carriesObligations(AccessRow row, Obligations obligations) {
         return obligations.modes().keySet().containsAll(row.modeFields().values())
                 && obligations.wikiPaths().keySet().containsAll(row.pathFields())
-                && (row.pathFields().isEmpty() || obligations.wikiRoot().isPresent());
+                && (row.pathFields().isEmpty() || obligations.wikiRoot().isPresent())
+                && obligations.quota().isPresent();
     }
 
     /** The reasons to show for a denial: the policy's, or {@code policy_unavailable} when it had none to give. */

@@ -26,6 +26,15 @@ public sealed interface Listing {
     }
 
     /**
+     * The caller had every place of its fair share of the gateway (docs/domain.md §10): nothing was decided; the
+     * transport answers HTTP 429 with {@code Retry-After}.
+     *
+     * @param retryAfterMs when a place is likely free, in ms (at least 1)
+     */
+    record RateLimited(long retryAfterMs) implements Listing {
+    }
+
+    /**
      * Nothing was decided: the shared store did not answer, the PDP faulted or was busy past the deadline, or the
      * decision could not be logged. Retryable; never an empty list.
      *

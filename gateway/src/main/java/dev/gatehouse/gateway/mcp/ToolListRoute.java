@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.mcp;
 
 import dev.gatehouse.gateway.gate.Gate;
+import dev.gatehouse.gateway.gate.GateReasons;
 import dev.gatehouse.gateway.gate.Listing;
 import dev.gatehouse.gateway.mcp.guard.JsonRpcMessage;
 import dev.gatehouse.gateway.mcp.guard.Rejection;
@@ -10,7 +11,10 @@ import java.util.Optional;
 /**
  * Decides every {@code tools/list} request of both eras once, after the transport pipeline and before an SDK sees
  * it. A listing the gate could not decide (store or PDP unavailable, decision log not writable) is answered HTTP 503
- * with {@code Retry-After} and JSON-RPC error -32603, never as an empty list a client would cache; a decided listing
+ * with {@code Retry-After} and JSON-RPC error -32603, never as an empty list a client would cache; one refused for the
+ * caller's fair share (docs/domain.md §10) is HTTP 429 with {@code Retry-After} (whole seconds, rounded up) and
+ * JSON-RPC error -32603 whose {@code data} is {@code {kind: "rate_limited", retryable: true, retryAfterMs}}, the form
+ * a tool error has for tools/call (a listing has no tool-error form); a decided listing
  * is handed to the SDK through {@link CallerContext#LISTED}, which writes the era's result from it.
  */
 final class ToolListRoute {
@@ -41,6 +45,13 @@ final class ToolListRoute {
             }
             exchange.request.setAttribute(CallerContext.LISTED, listed.tools());
             return Optional.empty();
+        }
+        if (listing instanceof Listing.RateLimited limited) {
+            return Optional.of(new Rejection(429, Optional.of(Rejection.INTERNAL_ERROR),
+                    "over this agent's share of the gateway; retry after retryAfterMs", message.id(),
+                    Map.of("Retry-After", String.valueOf((limited.retryAfterMs() + 999) / 1000)))
+                    .withData(Map.of("kind", GateReasons.RATE_LIMITED, "retryable", true,
+                            "retryAfterMs", limited.retryAfterMs())));
         }
         return Optional.of(new Rejection(503, Optional.of(Rejection.INTERNAL_ERROR),
                 "tools/list could not be decided; retry", message.id(),

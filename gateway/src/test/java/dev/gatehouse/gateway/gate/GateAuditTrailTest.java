@@ -19,6 +19,7 @@ import dev.gatehouse.gateway.policy.OpaCli;
 import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
+import dev.gatehouse.gateway.quota.TestQuotas;
 import dev.gatehouse.gateway.support.Callers;
 import dev.gatehouse.gateway.support.InMemoryAgentDirectory;
 import dev.gatehouse.gateway.support.LoggedRecords;
@@ -61,10 +62,12 @@ class GateAuditTrailTest {
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(dir.resolve("decisions.jsonl").toString());
         DecisionLog log = new DecisionLog(configuration);
+        TestQuotas quotas = new TestQuotas();
         Gate gate = new Gate(tables, new TrustedContextResolver(new ThreadStateHost(), settings,
                 new GatewayProperties()), pdp, log,
                 new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
-                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits());
+                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits(), quotas.step(),
+                quotas.fairShare());
 
         List<String> earlier = new ArrayList<>();
         earlier.add(gate.call(Callers.a1(), "wiki_read", Map.of("path", "notes/plan.md")).decisionId());

@@ -32,6 +32,7 @@ import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import dev.gatehouse.gateway.policy.TestBundle;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
+import dev.gatehouse.gateway.quota.TestQuotas;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
 import dev.gatehouse.gateway.support.Callers;
 import dev.gatehouse.gateway.support.DecidingPdp;
@@ -71,6 +72,7 @@ class GateTest {
     private final dev.gatehouse.gateway.support.InMemoryAgentDirectory settings =
             new dev.gatehouse.gateway.support.InMemoryAgentDirectory();
     private final RecordingHandlers handlers = new RecordingHandlers();
+    private final TestQuotas quotas = new TestQuotas();
     private Path logFile;
     private Gate gate;
 
@@ -104,7 +106,8 @@ class GateTest {
         return new Gate(tables, new TrustedContextResolver(host, settings, new GatewayProperties()), engine,
                 new DecisionLog(configuration),
                 new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
-                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits());
+                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits(), quotas.step(),
+                quotas.fairShare());
     }
 
     /** The decision ids of the tools/call records written so far, in order. */
@@ -517,7 +520,8 @@ class GateTest {
                 new TrustedContextResolver(host, new InMemoryAgentDirectory(down), new GatewayProperties()), pdp,
                 new DecisionLog(configuration),
                 new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
-                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits());
+                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits(), quotas.step(),
+                quotas.fairShare());
         assertInstanceOf(Listing.Unavailable.class, unreadable.list(Callers.a1()));
         assertThrows(StoreUnavailableException.class,
                 () -> unreadable.call(Callers.a1(), "t3_thread_list", Map.of()));
