@@ -11,11 +11,12 @@ BUNDLE      := $(BUNDLE_DIR)/bundle.tar.gz
 COVERAGE_MIN := 95
 MVN         := mvn -B -ntp
 
-.PHONY: replicas help opa policy policy-java-vocabulary policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-cost policy-mutation bundle browser build test run demo conformance bench bench-compare clean
+.PHONY: replicas help opa policy policy-java-vocabulary policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-cost policy-golden-suites policy-mutation policy-mutation-changed bundle browser build check test run demo conformance bench bench-compare clean
 
 help:
 	@echo "make run    - build and start the gateway on the embedded default backends"
 	@echo "make test   - every check and test (policies, Wasm bundle, Java)"
+	@echo "make check  - the inner loop before a commit: policy checks and unit tests, Java unit tests (a few minutes)"
 	@echo "make policy - only the policy checks (families, lints, reason codes, fmt, check --strict, test + coverage)"
 	@echo "make policy-mutation - do the policy tests notice rule changes? report in target/policy-mutation.txt"
 	@echo "make demo   - a scripted MCP client session against a running make run"
@@ -35,7 +36,7 @@ opa:
 	[[ "$$("$(OPA)" version)" == *"Version: $(OPA_VERSION:v%=%)"* ]] || { echo "built OPA does not report $(OPA_VERSION)"; exit 1; }; \
 	echo ">> OPA $(OPA_VERSION) ready"
 
-policy: policy-families policy-lint policy-reason-codes policy-java-vocabulary policy-fmt policy-check policy-test policy-cost
+policy: policy-families policy-lint policy-reason-codes policy-java-vocabulary policy-fmt policy-check policy-test policy-golden-suites policy-cost
 
 policy-families:
 	@scripts/check-families.sh
@@ -72,6 +73,10 @@ policy-test: opa
 	@"$(OPA)" test --timeout 120s --coverage --format json policies policy-tests > target/policy-coverage.json
 	@python3 scripts/coverage-gate.py target/policy-coverage.json policies/ $(COVERAGE_MIN)
 
+# Every golden suite is replayed: golden_test.rego skips a suite whose entry point its `evaluate` does not know.
+policy-golden-suites: opa
+	@python3 scripts/check-golden-suites.py "$(OPA)"
+
 # The policy's work grows linearly with the width of a call: evaluation counts of `opa eval --profile`, not time.
 policy-cost: opa
 	@echo ">> evaluations grow linearly with argument keys and path segments"
@@ -82,6 +87,11 @@ policy-cost: opa
 # printed). Equivalent mutants are reviewed in policy-tests/mutation-equivalent.txt.
 policy-mutation: opa
 	@python3 scripts/policy-mutation.py --opa "$(OPA)" --min 90 --jobs 2
+
+# The same for the mutants on the lines of policies/ the working tree changed (none: nothing to run), for `make check`.
+policy-mutation-changed: opa
+	@python3 scripts/policy-mutation.py --opa "$(OPA)" --min 90 --jobs 2 --changed HEAD \
+	  --report target/policy-mutation-changed.txt
 
 # The Wasm bundle the embedded PDP loads, and a Rego bundle for a remote OPA, both signed (OPA bundle signing,
 # RS256) with the local key pair of scripts/bundle-signing-key.sh, or with BUNDLE_SIGNING_KEY (a PEM private key)
@@ -105,7 +115,16 @@ bundle: opa
 browser:
 	@scripts/ensure-chromium.sh
 
-# The differential test (memo vs fresh Wasm vs opa eval) decides 10^5 generated inputs here, 10^4 in a plain verify.
+# The inner loop, what a developer runs before each commit (README, "Testing"): the policy checks and unit tests,
+# the mutants on the policy lines the working tree changed, the bundle, and every module's unit tests (surefire) with
+# small generated runs and without the slow tier (@Slow). Not the end-to-end *IT tests, not the whole mutation run.
+CHECK_RUNS := -Dgatehouse.differential.count=1000 -Dgatehouse.confinement.cases=2000 -DexcludedGroups=slow
+check: policy policy-mutation-changed bundle
+	@echo ">> mvn test (unit tests of every module; slow tier and end-to-end tests: make test)"
+	@$(MVN) test $(CHECK_RUNS)
+
+# Everything, what CI runs. The differential test (memo vs fresh Wasm vs opa eval) decides 10^5 generated inputs
+# here, 10^4 in a plain verify.
 test: policy policy-mutation bundle browser
 	@echo ">> mvn verify"
 	@$(MVN) verify -Dgatehouse.differential.count=100000
@@ -117,13 +136,13 @@ build: bundle
 
 # Ports are checked before building, so a second `make run` next to a running one changes nothing.
 run:
-	@scripts/check-ports.sh
+	@scripts/check-ports.sh run
 	@$(MAKE) --no-print-directory build
 	@scripts/run.sh
 
 # Two gateway replicas on one (embedded) PostgreSQL, to try scale-out locally (README, "Running several replicas").
 replicas:
-	@GATEHOUSE_PORT=$${GATEHOUSE_PORT_B:-8081} scripts/check-ports.sh
+	@scripts/check-ports.sh replicas
 	@$(MAKE) --no-print-directory build
 	@scripts/replicas.sh
 

@@ -15,13 +15,19 @@ Rego mutations (code only: comments and METADATA are never touched):
 Data mutations (policies/gatehouse/**/data.json): one list entry dropped, one object member dropped, one
 boolean flipped, one number +1.
 
+Each mutant meets the mutated family's unit tests first, then every unit test, then the whole suite with the
+golden matrix, stopping at the first that fails: most mutants are killed by their own family's tests, at a
+fraction of the cost of the rest.
+
 Usage: policy-mutation.py [--min 90] [--jobs 2] [--report target/policy-mutation.txt] [--only SUBSTRING]
-                          [--list] [--opa PATH]
+                          [--changed REV] [--list] [--opa PATH]
+`--changed HEAD` mutates only the lines of policies/ the working tree changed (`make check`); `make test` runs all.
 Exit 1 when the score is below --min (every survivor is printed with file:line and the mutation), 2 on setup
 errors. Standard library only.
 """
 import argparse
 import concurrent.futures
+import glob
 import json
 import os
 import queue
@@ -299,16 +305,56 @@ def compiles(opa, tree):
     return p.returncode == 0
 
 
-def run_tests(opa, tree, timeout):
-    # The unit tests first, without the golden matrix (most mutants fail them, at a fraction of the cost); only a
-    # mutant they all pass meets the whole suite. Killed by either run is killed by `opa test policies policy-tests`.
-    units = ["policies"] + sorted(os.path.join("policy-tests", d) for d in os.listdir(os.path.join(tree, "policy-tests"))
-                                  if d != "golden" and os.path.isdir(os.path.join(tree, "policy-tests", d)))
-    for paths in (units, ["policies", "policy-tests"]):
+def suites(opa, tree, timeout):
+    """The test runs a mutant meets, cheapest first, each a part of `opa test policies policy-tests`.
+
+    For a mutant of policies/<family>/: that family's unit tests (with the shared test helpers), then every unit
+    test, then the whole suite with the golden matrix. Most mutants fail the first, at a fraction of the cost; only
+    one they all pass meets the next. A part is used only if it passes on the unmutated tree, so a failure in it is
+    the mutant's doing (a part that cannot compile alone would otherwise kill every mutant). Returns the whole suite,
+    the units, and the family parts by family.
+    """
+    tests = os.path.join(tree, "policy-tests")
+    dirs = sorted(d for d in os.listdir(tests) if d != "golden" and os.path.isdir(os.path.join(tests, d)))
+    units = ["policies"] + [os.path.join("policy-tests", d) for d in dirs]
+    helpers = [os.path.join("policy-tests", d) for d in dirs if not glob.glob(os.path.join(tests, d, "*_test.rego"))]
+    families = {}
+    for family in sorted(os.listdir(os.path.join(tree, "policies"))):
+        if family in dirs and family not in (os.path.basename(h) for h in helpers):
+            paths = ["policies"] + helpers + [os.path.join("policy-tests", family)]
+            if run_suite(opa, tree, timeout, paths)[0] == "survived":
+                families[family] = paths
+    return ["policies", "policy-tests"], units, families
+
+
+def run_tests(opa, tree, timeout, parts, path=None):
+    whole, units, families = parts
+    family = path.split(os.sep)[1] if path and path.count(os.sep) >= 2 else None
+    for paths in ([families[family]] if family in families else []) + [units, whole]:
         status, detail = run_suite(opa, tree, timeout, paths)
         if status != "survived":
             return status, detail
     return "survived", ""
+
+
+def changed_lines(base):
+    """Lines of policies/ that differ from git revision `base` (working tree, staged or not; new files whole)."""
+    diff = subprocess.run(["git", "diff", "-U0", "--no-color", base, "--", "policies"], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout
+    lines, current = {}, None
+    for raw in diff.splitlines():
+        if raw.startswith("+++ "):
+            current = raw[6:] if raw.startswith("+++ b/") else None
+        elif raw.startswith("@@") and current:
+            start, _, count = re.match(r"@@ -\S+ \+(\d+)(,(\d+))? @@", raw).groups()
+            first, n = int(start), int(count) if count is not None else 1
+            lines.setdefault(current, set()).update(range(first, first + n))
+    untracked = subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "policies"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.split()
+    for path in untracked:
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            lines[path] = set(range(1, f.read().count("\n") + 2))
+    return lines
 
 
 def run_suite(opa, tree, timeout, paths):
@@ -337,9 +383,17 @@ def main():
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
     ap.add_argument("--timeout", type=int, default=20, help="opa test --timeout per test, in seconds")
     ap.add_argument("--opa", default=os.environ.get("GATEHOUSE_OPA", DEFAULT_OPA))
+    ap.add_argument("--changed", metavar="REV", help="mutate only the lines of policies/ that differ from git "
+                    "revision REV (the working tree's edits for HEAD); nothing to do when none differ")
     args = ap.parse_args()
 
     mutants = collect(args.only)
+    if args.changed:
+        changed = changed_lines(args.changed)
+        mutants = [m for m in mutants if m.line in changed.get(m.path, ())]
+        if not mutants:
+            print(f">> policy mutation: no mutant on a line of policies/ changed since {args.changed}")
+            return 0
     if args.list:
         for m in mutants:
             print(m.describe())
@@ -358,10 +412,11 @@ def main():
             for d in ("policies", "policy-tests"):
                 shutil.copytree(os.path.join(ROOT, d), os.path.join(tree, d))
             trees.put(tree)
-        status, detail = run_tests(args.opa, trees.queue[0], args.timeout)
+        status, detail = run_suite(args.opa, trees.queue[0], args.timeout, ["policies", "policy-tests"])
         if status != "survived":
             print(f"the policy tests fail before any mutation ({detail}); fix them first", file=sys.stderr)
             return 2
+        parts = suites(args.opa, trees.queue[0], args.timeout)
 
         done = [0]
         lock = threading.Lock()
@@ -373,7 +428,7 @@ def main():
             try:
                 with open(target, "w", encoding="utf-8") as f:
                     f.write(m.mutated_text)
-                m.status, m.detail = run_tests(args.opa, tree, args.timeout)
+                m.status, m.detail = run_tests(args.opa, tree, args.timeout, parts, m.path)
             finally:
                 with open(target, "w", encoding="utf-8") as f:
                     f.write(original)
@@ -422,7 +477,8 @@ def main():
     lines += ["", f"Equivalent ({len(by['equivalent'])}):"]
     lines += [f"  {m.describe()}\n      reason: {m.detail}" for m in by["equivalent"]] or ["  none"]
     mutated_files = {m.path for m in mutants}
-    stale = [k for k in equivalent if k not in used and k[0] in mutated_files]
+    # Only a run over whole files can tell that an entry matches no mutant any more.
+    stale = [k for k in equivalent if k not in used and k[0] in mutated_files and not args.changed]
     if stale:
         lines += ["", f"Stale entries in {EQUIVALENT_FILE} (no surviving mutant matches them any more):"]
         lines += [f"  {' || '.join(k)}" for k in stale]

@@ -18,103 +18,40 @@
 # Environment: GATEHOUSE_DATA_DIR (default .gatehouse-data), GATEHOUSE_PORT (8080), GATEHOUSE_LOCAL_PORT (8181),
 # GATEHOUSE_AUTH_PORT (8282).
 set -euo pipefail
+# shellcheck source=lib/start.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/start.sh"
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-DATA="${GATEHOUSE_DATA_DIR:-$ROOT/.gatehouse-data}"
 PORT="${GATEHOUSE_PORT:-8080}"
-LOCAL_PORT="${GATEHOUSE_LOCAL_PORT:-8181}"
 AUTH_PORT="${GATEHOUSE_AUTH_PORT:-8282}"
 ISSUER="http://127.0.0.1:$AUTH_PORT/gatehouse"
 SCOPE=mcp
 BASE="http://127.0.0.1:$PORT"
-SECRETS="$DATA/secrets"
 
-LOCAL_JAR="$(ls "$ROOT"/local-services/target/local-services-*.jar 2>/dev/null | grep -v original | head -1 || true)"
-GATEWAY_JAR="$(ls "$ROOT"/gateway/target/gateway-*.jar 2>/dev/null | grep -v original | head -1 || true)"
-AUTH_JAR="$(ls "$ROOT"/local-auth/target/local-auth-*.jar 2>/dev/null | grep -v original | head -1 || true)"
-BUNDLE="$ROOT/target/bundle/bundle.tar.gz"
-for f in "$LOCAL_JAR" "$GATEWAY_JAR" "$AUTH_JAR" "$BUNDLE"; do
-  [[ -n "$f" && -f "$f" ]] || { echo "missing build output ($f); run: make run" >&2; exit 1; }
-done
+require_build run "$(built_jar local-services)" "$(built_jar gateway)" "$(built_jar local-auth)" "$BUNDLE"
+prepare_data_dir
+stop_all_on_exit
+"$ROOT/scripts/check-ports.sh" run
 
-# local-services seeds the demo data only into a data directory it creates itself.
-mkdir -p "$SECRETS" "$DATA/logs"
-chmod 700 "$DATA" "$SECRETS"
-secret() { # 256 random bits, base64url, generated once
-  local file="$SECRETS/$1"
-  if [[ ! -s "$file" ]]; then
-    (umask 077; head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n' > "$file")
-  fi
-  cat "$file"
-}
-SERVICE_CREDENTIAL="$(secret service-credential)"
-ADMIN_CREDENTIAL="$(secret admin-credential)"
-CONSOLE_CLIENT_SECRET="$(secret console-client-secret)"
-if [[ ! -s "$SECRETS/credential-key" ]]; then # 32 random bytes, base64: the console's credential key
-  (umask 077; head -c 32 /dev/urandom | base64 > "$SECRETS/credential-key")
-fi
-
-PIDS=()
-stop() {
-  trap - INT TERM EXIT
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-}
-trap stop INT TERM EXIT
-
-"$ROOT/scripts/check-ports.sh"
-
-wait_for() { # url, name, pid: the answer must come while our own process is alive
-  for _ in $(seq 1 120); do
-    if curl -s -o /dev/null "$1" && kill -0 "$3" 2>/dev/null; then return 0; fi
-    kill -0 "$3" 2>/dev/null || { echo "$2 exited; see $DATA/logs/$2.log" >&2; exit 1; }
-    sleep 0.5
-  done
-  echo "$2 did not start; see $DATA/logs/$2.log" >&2
-  exit 1
-}
-
-echo ">> starting local-services on 127.0.0.1:$LOCAL_PORT (data: $DATA/services)"
-GATEHOUSE_LOCAL_CREDENTIAL="$SERVICE_CREDENTIAL" GATEHOUSE_LOCAL_PORT="$LOCAL_PORT" \
-GATEHOUSE_LOCAL_DATA_DIR="$DATA/services" \
-  java -jar "$LOCAL_JAR" >> "$DATA/logs/local-services.log" 2>&1 &
-PIDS+=($!)
-wait_for "http://127.0.0.1:$LOCAL_PORT/" local-services "${PIDS[0]}"
+start_local_services
 
 echo ">> starting the authorization server on $ISSUER (outside agents o1: read-only, o2: full-access)"
 # It signs with its own key pair, made into $SECRETS on first start (mode 600) and reused.
 GATEHOUSE_AUTH_PORT="$AUTH_PORT" GATEHOUSE_AUTH_AUDIENCE="$BASE/mcp" GATEHOUSE_AUTH_SCOPE="$SCOPE" \
 GATEHOUSE_AUTH_CLIENTS="o1=read-only,o2=full-access" GATEHOUSE_AUTH_KEY_FILE="$SECRETS/local-auth-signing-key.json" \
-  java -jar "$AUTH_JAR" >> "$DATA/logs/local-auth.log" 2>&1 &
+  java -jar "$(built_jar local-auth)" >> "$DATA/logs/local-auth.log" 2>&1 &
 PIDS+=($!)
-wait_for "$ISSUER/.well-known/oauth-authorization-server" local-auth "${PIDS[1]}"
+wait_for "$ISSUER/.well-known/oauth-authorization-server" local-auth "${PIDS[-1]}"
 
 echo ">> starting the gateway on $BASE"
-GATEHOUSE_ADMIN_CREDENTIAL="$ADMIN_CREDENTIAL" GATEHOUSE_OAUTH_ISSUER="$ISSUER" \
-GATEHOUSE_OAUTH_JWKS_URL="$ISSUER/jwks" GATEHOUSE_OAUTH_SCOPE="$SCOPE" \
-GATEHOUSE_PORT="$PORT" GATEHOUSE_PUBLIC_URL="$BASE" GATEHOUSE_DATA_DIR="$DATA" \
-GATEHOUSE_BUNDLE_VERIFICATION_KEY="${GATEHOUSE_BUNDLE_VERIFICATION_KEY:-$DATA/bundle-signing/public.pem}" \
-GATEHOUSE_CONSOLE_ENABLED=true GATEHOUSE_CONSOLE_ISSUER="$ISSUER" GATEHOUSE_CONSOLE_CLIENT_ID=gatehouse-console \
-GATEHOUSE_CONSOLE_CLIENT_SECRET="$CONSOLE_CLIENT_SECRET" GATEHOUSE_CREDENTIALS_KEY_FILE="$SECRETS/credential-key" \
-  java -Dgatehouse.policy.bundle-path="$BUNDLE" -Dgatehouse.audit.path="$DATA/logs/decisions.jsonl" \
-    -Dgatehouse.services.host.url="http://127.0.0.1:$LOCAL_PORT" \
-    -Dgatehouse.services.project.url="http://127.0.0.1:$LOCAL_PORT" \
-    -Dgatehouse.services.wiki.url="http://127.0.0.1:$LOCAL_PORT" \
-    -Dgatehouse.services.host.credential-file="$SECRETS/service-credential" \
-    -Dgatehouse.services.project.credential-file="$SECRETS/service-credential" \
-    -Dgatehouse.services.wiki.credential-file="$SECRETS/service-credential" \
-    -Dgatehouse.notices.enabled=true -Dgatehouse.notices.client-id=gatehouse-local \
-    -Dgatehouse.notices.host-project=demo \
-    -jar "$GATEWAY_JAR" >> "$DATA/logs/gateway.log" 2>&1 &
-PIDS+=($!)
-wait_for "$BASE/health" gateway "${PIDS[2]}"
+if [[ ! -s "$SECRETS/credential-key" ]]; then # 32 random bytes, base64: the console's credential key
+  (umask 077; head -c 32 /dev/urandom | base64 > "$SECRETS/credential-key")
+fi
+start_gateway gateway "$PORT" decisions.jsonl GATEHOUSE_OAUTH_ISSUER="$ISSUER" \
+  GATEHOUSE_OAUTH_JWKS_URL="$ISSUER/jwks" GATEHOUSE_OAUTH_SCOPE="$SCOPE" \
+  GATEHOUSE_CONSOLE_ENABLED=true GATEHOUSE_CONSOLE_ISSUER="$ISSUER" GATEHOUSE_CONSOLE_CLIENT_ID=gatehouse-console \
+  GATEHOUSE_CONSOLE_CLIENT_SECRET="$(secret console-client-secret)" \
+  GATEHOUSE_CREDENTIALS_KEY_FILE="$SECRETS/credential-key"
 curl -s "$BASE/health"; echo
-
-admin() { # method, path, json body
-  curl -sf -X "$1" "$BASE$2" -H "Authorization: Bearer $ADMIN_CREDENTIAL" -H 'Content-Type: application/json' \
-    -d "$3"
-}
-field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 
 # The demo credentials of an earlier start, if any; each is kept while it still works.
 A1_TOKEN="" A1_SESSION="" A2_TOKEN="" A2_SESSION="" O1_TOKEN=""
@@ -122,14 +59,14 @@ if [[ -f "$DATA/demo-credentials.env" ]]; then
   # shellcheck disable=SC1091
   source "$DATA/demo-credentials.env"
 fi
-CURRENT="$(admin GET /admin/sessions '' || echo '[]')"
+CURRENT="$(admin "$PORT" GET /admin/sessions '' || echo '[]')"
 current() { # session id: is it listed as current (attached, not revoked, not expired)?
   [[ -n "$1" ]] && CURRENT="$CURRENT" python3 -c 'import json,os,sys
 sys.exit(0 if any(s["sessionId"] == sys.argv[1] for s in json.loads(os.environ["CURRENT"])) else 1)' "$1"
 }
 attach() { # thread, provider instance, agent, name, provider kind -> "sessionId token"
   local created
-  created="$(admin POST /admin/sessions "{\"environmentId\":\"local\",\"threadId\":\"$1\",
+  created="$(admin "$PORT" POST /admin/sessions "{\"environmentId\":\"local\",\"threadId\":\"$1\",
     \"providerSessionId\":\"ps-$1\",\"providerInstanceId\":\"$2\",\"logicalAgentId\":\"$3\",
     \"t3ProjectId\":\"demo\",\"agentName\":\"$4\",\"provider\":\"$5\"}")"
   echo "$(field sessionId <<< "$created") $(field token <<< "$created")"
@@ -138,23 +75,18 @@ if current "$A1_SESSION" && [[ -n "$A1_TOKEN" ]]; then echo ">> a1: reusing the 
 else read -r A1_SESSION A1_TOKEN <<< "$(attach t1 pi-1 a1 'Agent one' codex)"; fi
 if current "$A2_SESSION" && [[ -n "$A2_TOKEN" ]]; then echo ">> a2: reusing the session of an earlier start"
 else read -r A2_SESSION A2_TOKEN <<< "$(attach t2 pi-2 a2 'Agent two' claude)"; fi
-admin PUT /admin/agents/a1 '{"browserAccess":true,"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
+configure_demo_agent_a1 "$PORT" true
+admin "$PORT" PUT /admin/agents/a2 '{"browserAccess":false,"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
   "wiki":{"read":true,"write":true}}' > /dev/null
-admin PUT /admin/agents/a2 '{"browserAccess":false,"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
-  "wiki":{"read":true,"write":true}}' > /dev/null
-# a1 takes Project Work notices from this environment's Project client (docs/domain.md §9): a thread created for
-# them asks for full-access/plan, which the policy caps by the limit auto/default.
-admin PUT /admin/notices/agents/a1 '{"projectClientId":"gatehouse-local","runtimeMode":"full-access",
-  "interactionMode":"plan","limitRuntimeMode":"auto","limitInteractionMode":"default"}' > /dev/null
 # The outside agent o1 is registered by issuer and subject (docs/domain.md §1): its own id and settings.
-admin PUT /admin/outside-agents '{"issuer":"'"$ISSUER"'","subject":"o1","logicalAgentId":"oa-o1",
+admin "$PORT" PUT /admin/outside-agents '{"issuer":"'"$ISSUER"'","subject":"o1","logicalAgentId":"oa-o1",
   "browserAccess":false,"project":{"enabled":false},"wiki":{"read":true,"write":false}}' > /dev/null
 
 # The read-only outside agent's access token, as any OAuth client gets it: client credentials at the token endpoint
 # for this gateway's resource (the local server accepts any client secret).
 O1_TOKEN="$(curl -sf -u o1:local-secret -d grant_type=client_credentials -d scope="$SCOPE" \
   --data-urlencode resource="$BASE/mcp" "$ISSUER/token" \
-  | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')"
+  | field access_token)"
 umask 077
 printf 'MCP_URL=%s\nA1_TOKEN=%s\nA1_SESSION=%s\nA2_TOKEN=%s\nA2_SESSION=%s\nO1_TOKEN=%s\nOAUTH_ISSUER=%s\n' \
   "$BASE/mcp" "$A1_TOKEN" "$A1_SESSION" "$A2_TOKEN" "$A2_SESSION" "$O1_TOKEN" "$ISSUER" > "$DATA/demo-credentials.env"

@@ -44,7 +44,8 @@ import java.util.function.IntFunction;
  * on the machine ({@link CpuTime}, taken around each batch, so the targets of one round are told apart): the
  * gateway's JVM and its PostgreSQL for a gated series, local-services and this client for all, and the
  * {@code ceiling_ops_s} those leave a gateway that cost nothing. CPU time is not inflated by waiting for a core on a
- * shared machine.
+ * shared machine. A gated series also has {@code host_exchanges_per_call}: that gateway's exchanges with the host
+ * during the series (thread-shell reads and its shell watch's polls, from its {@code /prometheus}) per call.
  *
  * <p>Arguments (key=value): {@code local-jar}, {@code gateway-jar}, {@code bundle}, {@code work}, {@code out},
  * {@code requests} (per name, default 5000), {@code mixed} (default 10000), {@code warmup} (per operation and target,
@@ -226,7 +227,7 @@ public final class LoadHarness {
     }
 
     /** The load's thread session (a1/t1) and agent settings on the gateway at {@code base}; its token. */
-    private static String session(Stack stack, String base) throws IOException, InterruptedException {
+    static String session(Stack stack, String base) throws IOException, InterruptedException {
         JsonNode session = JSON.readTree(stack.admin(base, "POST", "/admin/sessions", JSON.writeValueAsString(Map.of(
                 "environmentId", "local", "threadId", "t1", "providerSessionId", "ps-t1",
                 "providerInstanceId", "pi-1", "logicalAgentId", "a1", "t3ProjectId", "demo",
@@ -283,6 +284,8 @@ public final class LoadHarness {
                     }
                     JsonNode before = timings(stack.baseUrl());
                     JsonNode beforeB = tokenB == null ? null : timings(stack.baseUrlB());
+                    double[] hostBefore = {hostExchanges(stack.baseUrl()),
+                        tokenB == null ? 0 : hostExchanges(stack.baseUrlB())};
                     long deadline = System.nanoTime() + seriesNanos;
                     int per = requests / ROUNDS;
                     CpuTime[] cpu = new CpuTime[targets.length];
@@ -299,6 +302,8 @@ public final class LoadHarness {
                         }
                     }
                     JsonNode after = timings(stack.baseUrl());
+                    double[] hostAfter = {hostExchanges(stack.baseUrl()),
+                        tokenB == null ? 0 : hostExchanges(stack.baseUrlB())};
                     steps.put(samples[0].name, stepDelta(before, after, "transport"));
                     gateSteps.put(samples[0].name, stepDelta(before, after, "gate"));
                     lookups.put(samples[0].name, lookupDelta(before, after));
@@ -313,6 +318,12 @@ public final class LoadHarness {
                         Map<String, Object> cpuPerCall = cpu[t].perCall(samples[t].nanos.length,
                                 gatewayOf(targets[t]));
                         result.putAll(cpuPerCall);
+                        int gateway = gatewayOf(targets[t]);
+                        if (gateway >= 0) {
+                            result.put("host_exchanges_per_call", Math.round((hostAfter[gateway]
+                                    - hostBefore[gateway]) * 1_000.0 / Math.max(1, samples[t].nanos.length))
+                                    / 1_000.0);
+                        }
                         results.add(result);
                         System.out.println(">> " + summary(samples[t]) + ", CPU µs/call " + cpuPerCall);
                     }
@@ -604,6 +615,23 @@ public final class LoadHarness {
             }
         }
         return calls;
+    }
+
+    /**
+     * The exchanges the gateway at {@code base} has had with the host so far (its
+     * {@code gatehouse_facade_call_seconds_count{service="host"}}, every outcome): thread-shell reads, the shell
+     * watch's polls and host tool calls.
+     */
+    private static double hostExchanges(String base) throws IOException, InterruptedException {
+        String scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/prometheus"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        double total = 0;
+        for (String line : scrape.split("\n")) {
+            if (line.startsWith("gatehouse_facade_call_seconds_count{") && line.contains("service=\"host\"")) {
+                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return total;
     }
 
     private JsonNode timings(String base) throws IOException, InterruptedException {

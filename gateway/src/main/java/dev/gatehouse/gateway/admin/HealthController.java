@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.audit.RetentionStatus;
+import dev.gatehouse.gateway.context.ShellWatch;
 import dev.gatehouse.gateway.lifecycle.CallTracker;
 import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
@@ -34,11 +35,14 @@ import java.util.Map;
  * still with 200: decisions go on and so does readiness. {@code services: {project, wiki, host: {state,
  * credentialSource, lastAuthenticationFailure?}}} says whether each service client's credential works as this replica
  * last saw it ({@link ServiceClientView}: {@code failing} after a 401); it does not change the status either, and is
- * left out while the store does not answer. {@code quotas: {budgets, since?, detail?}} says which budgets answer
- * (docs/domain.md §10): {@code shared} (every replica's calls draw on one budget per bucket in PostgreSQL) or
- * {@code local} (the shared store did not answer, so each bucket grants this replica's conservative local share,
- * {@code gatehouse.quotas.degraded-share}, since {@code since}); while local, its status and the top-level one are
- * {@code DEGRADED}, still with 200: calls go on within the local budgets. Public: no secrets, no decision input.
+ * left out while the store does not answer. {@code hostWatch: {state, …}} reports the watch of the host's thread
+ * shells ({@link ShellWatch#view}: {@code watching}, {@code stale}, {@code disconnected} or {@code off}); it does not
+ * change the status either, since without the watch every shell is read from the host on the call.
+ * {@code quotas: {status, budgets, since?, detail?}} says which budgets answer (docs/domain.md §10): {@code shared}
+ * (every replica's calls draw on one budget per bucket in PostgreSQL) or {@code local} (the shared store did not
+ * answer, so each bucket grants this replica's conservative local share, {@code gatehouse.quotas.degraded-share},
+ * since {@code since}); while local, its status and the top-level one are {@code DEGRADED}, still with 200: calls go
+ * on within the local budgets. Public: no secrets, no decision input.
  *
  * <p>Probes, at Micronaut's conventional paths: {@code GET /health/liveness} is 200 {@code {status: "UP"}} while the
  * process answers HTTP at all (restart it when this fails); {@code GET /health/readiness} is 200 with the body of
@@ -54,16 +58,18 @@ public class HealthController {
     private final NoticeStatus notices;
     private final DecisionLog decisionLog;
     private final ServiceClientAdmin serviceClients;
+    private final ShellWatch hostWatch;
     private final QuotaLimiter quotas;
 
     public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls, NoticeStatus notices,
-            DecisionLog decisionLog, ServiceClientAdmin serviceClients, QuotaLimiter quotas) {
+            DecisionLog decisionLog, ServiceClientAdmin serviceClients, ShellWatch hostWatch, QuotaLimiter quotas) {
         this.pdp = pdp;
         this.database = database;
         this.calls = calls;
         this.notices = notices;
         this.decisionLog = decisionLog;
         this.serviceClients = serviceClients;
+        this.hostWatch = hostWatch;
         this.quotas = quotas;
     }
 
@@ -110,6 +116,8 @@ public class HealthController {
         body.put("store", store);
         body.put("decisionLog", decisionLog(retention));
         body.put("quotas", quotas(quota));
+        // Detail only: without the watch every thread shell is read from the host on the call, as before it.
+        body.put("hostWatch", hostWatch.view());
         // Detail only: a Project Service that refuses the notice credential is reported, and /mcp keeps serving.
         Map<String, Object> streams = new LinkedHashMap<>(notices.view());
         Map<String, Object> hold = notices.holdView();

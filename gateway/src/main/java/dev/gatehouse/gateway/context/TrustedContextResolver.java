@@ -1,16 +1,13 @@
 package dev.gatehouse.gateway.context;
 
-import dev.gatehouse.facade.error.FacadeResult;
-import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.host.HostFacade;
-import dev.gatehouse.facade.host.ThreadState;
 import dev.gatehouse.gateway.auth.AgentSession;
 import dev.gatehouse.gateway.auth.Authenticated;
 import dev.gatehouse.gateway.auth.GatewayProperties;
 import dev.gatehouse.gateway.context.TrustedContext.CallerKind;
 import dev.gatehouse.facts.CallerFacts;
 import dev.gatehouse.facts.ThreadShell;
-import dev.gatehouse.facts.ThreadShell.Lookup;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -19,10 +16,11 @@ import java.util.Optional;
 
 /**
  * The PIP: gathers on every call what is known about the caller (the session or token, the agent's settings, read
- * through the store's bounded caches, and the host's thread shells, always asked fresh) and reports it as facts
- * (docs/domain.md §1, §4). It decides nothing: whether a thread owns a live run, whether a caller may write, its
- * limits and its scopes are derived by the policy. Nothing here reads tool arguments, {@code _meta} or request
- * headers other than the credential and {@code T3-Mode-Limit}.
+ * through the store's bounded caches, and the host's thread shells, from the watch within its staleness bound or
+ * read on the call, {@link ThreadShells}) and reports it as facts (docs/domain.md §1, §4). It decides nothing:
+ * whether a thread owns a live run, whether a caller may write, its limits and its scopes are derived by the policy.
+ * Nothing here reads tool arguments, {@code _meta} or request headers other than the credential and
+ * {@code T3-Mode-Limit}.
  *
  * <p>A lookup that fails is reported as it failed: {@link Lookup#NOT_FOUND} when the host says the thread does not
  * exist, {@link Lookup#UNAVAILABLE} for any other failure (the policy answers those with {@code unavailable}).
@@ -30,14 +28,20 @@ import java.util.Optional;
 @Singleton
 public class TrustedContextResolver {
 
-    private final HostFacade host;
+    private final ThreadShells shells;
     private final AgentDirectory settings;
     private final GatewayProperties gateway;
 
-    public TrustedContextResolver(HostFacade host, AgentDirectory settings, GatewayProperties gateway) {
-        this.host = host;
+    @Inject
+    public TrustedContextResolver(ThreadShells shells, AgentDirectory settings, GatewayProperties gateway) {
+        this.shells = shells;
         this.settings = settings;
         this.gateway = gateway;
+    }
+
+    /** A PIP without a watch: every shell is read from {@code host} on the call. */
+    public TrustedContextResolver(HostFacade host, AgentDirectory settings, GatewayProperties gateway) {
+        this(ThreadShells.fresh(host), settings, gateway);
     }
 
     /** The caller's trusted context and facts for this call. */
@@ -55,11 +59,11 @@ public class TrustedContextResolver {
      * @return id → shell, in the order first named
      */
     public Map<String, ThreadShell> threadShells(Collection<String> threadIds) {
-        Map<String, ThreadShell> shells = new LinkedHashMap<>();
+        Map<String, ThreadShell> byId = new LinkedHashMap<>();
         for (String id : threadIds) {
-            shells.computeIfAbsent(id, this::shell);
+            byId.computeIfAbsent(id, shells::shell);
         }
-        return shells;
+        return byId;
     }
 
     private ResolvedCaller forThread(AgentSession session, AuthenticatedCaller caller) {
@@ -71,7 +75,7 @@ public class TrustedContextResolver {
                 agent.project().projectServiceProjectId(), Optional.of(session.provider()));
         CallerFacts facts = new CallerFacts(CallerKind.THREAD.wire(), session.logicalAgentId(),
                 Optional.of(session.threadId()), Optional.of(session.providerInstanceId()),
-                Optional.of(shell(session.threadId())), Optional.empty(), agent.facts(), caller.modeLimit());
+                Optional.of(shells.shell(session.threadId())), Optional.empty(), agent.facts(), caller.modeLimit());
         return new ResolvedCaller(context, facts);
     }
 
@@ -94,18 +98,5 @@ public class TrustedContextResolver {
                 Optional.empty(), Optional.empty(), Optional.of(agent.ceiling()), current.facts(), caller.modeLimit(),
                 shared);
         return new ResolvedCaller(context, facts);
-    }
-
-    /** The thread's shell as the host reported it, or how the lookup failed. */
-    private ThreadShell shell(String threadId) {
-        FacadeResult<ThreadState> result = host.threadState(threadId);
-        if (result instanceof FacadeResult.Ok<ThreadState> ok && ok.value() != null) {
-            ThreadState state = ok.value();
-            return ThreadShell.found(state.archived(), state.activeRunId().isPresent(), state.providerInstanceId(),
-                    state.runtimeMode(), state.interactionMode());
-        }
-        boolean absent = result instanceof FacadeResult.Failed<ThreadState> failed
-                && failed.error() instanceof ServiceError.NotFound;
-        return ThreadShell.of(absent ? Lookup.NOT_FOUND : Lookup.UNAVAILABLE);
     }
 }

@@ -1,9 +1,10 @@
 package dev.gatehouse.gateway.notice;
 
 import dev.gatehouse.facade.error.FacadeResult;
-import dev.gatehouse.facade.host.NoticeThreads;
 import dev.gatehouse.facade.host.ThreadEvent;
 import dev.gatehouse.facade.host.ThreadEventPage;
+import dev.gatehouse.facade.host.ThreadFeed;
+import dev.gatehouse.facade.host.ThreadListing;
 import dev.gatehouse.facade.project.NoticeFeed;
 import dev.gatehouse.facade.project.NoticePage;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
@@ -40,7 +41,7 @@ public class NoticeConsumer {
     private final NoticeDelivery delivery;
     private final NoticeStore store;
     private final NoticeFeed feed;
-    private final NoticeThreads host;
+    private final ThreadFeed threadFeed;
     private final NoticeStatus status;
     private final StreamLock lock;
     private final String replica;
@@ -48,12 +49,12 @@ public class NoticeConsumer {
     private volatile boolean running = true;
 
     public NoticeConsumer(NoticeProperties properties, NoticeDelivery delivery, NoticeStore store, NoticeFeed feed,
-            NoticeThreads host, NoticeStatus status, StreamLock lock) {
+            ThreadFeed threadFeed, NoticeStatus status, StreamLock lock) {
         this.properties = properties;
         this.delivery = delivery;
         this.store = store;
         this.feed = feed;
-        this.host = host;
+        this.threadFeed = threadFeed;
         this.status = status;
         this.lock = lock;
         this.replica = properties.getReplicaName();
@@ -217,9 +218,19 @@ public class NoticeConsumer {
         return Duration.ZERO;
     }
 
+    /**
+     * One page of the host's thread events; a run that ended triggers delivery for its thread. When the host no
+     * longer holds events after the stored cursor, consumption goes on from the host's present (its list's cursor):
+     * a turn that ended in between is found by the sweep.
+     */
     private Duration pollEvents() throws FailedStream {
-        FacadeResult<ThreadEventPage> page = host.events(store.cursor(NoticeDelivery.HOST_STREAM),
+        FacadeResult<ThreadEventPage> page = threadFeed.events(store.cursor(NoticeDelivery.HOST_STREAM),
                 properties.getPollWait().toMillis());
+        if (page instanceof FacadeResult.Failed<ThreadEventPage> gone && ThreadFeed.cursorGone(gone.error())) {
+            LOG.warn("host thread events: the stored cursor is gone; going on from the host's present, the sweep"
+                    + " covers turns that ended in between");
+            return restartFromPresent();
+        }
         if (page instanceof FacadeResult.Failed<ThreadEventPage> failed) {
             status.failed(NoticeDelivery.HOST_STREAM, failed.error());
             throw new FailedStream("host thread events: " + failed.error().kind());
@@ -232,6 +243,17 @@ public class NoticeConsumer {
             }
         }
         store.saveCursor(NoticeDelivery.HOST_STREAM, events.cursor());
+        return Duration.ZERO;
+    }
+
+    private Duration restartFromPresent() throws FailedStream {
+        FacadeResult<ThreadListing> listing = threadFeed.list();
+        if (listing instanceof FacadeResult.Failed<ThreadListing> failed) {
+            status.failed(NoticeDelivery.HOST_STREAM, failed.error());
+            throw new FailedStream("host thread list: " + failed.error().kind());
+        }
+        store.saveCursor(NoticeDelivery.HOST_STREAM, ((FacadeResult.Ok<ThreadListing>) listing).value().cursor());
+        delivery.sweep();
         return Duration.ZERO;
     }
 

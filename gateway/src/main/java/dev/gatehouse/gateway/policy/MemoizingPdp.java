@@ -5,11 +5,9 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.facts.DecisionInputMapper;
-import dev.gatehouse.facts.NoticeInput;
 import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
-import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.ServedPolicy;
@@ -17,8 +15,6 @@ import dev.gatehouse.gateway.policy.api.VisibleTools;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -106,34 +102,15 @@ public final class MemoizingPdp implements PolicyDecisionPoint {
     }
 
     /** One revision with its two memos. */
-    private final class Memoized implements ServedPolicy {
+    private final class Memoized extends ForwardingServedPolicy {
 
         final EvaluatingPolicy revision;
         final Cache<String, Decision> decisions = cache();
         final Cache<String, VisibleTools> listings = cache();
 
         Memoized(EvaluatingPolicy revision) {
+            super(revision);
             this.revision = revision;
-        }
-
-        @Override
-        public String revision() {
-            return revision.revision();
-        }
-
-        @Override
-        public Optional<String> keyId() {
-            return revision.keyId();
-        }
-
-        @Override
-        public Instant activatedAt() {
-            return revision.activatedAt();
-        }
-
-        @Override
-        public PolicyContents contents() {
-            return revision.contents();
         }
 
         @Override
@@ -146,16 +123,6 @@ public final class MemoizingPdp implements PolicyDecisionPoint {
         public PolicyOutcome<VisibleTools> visibleTools(DecisionInput input) {
             return answer(input, listings, MemoizingPdp.this.listings, DecisionInputMapper::forListing,
                     revision::visibleTools, revision::visibleTools, VisibleTools::withEvalMicros);
-        }
-
-        @Override
-        public PolicyOutcome<Decision> notice(NoticeInput input) {
-            return revision.notice(input);
-        }
-
-        @Override
-        public PolicyOutcome<List<String>> heldCapabilities(DecisionInput input) {
-            return revision.heldCapabilities(input);
         }
 
         private <T> PolicyOutcome<T> answer(DecisionInput input, Cache<String, T> memo, Counters counters,

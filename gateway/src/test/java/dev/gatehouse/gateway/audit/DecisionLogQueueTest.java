@@ -4,6 +4,7 @@ import static dev.gatehouse.gateway.audit.AuditFixtures.configuration;
 import static dev.gatehouse.gateway.audit.AuditFixtures.ids;
 import static dev.gatehouse.gateway.audit.AuditFixtures.readAll;
 import static dev.gatehouse.gateway.audit.AuditFixtures.record;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The writer thread and its bounded queue: calls share writes, a full queue or a stuck disk denies instead of
- * blocking, and shutdown writes what is queued. No assertion depends on timing; {@link Timeout} only guards against
- * a hang.
+ * blocking, and shutdown writes what is queued. No assertion depends on timing: each step waits for the effect it
+ * needs (a record held or queued); {@link Timeout} only guards against a hang.
  */
 @Timeout(120)
 class DecisionLogQueueTest {
@@ -65,9 +66,8 @@ class DecisionLogQueueTest {
         }
         start.countDown();
         held.entered.await();
-        while (held.heldLines + log.queued() < threads) {
-            Thread.sleep(1);
-        }
+        await("every caller's first record held or queued")
+                .until(() -> held.heldLines + log.queued() >= threads);
         held.release.countDown();
         for (Future<List<LogResult>> result : results) {
             for (LogResult one : result.get()) {
@@ -105,9 +105,7 @@ class DecisionLogQueueTest {
             waiting.add(queued);
             results.add(pool.submit(() -> log.record(queued)));
         }
-        while (log.queued() < 4) {
-            Thread.sleep(1);
-        }
+        await("four records queued behind the stuck write").until(() -> log.queued() >= 4);
 
         DecisionRecord refused = record(10);
         LogResult full = log.record(refused); // returns without waiting: the test would time out otherwise
@@ -163,13 +161,9 @@ class DecisionLogQueueTest {
         for (int i = 0; i < 3; i++) {
             results.add(pool.submit(() -> log.record(record(10))));
         }
-        while (log.queued() < 3) {
-            Thread.sleep(1);
-        }
+        await("three records queued behind the stuck write").until(() -> log.queued() >= 3);
         pool.submit(() -> {
-            while (!log.closing()) {
-                Thread.sleep(1);
-            }
+            await("shutdown has begun").until(log::closing);
             held.release.countDown(); // the disk answers only once shutdown has begun
             return null;
         });

@@ -46,7 +46,9 @@ final class GatewayStack implements AutoCloseable {
     int authPort;
     private final Map<String, String> extraEnv;
     private Path bundle = Path.of(property("gatehouse.bundle.dir"), "bundle.tar.gz");
+    private String authClients = "o1=read-only,o2=full-access";
     private String local;
+    private Map<String, String> localEnv;
     private List<String> gatewayCommand;
     private Map<String, String> gatewayEnv;
     private final List<Process> processes = new ArrayList<>();
@@ -76,9 +78,18 @@ final class GatewayStack implements AutoCloseable {
      * directory ({@link #bundle()}), so a test can replace it with another revision, as {@code make bundle} does.
      */
     static GatewayStack startWatching(Path workDir) throws Exception {
+        return startWatching(workDir, "");
+    }
+
+    /**
+     * {@link #startWatching(Path)}, the authorization server also approving {@code moreClients}
+     * ({@code client=ceiling,…}, ceilings as the token carries them, whatever the policy knows).
+     */
+    static GatewayStack startWatching(Path workDir, String moreClients) throws Exception {
         GatewayStack stack = new GatewayStack(workDir, freePort(), SessionTokens.mint(), SessionTokens.mint(),
                 Map.of());
         stack.bundle = Files.copy(stack.bundle, workDir.resolve("bundle.tar.gz"));
+        stack.authClients = stack.authClients + (moreClients.isEmpty() ? "" : "," + moreClients);
         return launched(stack, Optional.empty());
     }
 
@@ -114,17 +125,16 @@ final class GatewayStack implements AutoCloseable {
         } else {
             int localPort = freePort();
             local = "http://127.0.0.1:" + localPort;
+            localEnv = Map.of("GATEHOUSE_LOCAL_CREDENTIAL", serviceCredential, "GATEHOUSE_LOCAL_PORT",
+                    String.valueOf(localPort), "GATEHOUSE_LOCAL_DATA_DIR", workDir.resolve("services").toString());
             Process services = spawn("local-services",
-                    List.of("java", "-jar", property("gatehouse.local-services.jar")),
-                    Map.of("GATEHOUSE_LOCAL_CREDENTIAL", serviceCredential, "GATEHOUSE_LOCAL_PORT",
-                            String.valueOf(localPort), "GATEHOUSE_LOCAL_DATA_DIR",
-                            workDir.resolve("services").toString()));
+                    List.of("java", "-jar", property("gatehouse.local-services.jar")), localEnv);
             awaitHttp(URI.create(local + "/"), services, "local-services");
             authPort = freePort();
             Process auth = spawn("local-auth", List.of("java", "-jar", property("gatehouse.local-auth.jar")), Map.of(
                     "GATEHOUSE_AUTH_PORT", String.valueOf(authPort),
                     "GATEHOUSE_AUTH_AUDIENCE", mcpUrl(),
-                    "GATEHOUSE_AUTH_CLIENTS", "o1=read-only,o2=full-access",
+                    "GATEHOUSE_AUTH_CLIENTS", authClients,
                     "GATEHOUSE_AUTH_SCOPE", SCOPE,
                     "GATEHOUSE_AUTH_KEY_FILE", workDir.resolve("auth/signing-key.json").toString()));
             awaitHttp(URI.create(issuer() + "/.well-known/oauth-authorization-server"), auth, "local-auth");
@@ -178,6 +188,30 @@ final class GatewayStack implements AutoCloseable {
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         Process gateway = spawn("gateway", gatewayCommand, gatewayEnv);
         awaitHttp(URI.create(baseUrl() + "/health"), gateway, "gateway");
+    }
+
+    /**
+     * Stops local-services (the first process of a stack that started it) and starts it again on the same port:
+     * with the same data, or, when {@code newData}, with a fresh data directory (a host that lost its state and
+     * starts a new history of thread events). The gateway keeps running.
+     */
+    void restartLocalServices(boolean newData) throws Exception {
+        Process old = processes.get(0);
+        old.destroy();
+        if (!old.waitFor(30, TimeUnit.SECONDS)) {
+            old.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+        Map<String, String> env = new java.util.HashMap<>(localEnv);
+        if (newData) {
+            env.put("GATEHOUSE_LOCAL_DATA_DIR", workDir.resolve("services-" + System.nanoTime()).toString());
+        }
+        Files.move(workDir.resolve("local-services.log"), workDir.resolve("local-services-" + System.nanoTime()
+                + ".log"));
+        Process services = spawn("local-services", List.of("java", "-jar", property("gatehouse.local-services.jar")),
+                env);
+        processes.remove(services);
+        processes.set(0, services);
+        awaitHttp(URI.create(local + "/"), services, "local-services");
     }
 
     /**

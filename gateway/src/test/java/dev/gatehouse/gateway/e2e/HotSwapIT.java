@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * written over the watched bundle, is decided and enforced from the next call on, with no restart: the rows the
  * gate looks up, the target shells it sends, the schemas it checks and publishes in tools/list, and
  * {@code GET /admin/access-table}. A revision this gateway cannot enforce is refused and the old one keeps serving.
- * Calls go through the MCP Java SDK's client (handshake era), so tools/list is the SDK's published list.
+ * Calls go through the MCP Java SDK's client (handshake era), so tools/list is the SDK's published list. Each
+ * scenario is one revision: the repository's sources with one change (numbered as in the issue).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HotSwapIT {
@@ -51,16 +53,20 @@ class HotSwapIT {
     private GatewayStack stack;
     private String a1;
     private String o1;
+    private String o3;
 
     @BeforeAll
     void start(@TempDir Path dir) throws Exception {
         work = dir;
-        stack = GatewayStack.startWatching(Files.createDirectories(work.resolve("stack")));
+        // o3's token names a ceiling the served policy does not know until scenario (4) renames one to it.
+        stack = GatewayStack.startWatching(Files.createDirectories(work.resolve("stack")), "o3=reviewer");
         stack.settings("a1", "{\"browserAccess\":false,\"project\":{\"enabled\":false},"
                 + "\"wiki\":{\"read\":true,\"write\":true}}");
         stack.registerOutsideAgent("o1", "oa-o1", "{\"wiki\":{\"read\":true,\"write\":false}}");
         a1 = stack.attach("a1", "t1", "pi-1");
         o1 = stack.outsideAgentToken("o1");
+        stack.registerOutsideAgent("o3", "oa-o3", "{\"wiki\":{\"read\":true,\"write\":false}}");
+        o3 = stack.outsideAgentToken("o3");
     }
 
     @AfterAll
@@ -119,6 +125,28 @@ class HotSwapIT {
         assertEquals("orchestration", accessTable().at("/t3_project_list/capability").asText());
     }
 
+    /**
+     * (4) A ceiling is renamed in the policy data, and the authorization server approves tokens under the new name:
+     * the caller whose token carries it is judged by it, and one carrying the old name no longer is.
+     */
+    @Test
+    void aCeilingIsRenamed() throws Exception {
+        assertTrue(reasons(call(o3, "t3_project_list", Map.of())).contains("ceiling_unknown"));
+        assertEquals(Set.of(), listed(o3));
+        serve("renamed-ceiling", (policies, schemas) -> {
+            Path modes = policies.resolve("gatehouse/modes/data.json");
+            ObjectNode data = (ObjectNode) readJson(modes);
+            ObjectNode ceilings = (ObjectNode) data.get("ceilings");
+            ceilings.set("reviewer", ceilings.remove("read-only"));
+            Files.writeString(modes, JSON.writeValueAsString(data));
+        }, smoke -> !"read-only".equals(smoke.at("/input/caller/ceiling").asText()));
+        assertFalse(denied(call(o3, "t3_project_list", Map.of())), "a read under the renamed ceiling");
+        assertTrue(reasons(call(o3, "wiki_write", Map.of("path", "p.md", "content", "x", "baseRevision", "r0")))
+                .contains("read_only_client"), "the renamed ceiling is still read-only");
+        assertTrue(listed(o3).contains("t3_project_list"));
+        assertTrue(reasons(call(o1, "t3_project_list", Map.of())).contains("ceiling_unknown"));
+    }
+
     /** (5) A field becomes required: the next call without it is refused and the published schema says so. */
     @Test
     void aFieldBecomesRequired() throws Exception {
@@ -161,7 +189,12 @@ class HotSwapIT {
 
     /** Builds a revision from the repository's sources changed by {@code edit}, and waits until it serves. */
     private void serve(String revision, Edit edit) throws Exception {
-        replaceBundle(build(revision, edit));
+        serve(revision, edit, smoke -> true);
+    }
+
+    /** {@link #serve(String, Edit)}, keeping only the smoke cases {@code keep} accepts besides the usual drop. */
+    private void serve(String revision, Edit edit, Predicate<JsonNode> keep) throws Exception {
+        replaceBundle(build(revision, edit, keep));
         Instant deadline = Instant.now().plusSeconds(90);
         while (!revision.equals(health().at("/pdp/bundleRevision").asText())) {
             assertTrue(Instant.now().isBefore(deadline), "revision " + revision + " not activated: " + health());
@@ -170,6 +203,10 @@ class HotSwapIT {
     }
 
     private Path build(String revision, Edit edit) throws Exception {
+        return build(revision, edit, smoke -> true);
+    }
+
+    private Path build(String revision, Edit edit, Predicate<JsonNode> keep) throws Exception {
         Path source = Files.createDirectories(work.resolve(revision));
         Path policies = SignedBundles.policiesCopy(source);
         Path schemas = Files.createDirectories(source.resolve("schemas"));
@@ -179,14 +216,17 @@ class HotSwapIT {
             }
         }
         edit.apply(policies, schemas);
-        dropSmokeCasesOfChangedTools(policies);
+        dropSmokeCases(policies, keep);
         return SignedBundles.build(policies, schemas, work.resolve(revision + ".tar.gz"), true, revision,
                 TestBundle.publicKey().resolveSibling("private.pem"),
                 "{\"iat\": " + Instant.now().getEpochSecond() + "}");
     }
 
-    /** Smoke cases of tools this revision changes expect the old rules; a real change updates them too. */
-    private static void dropSmokeCasesOfChangedTools(Path policies) throws IOException {
+    /**
+     * Smoke cases of tools this revision changes, and those {@code keep} refuses, expect the old rules; a real change
+     * updates them too.
+     */
+    private static void dropSmokeCases(Path policies, Predicate<JsonNode> keep) throws IOException {
         JsonNode original = readJson(TestBundle.policies().resolve("gatehouse/access_table/data.json"));
         JsonNode table = readJson(table(policies));
         Path smoke = policies.resolve("gatehouse/smoke/data.json");
@@ -194,7 +234,7 @@ class HotSwapIT {
         ArrayNode kept = JSON.createArrayNode();
         for (JsonNode c : cases.get("cases")) {
             String tool = c.at("/input/tool").asText();
-            if (!original.has(tool) || original.get(tool).equals(table.get(tool))) {
+            if ((!original.has(tool) || original.get(tool).equals(table.get(tool))) && keep.test(c)) {
                 kept.add(c);
             }
         }

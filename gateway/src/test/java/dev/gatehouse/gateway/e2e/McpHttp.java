@@ -39,6 +39,14 @@ final class McpHttp {
                 + META + "}}", Optional.empty(), "tools/call", Optional.of("wiki_read"));
     }
 
+    /** A 2026-07-28 {@code tools/call} of {@code tool} with {@code arguments} (a JSON object). */
+    HttpResponse<String> modernCall(String token, long id, String tool, String arguments) throws IOException,
+            InterruptedException {
+        return send(token, "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\""
+                + tool + "\",\"arguments\":" + arguments + "," + META + "}}", Optional.empty(), "tools/call",
+                Optional.of(tool));
+    }
+
     HttpResponse<String> modernList(String token, long id) throws IOException, InterruptedException {
         return send(token, "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/list\",\"params\":{" + META
                 + "}}", Optional.empty(), "tools/list", Optional.empty());

@@ -24,6 +24,7 @@ import dev.gatehouse.gateway.support.Callers;
 import dev.gatehouse.gateway.support.InMemoryAgentDirectory;
 import dev.gatehouse.gateway.support.LoggedRecords;
 import dev.gatehouse.gateway.support.RecordingHandlers;
+import dev.gatehouse.gateway.support.Slow;
 import dev.gatehouse.gateway.support.ThreadStateHost;
 import dev.gatehouse.gateway.telemetry.DecisionMetrics;
 import dev.gatehouse.gateway.telemetry.GateSteps;
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * form and its unicode facts are kept once, in the values file), the earlier decisions stay, and every record
  * replays in the real {@code opa eval} once its values are put back.
  */
+@Slow
 class GateAuditTrailTest {
 
     private static final int READS = 2_000;

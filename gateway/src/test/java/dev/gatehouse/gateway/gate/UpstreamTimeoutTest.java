@@ -5,6 +5,7 @@ import com.github.tomakehurst.wiremock.client.WireMock;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,9 +27,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * A wiki service that accepts a read and never answers. Each call through the gate
- * ends as a structured {@code unavailable} tool error within the deadline plus one second, the read is sent once
- * (a read is retried only when the connection was refused), and the gateway keeps answering afterwards.
+ * A wiki service that accepts a read and answers only after a minute, long after the configured deadline. Each call
+ * through the gate ends as a structured {@code unavailable} tool error that names the configured deadline (without it
+ * the call would wait the minute out and succeed), the read is sent once (a read is retried only when the connection
+ * was refused), and the gateway keeps answering afterwards. Nothing is timed: the outcome shows which came first.
  */
 @MicronautTest(transactional = false)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -72,19 +74,16 @@ class UpstreamTimeoutTest implements TestPropertyProvider {
     void aServiceThatNeverAnswersEndsInUnavailableWithinTheDeadlineAndTheGatewayStaysUp() {
         settings.put("a1", new AgentSettings(false, new AgentSettings.Project(false, Optional.empty()),
                 new AgentSettings.Wiki(true, false)));
-        // The first HTTP call of a JVM loads the client (~0.5 s); the budget is about the service, not class loading.
         assertFalse(assertInstanceOf(Listing.Listed.class, gate.list(Callers.a1())).tools().isEmpty());
 
         for (int i = 0; i < CALLS; i++) {
-            long start = System.nanoTime();
             GateResult result = gate.call(Callers.a1(), "wiki_read", Map.of("path", "page.md"));
-            long elapsedMs = (System.nanoTime() - start) / 1_000_000;
 
             GateResult.Completed completed = assertInstanceOf(GateResult.Completed.class, result);
             ToolOutcome.Failed failed = assertInstanceOf(ToolOutcome.Failed.class, completed.outcome());
-            assertInstanceOf(ServiceError.Unavailable.class, failed.error());
+            assertEquals(new ServiceError.Unavailable("the wiki service did not answer within " + DEADLINE_MS
+                    + " ms"), failed.error(), "call " + i);
             assertFalse(completed.decisionId().isBlank());
-            assertTrue(elapsedMs <= DEADLINE_MS + 1000, "call " + i + " took " + elapsedMs + " ms");
         }
         services.verify(CALLS, getRequestedFor(urlPathEqualTo("/wiki/v1/pages")));
         assertTrue(assertInstanceOf(Listing.Listed.class, gate.list(Callers.a1())).tools().stream().anyMatch(tool -> tool.name().equals("wiki_read")),

@@ -5,7 +5,6 @@ import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.host.MessageReceipt;
 import dev.gatehouse.facade.host.NoticeThread;
 import dev.gatehouse.facade.host.NoticeThreads;
-import dev.gatehouse.facade.host.ThreadEventPage;
 import dev.gatehouse.facade.host.ThreadModes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -144,11 +143,6 @@ final class FakeHost implements NoticeThreads {
         }
         HostThread thread = threads.get(threadId);
         return thread == null ? notFound() : new FacadeResult.Ok<>(List.copyOf(thread.aggregateIds));
-    }
-
-    @Override
-    public FacadeResult<ThreadEventPage> events(Optional<String> after, long waitMillis) {
-        return new FacadeResult.Ok<>(new ThreadEventPage(List.of(), after.orElse("0")));
     }
 
     private static <T> FacadeResult<T> unavailable() {

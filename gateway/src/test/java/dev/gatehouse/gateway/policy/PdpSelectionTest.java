@@ -8,11 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
+import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
 import dev.gatehouse.gateway.policy.remote.RemotePdp;
 import io.micronaut.context.ApplicationContext;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +28,7 @@ class PdpSelectionTest {
     void embeddedIsTheDefault() {
         try (ApplicationContext context = ApplicationContext.run(Map.of(
                 "gatehouse.policy.bundle-path", TestBundle.freshBundle().toString(),
-                "gatehouse.policy.pool-max", 1,
+                "gatehouse.policy.pool-size", 3,
                 "gatehouse.audit.path", dir.resolve("d.jsonl").toString()))) {
             PolicyDecisionPoint pdp = context.getBean(PolicyDecisionPoint.class);
             assertInstanceOf(MemoizingPdp.class, pdp, "the memo fronts the embedded engine by default");
@@ -35,6 +37,10 @@ class PdpSelectionTest {
             assertEquals(context.getBean(EmbeddedPdp.class).status(), pdp.status());
             assertFalse(context.containsBean(RemotePdp.class));
             assertEquals(dir.resolve("d.jsonl"), context.getBean(DecisionLog.class).file());
+            // Present only when the setting was read (unset means one per processor, whatever this machine has).
+            EmbeddedPdpConfiguration configuration = context.getBean(EmbeddedPdpConfiguration.class);
+            assertEquals(Optional.of(3), configuration.getPoolSize(), "gatehouse.policy.pool-size is bound");
+            assertEquals(3, configuration.poolSize());
         }
     }
 

@@ -14,7 +14,9 @@ import dev.gatehouse.gateway.context.AgentSettingsStore;
 import dev.gatehouse.gateway.mcp.HandshakeSessions;
 import io.micronaut.context.ApplicationContext;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,12 +37,22 @@ import org.junit.jupiter.api.Test;
  */
 class PostgresStoresTest {
 
+    /** Moves a session's creation and expiry back by {@code ?} ms. */
+    private static final String SESSION_OLDER = "UPDATE agent_session SET created_at = created_at - ? * interval"
+            + " '1 ms', expires_at = expires_at - ? * interval '1 ms' WHERE session_id = ?";
+    /** Moves a handshake binding's last use back by {@code ?} ms. */
+    private static final String BINDING_OLDER = "UPDATE handshake_session SET last_used = last_used - ? * interval"
+            + " '1 ms' WHERE mcp_session_id = ?";
+
     private static ApplicationContext context;
 
     @BeforeAll
     static void start() {
-        context = ApplicationContext.run(Map.of("gatehouse.sessions.ttl", "2s",
-                "gatehouse.mcp.session-idle-timeout", "2s", "micronaut.server.port", "-1"), "test");
+        // Lifetimes are passed by moving the rows' times back, never by waiting; the lookup cache is off, so every
+        // read sees the row as it is now (the cache has its own test, StoreCacheTest).
+        context = ApplicationContext.run(Map.of("gatehouse.sessions.ttl", "1h",
+                "gatehouse.mcp.session-idle-timeout", "1h", "gatehouse.database.cache-ttl", "0s",
+                "micronaut.server.port", "-1"), "test");
     }
 
     @AfterAll
@@ -64,8 +76,9 @@ class PostgresStoresTest {
         String token = SessionTokens.mint();
         String other = SessionTokens.mint();
         String id = SessionTokens.newId();
+        String otherId = SessionTokens.newId();
         sessions.put(token, session(id));
-        sessions.put(other, session(SessionTokens.newId()));
+        sessions.put(other, session(otherId));
         assertEquals("claude", sessions.findByToken(token).orElseThrow().provider());
         assertEquals(Optional.of("Agent one"), sessions.findByToken(token).orElseThrow().agentName());
         assertTrue(sessions.current().stream().anyMatch(l -> l.session().sessionId().equals(id)));
@@ -73,8 +86,16 @@ class PostgresStoresTest {
         assertFalse(sessions.revoke(id), "revoked once");
         assertTrue(sessions.findByToken(token).isEmpty());
         assertTrue(sessions.current().stream().noneMatch(l -> l.session().sessionId().equals(id)));
-        Thread.sleep(2_200);
-        assertTrue(sessions.findByToken(other).isEmpty(), "expired after the 2 s lifetime");
+
+        SessionStore.Listed listed = sessions.current().stream()
+                .filter(l -> l.session().sessionId().equals(otherId)).findFirst().orElseThrow();
+        assertEquals(Duration.ofHours(1), Duration.between(listed.createdAt(), listed.expiresAt()),
+                "gatehouse.sessions.ttl");
+        olderBy(Duration.ofMinutes(59), SESSION_OLDER, otherId);
+        assertTrue(sessions.findByToken(other).isPresent(), "59 minutes into its hour");
+        olderBy(Duration.ofMinutes(1), SESSION_OLDER, otherId);
+        assertTrue(sessions.findByToken(other).isEmpty(), "expired once its hour has passed");
+        assertTrue(sessions.current().stream().noneMatch(l -> l.session().sessionId().equals(otherId)));
     }
 
     @Test
@@ -142,8 +163,28 @@ class PostgresStoresTest {
         sessions.unbind("h3");
         assertFalse(sessions.ownedBy("h3", "session:c"));
         sessions.bind("h4", "session:d");
-        Thread.sleep(2_200);
-        assertFalse(sessions.ownedBy("h4", "session:d"), "idle longer than the timeout");
+        olderBy(Duration.ofMinutes(59), BINDING_OLDER, "h4");
+        assertTrue(sessions.ownedBy("h4", "session:d"), "idle 59 minutes of the hour: still owned, and used now");
+        olderBy(Duration.ofMinutes(59), BINDING_OLDER, "h4");
+        assertTrue(sessions.ownedBy("h4", "session:d"), "each use starts the idle hour again");
+        olderBy(Duration.ofHours(1), BINDING_OLDER, "h4");
+        assertFalse(sessions.ownedBy("h4", "session:d"), "idle for the whole timeout");
+    }
+
+    /**
+     * Runs {@code sql}, an UPDATE that moves one row's times back: each {@code ?} but the last is {@code by} in
+     * milliseconds, the last is the row's key. One row must change.
+     */
+    private static void olderBy(Duration by, String sql, String key) throws Exception {
+        try (Connection connection = raw().getConnection();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            int parameters = statement.getParameterMetaData().getParameterCount();
+            for (int i = 1; i < parameters; i++) {
+                statement.setLong(i, by.toMillis());
+            }
+            statement.setString(parameters, key);
+            assertEquals(1, statement.executeUpdate(), sql);
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -181,16 +182,37 @@ class StoreCacheTest {
         }
     }
 
+    /**
+     * An entry is kept no longer than the session's remaining life, even inside the time-to-live (10 s for this
+     * replica, 5 s of life for the session). Nothing waits for the database's clock: a rename without a notification
+     * shows whether a lookup was answered by the cache (the old name) or read PostgreSQL (the new name, or nothing
+     * once the session has expired there too).
+     */
     @Test
     void aCachedSessionIsNeverAnsweredPastItsExpiry() throws Exception {
-        SessionProperties shortLived = new SessionProperties();
-        shortLived.setTtl(Duration.ofMillis(300));
-        SessionStore sessions = new PostgresSessionStore(context.getBean(Database.class), shortLived, changesB);
-        String token = newSession(sessions);
-        assertTrue(sessions.findByToken(token).isPresent());
-        Thread.sleep(400); // past the session's expiry on the database's clock
-        clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(400)); // well inside the cache's time-to-live
-        assertTrue(sessions.findByToken(token).isEmpty(), "an entry lives no longer than its session");
+        StoreChanges patient = new StoreChanges(raw, TimeUnit.SECONDS.toNanos(10), clock::get);
+        try {
+            await("the listener is connected", patient::usable);
+            SessionProperties fiveSeconds = new SessionProperties();
+            fiveSeconds.setTtl(Duration.ofSeconds(5));
+            SessionStore sessions = new PostgresSessionStore(context.getBean(Database.class), fiveSeconds, patient);
+            long heard = patient.notificationsReceived();
+            String token = SessionTokens.mint();
+            sessions.put(token, new AgentSession(SessionTokens.newId(), "local", "t1", "ps-1", "pi-1", "a1", "demo",
+                    Optional.of("Agent one"), "claude"));
+            await("the insert's notification was heard", () -> patient.notificationsReceived() > heard);
+            assertEquals(Optional.of("Agent one"), sessions.findByToken(token).orElseThrow().agentName());
+            withoutTriggers("UPDATE agent_session SET agent_name = 'renamed' WHERE token_sha256 = '"
+                    + SessionTokens.hash(token) + "'");
+            assertEquals(Optional.of("Agent one"), sessions.findByToken(token).orElseThrow().agentName(),
+                    "cached: no notification was sent and the clock has not moved");
+            clock.addAndGet(TimeUnit.SECONDS.toNanos(5)); // the session's whole life, half the time-to-live
+            assertNotEquals(Optional.of(Optional.of("Agent one")),
+                    sessions.findByToken(token).map(AgentSession::agentName),
+                    "an entry lives no longer than its session");
+        } finally {
+            patient.close();
+        }
     }
 
     @Test

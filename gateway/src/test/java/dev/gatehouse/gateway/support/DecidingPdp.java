@@ -1,16 +1,12 @@
 package dev.gatehouse.gateway.support;
 
+import dev.gatehouse.gateway.policy.ForwardingServedPolicy;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.facts.DecisionInput;
-import dev.gatehouse.facts.NoticeInput;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
-import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.ServedPolicy;
-import dev.gatehouse.gateway.policy.api.VisibleTools;
-import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -38,51 +34,15 @@ public final class DecidingPdp implements PolicyDecisionPoint {
         return real.status();
     }
 
-    private final class Served implements ServedPolicy {
-        private final ServedPolicy revision;
+    private final class Served extends ForwardingServedPolicy {
 
         Served(ServedPolicy revision) {
-            this.revision = revision;
-        }
-
-        @Override
-        public String revision() {
-            return revision.revision();
-        }
-
-        @Override
-        public Optional<String> keyId() {
-            return revision.keyId();
-        }
-
-        @Override
-        public Instant activatedAt() {
-            return revision.activatedAt();
-        }
-
-        @Override
-        public PolicyContents contents() {
-            return revision.contents();
+            super(revision);
         }
 
         @Override
         public PolicyOutcome<Decision> decide(DecisionInput input) {
             return decide.apply(input);
-        }
-
-        @Override
-        public PolicyOutcome<VisibleTools> visibleTools(DecisionInput input) {
-            return revision.visibleTools(input);
-        }
-
-        @Override
-        public PolicyOutcome<Decision> notice(NoticeInput input) {
-            return revision.notice(input);
-        }
-
-        @Override
-        public PolicyOutcome<List<String>> heldCapabilities(DecisionInput input) {
-            return revision.heldCapabilities(input);
         }
     }
 }

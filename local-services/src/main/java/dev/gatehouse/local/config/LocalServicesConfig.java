@@ -1,5 +1,6 @@
 package dev.gatehouse.local.config;
 
+import dev.gatehouse.local.host.HostStore;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import java.nio.file.Path;
 
@@ -12,6 +13,8 @@ import java.nio.file.Path;
  *   <li>{@code credential}: the Bearer credential every request must carry (set {@code GATEHOUSE_LOCAL_CREDENTIAL});
  *       start-up fails without one</li>
  *   <li>{@code port}: the loopback port, default 8181 (read by {@code micronaut.server.port})</li>
+ *   <li>{@code host-events-kept}: how many of the latest host thread events the feed keeps (default 256); a reader
+ *       whose cursor is older lists again ({@code GATEHOUSE_LOCAL_HOST_EVENTS_KEPT})</li>
  * </ul>
  */
 @ConfigurationProperties("gatehouse.local")
@@ -19,6 +22,7 @@ public class LocalServicesConfig {
 
     private Path dataDir = Path.of(".gatehouse-data");
     private String credential;
+    private int hostEventsKept = HostStore.DEFAULT_EVENTS_KEPT;
 
     public Path getDataDir() {
         return dataDir;
@@ -35,6 +39,14 @@ public class LocalServicesConfig {
 
     public void setCredential(String credential) {
         this.credential = credential;
+    }
+
+    public int getHostEventsKept() {
+        return hostEventsKept;
+    }
+
+    public void setHostEventsKept(int hostEventsKept) {
+        this.hostEventsKept = hostEventsKept;
     }
 
     @Override

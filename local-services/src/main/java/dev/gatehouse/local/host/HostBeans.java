@@ -1,5 +1,6 @@
 package dev.gatehouse.local.host;
 
+import dev.gatehouse.local.config.LocalServicesConfig;
 import dev.gatehouse.local.storage.DataDirectory;
 import dev.gatehouse.local.storage.JsonState;
 import io.micronaut.context.annotation.Factory;
@@ -11,8 +12,8 @@ import java.time.Clock;
 public class HostBeans {
 
     @Singleton
-    HostStore hostStore(DataDirectory data) {
+    HostStore hostStore(DataDirectory data, LocalServicesConfig config) {
         return new HostStore(new JsonState<>(data.child("host").resolve("state.json"), HostState.class),
-                Clock.systemUTC());
+                Clock.systemUTC(), config.getHostEventsKept());
     }
 }

@@ -50,14 +50,17 @@ public class HostController {
         this.store = store;
     }
 
-    /** {@code GET /host/v1/threads[?projectId=][&agentId=][&workProjectId=]} → {@code ThreadList}. */
+    /**
+     * {@code GET /host/v1/threads[?projectId=][&agentId=][&workProjectId=]} → {@code ThreadList}, with the cursor of
+     * the thread events the list reflects (a watcher lists, then watches after it).
+     */
     @Get("/threads")
     public HttpResponse<byte[]> threads(@QueryValue Optional<String> projectId, @QueryValue Optional<String> agentId,
             @QueryValue Optional<String> workProjectId) {
-        return ApiResponses.ok(Map.of("threads", store.threads(projectId).stream()
-                .filter(t -> agentId.isEmpty() || agentId.get().equals(t.agentId))
-                .filter(t -> workProjectId.isEmpty() || workProjectId.get().equals(t.workProjectId))
-                .map(HostController::thread).toList()));
+        HostStore.Listing<Map<String, Object>> listing = store.listing(t -> (projectId.isEmpty()
+                || projectId.get().equals(t.projectId)) && (agentId.isEmpty() || agentId.get().equals(t.agentId))
+                && (workProjectId.isEmpty() || workProjectId.get().equals(t.workProjectId)), HostController::thread);
+        return ApiResponses.ok(Map.of("threads", listing.threads(), "cursor", listing.cursor()));
     }
 
     /** {@code GET /host/v1/threads/{threadId}/aggregates} → {@code {aggregateIds: [...]}} (notice delivery). */
@@ -66,20 +69,38 @@ public class HostController {
         return ApiResponses.ok(Map.of("aggregateIds", store.aggregateIds(threadId)));
     }
 
-    /** {@code GET /host/v1/events?after=&waitMs=} → {@code {events: [{cursor, threadId, type, runId}], cursor}}. */
+    /**
+     * {@code GET /host/v1/events?after=&waitMs=} → {@code ThreadEventPage}: the thread events after the cursor, each
+     * with the thread's shell after it, waiting up to {@code waitMs} (at most 25 s) for one; an empty page after the
+     * wait is the heartbeat.
+     */
     @Get("/events")
     public HttpResponse<byte[]> events(@QueryValue Optional<String> after, @QueryValue Optional<Long> waitMs)
             throws InterruptedException {
-        long from;
-        try {
-            from = after.map(Long::parseLong).orElse(0L);
-        } catch (NumberFormatException e) {
-            throw ApiException.badRequest("bad_cursor", "the cursor is not one this stream gave");
+        HostStore.Page page = store.events(after, Math.min(25_000, waitMs.orElse(0L)));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("events", page.events().stream().map(HostController::event).toList());
+        out.put("cursor", page.cursor());
+        out.put("more", page.more());
+        return ApiResponses.ok(out);
+    }
+
+    /**
+     * {@code PATCH /host/v1/admin/threads/{threadId}} with {@code ThreadChange} → {@code ThreadChanged}: local-services
+     * only (demo and tests), what the host's own user does to a thread (modes, archive, provider instance).
+     */
+    @Patch("/admin/threads/{threadId}")
+    public HttpResponse<byte[]> change(@PathVariable String threadId, @Body byte[] body) {
+        JsonNode request = RequestBodies.object(body);
+        JsonNode archived = request.get("archived");
+        if (archived != null && !archived.isBoolean()) {
+            throw ApiException.badRequest("bad_request", "'archived' must be a boolean");
         }
-        List<HostState.Event> page = store.events(from, Math.min(25_000, waitMs.orElse(0L)));
-        String next = page.isEmpty() ? Long.toString(from) : Long.toString(page.get(page.size() - 1).seq);
-        return ApiResponses.ok(Map.of("events", page.stream().map(e -> Map.of("cursor", Long.toString(e.seq),
-                "threadId", e.threadId, "type", e.type, "runId", e.runId)).toList(), "cursor", next));
+        HostStore.Changed changed = store.change(threadId, RequestBodies.optionalText(request, "runtimeMode"),
+                RequestBodies.optionalText(request, "interactionMode"),
+                archived == null ? Optional.empty() : Optional.of(archived.booleanValue()),
+                RequestBodies.optionalText(request, "providerInstanceId"));
+        return ApiResponses.ok(Map.of("thread", thread(changed.thread()), "cursor", changed.cursor()));
     }
 
     /** {@code GET /host/v1/threads/{threadId}} → {@code ThreadDetail}. */
@@ -248,6 +269,27 @@ public class HostController {
         out.put("projectId", thread.projectId);
         out.put("agentId", thread.agentId);
         out.put("workProjectId", thread.workProjectId);
+        return out;
+    }
+
+    private static Map<String, Object> event(HostStore.Positioned positioned) {
+        HostState.Event event = positioned.event();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("cursor", positioned.cursor());
+        out.put("threadId", event.threadId);
+        out.put("type", event.type);
+        if (event.runId != null) {
+            out.put("runId", event.runId);
+        }
+        out.put("at", event.at);
+        Map<String, Object> shell = new LinkedHashMap<>();
+        shell.put("archived", event.thread.archived);
+        shell.put("runtimeMode", event.thread.runtimeMode);
+        shell.put("interactionMode", event.thread.interactionMode);
+        shell.put("activeRunId", event.thread.activeRunId);
+        shell.put("providerInstanceId", event.thread.providerInstanceId);
+        shell.put("projectId", event.thread.projectId);
+        out.put("thread", shell);
         return out;
     }
 

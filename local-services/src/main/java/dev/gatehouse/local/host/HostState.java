@@ -13,9 +13,14 @@ public final class HostState {
     public Preferences preferences = new Preferences();
     /** The number of the next generated id (threads, runs, messages, delegations). */
     public long nextId = 1;
-    /** Thread events (run started, run ended), in stream order (position {@code seq}). */
+    /**
+     * Names this history of thread events; a new one when the log starts over (a new data directory, or a state
+     * saved before histories existed), so a cursor of another history is known to be gone.
+     */
+    public String history;
+    /** The latest thread events, oldest first, at most {@code HostStore}'s retention (position {@code seq}). */
     public List<Event> events = new ArrayList<>();
-    /** The stream position of the last event. */
+    /** The position of the last event of this history; positions count events one by one from 1. */
     public long lastEvent;
     /**
      * The answers to keyed mutations by {@code Idempotency-Key}, oldest first, at most
@@ -52,12 +57,41 @@ public final class HostState {
         public String aggregateId;
     }
 
-    /** One thread event: {@code run_started} or {@code run_ended}. */
+    /**
+     * One change of a thread's shell: {@code run_started}, {@code run_ended}, {@code modes_changed},
+     * {@code archived}, {@code unarchived} or {@code provider_instance_changed}, with the shell as it was right after
+     * the change.
+     */
     public static final class Event {
         public long seq;
         public String threadId;
         public String type;
+        /** The run that started or ended; null for the other types. */
         public String runId;
+        /** When the change was made (RFC 3339). */
+        public String at;
+        public Shell thread;
+    }
+
+    /** What of a thread its events carry: the facts the gateway's policy reads (docs/domain.md §1). */
+    public static final class Shell {
+        public boolean archived;
+        public String runtimeMode;
+        public String interactionMode;
+        public String activeRunId;
+        public String providerInstanceId;
+        public String projectId;
+
+        static Shell of(Thread thread) {
+            Shell shell = new Shell();
+            shell.archived = thread.archived;
+            shell.runtimeMode = thread.runtimeMode;
+            shell.interactionMode = thread.interactionMode;
+            shell.activeRunId = thread.activeRunId;
+            shell.providerInstanceId = thread.providerInstanceId;
+            shell.projectId = thread.projectId;
+            return shell;
+        }
     }
 
     /** The answer a keyed mutation got, with the fingerprint of its request ({@code KeyedRequest}). */

@@ -3,6 +3,7 @@ package dev.gatehouse.local.host;
 import dev.gatehouse.local.http.ApiException;
 import dev.gatehouse.local.http.KeyedRequest;
 import dev.gatehouse.local.storage.JsonState;
+import io.micronaut.http.HttpStatus;
 import java.time.Clock;
 import java.util.Iterator;
 import java.util.List;
@@ -10,6 +11,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -23,6 +27,12 @@ import java.util.function.Supplier;
  * answered with the kept answer and changes nothing; with another request it is 422
  * {@code idempotency_key_reused}. Only successful answers are kept: a refused request changed nothing, and sent
  * again it is decided again.
+ *
+ * <p>Every change of a thread's shell (run started or ended, modes, archived, provider instance) appends one event to
+ * the thread events feed in the same write as the change, with the shell right after it: the feed is ordered, has no
+ * gaps, and survives a restart. It keeps the latest {@code eventsKept} events; a cursor older than those, of another
+ * history, or ahead of the feed is gone (410 {@code cursor_expired}), and the reader lists again
+ * (schemas/services/README.md, "Thread events").
  */
 public final class HostStore {
 
@@ -36,16 +46,55 @@ public final class HostStore {
      */
     public static final int MAX_REPLIES = 1_000;
 
+    /**
+     * Thread events kept unless configured otherwise ({@code gatehouse.local.host-events-kept}): every change saves
+     * the whole state file, events included (≈ 350 bytes each), so the log is kept short; a reader further behind
+     * lists again.
+     */
+    public static final int DEFAULT_EVENTS_KEPT = 256;
+
+    /** The most events one page of the feed holds. */
+    static final int PAGE = 100;
+
     private final JsonState<HostState> file;
     private final HostState state;
     private final Clock clock;
+    private final int eventsKept;
     /** Set while {@link #once} runs a change: the change's own saves wait for the one that also keeps its answer. */
     private boolean saveDeferred;
 
-    public HostStore(JsonState<HostState> file, Clock clock) {
+    /**
+     * @param eventsKept how many of the latest thread events the feed keeps (at least 1)
+     */
+    public HostStore(JsonState<HostState> file, Clock clock, int eventsKept) {
+        if (eventsKept < 1) {
+            throw new IllegalArgumentException("eventsKept must be at least 1");
+        }
         this.file = file;
         this.clock = clock;
+        this.eventsKept = eventsKept;
         this.state = file.load().orElseGet(HostState::new);
+        if (state.history == null) { // a new log, or one saved before histories, whose events carry no shells
+            state.history = UUID.randomUUID().toString().substring(0, 13);
+            state.events.clear();
+            file.save(state);
+        }
+    }
+
+    /** A page of the thread events feed: the events after the cursor asked for, and the cursor to resume from. */
+    public record Page(List<Positioned> events, String cursor, boolean more) {
+    }
+
+    /** One event of a page with its cursor. */
+    public record Positioned(String cursor, HostState.Event event) {
+    }
+
+    /** Threads, each in the caller's view, and the feed position they reflect. */
+    public record Listing<T>(List<T> threads, String cursor) {
+    }
+
+    /** A change made by {@link #change}: the thread after it and the feed position after its events. */
+    public record Changed(HostState.Thread thread, String cursor) {
     }
 
     /** An answer to a mutation: HTTP status and JSON body. */
@@ -106,10 +155,14 @@ public final class HostStore {
         save();
     }
 
-    /** Threads, of one project when given. */
-    public synchronized List<HostState.Thread> threads(Optional<String> projectId) {
-        return state.threads.values().stream()
-                .filter(t -> projectId.isEmpty() || projectId.get().equals(t.projectId)).toList();
+    /**
+     * Every thread that {@code filter} keeps, each turned into {@code view} under the store's lock, with the cursor
+     * of the last event they reflect: watching after it misses no later change.
+     */
+    public synchronized <T> Listing<T> listing(Predicate<HostState.Thread> filter,
+            Function<HostState.Thread, T> view) {
+        return new Listing<>(state.threads.values().stream().filter(filter).map(view).toList(),
+                cursor(state.lastEvent));
     }
 
     public synchronized HostState.Thread thread(String threadId) {
@@ -169,7 +222,7 @@ public final class HostStore {
         first.aggregateId = aggregateId.orElse(null);
         thread.messages.add(first);
         state.threads.put(thread.threadId, thread);
-        event(thread.threadId, "run_started", thread.activeRunId);
+        event(thread, "run_started", thread.activeRunId);
         save();
         return thread;
     }
@@ -194,7 +247,7 @@ public final class HostStore {
         thread.messages.add(message);
         if (thread.activeRunId == null) {
             thread.activeRunId = "run-" + state.nextId++;
-            event(threadId, "run_started", thread.activeRunId);
+            event(thread, "run_started", thread.activeRunId);
         }
         save();
         return message.messageId;
@@ -205,39 +258,119 @@ public final class HostStore {
         return thread(threadId).messages.stream().map(m -> m.aggregateId).filter(Objects::nonNull).toList();
     }
 
-    /** The events after {@code after}, at most 100, waiting up to {@code waitMillis} ms for one. */
-    public synchronized List<HostState.Event> events(long after, long waitMillis) throws InterruptedException {
+    /**
+     * The thread events after {@code after} (from the oldest kept when empty), at most {@value #PAGE}, waiting up to
+     * {@code waitMillis} ms for one; {@code more} when later events were already there.
+     *
+     * @throws ApiException 400 {@code bad_cursor} when {@code after} is not a cursor at all; 410
+     *                      {@code cursor_expired} when it is not this feed's any more: another history, older than
+     *                      the oldest event kept, or ahead of the last
+     */
+    public synchronized Page events(Optional<String> after, long waitMillis) throws InterruptedException {
         long deadline = System.nanoTime() + Math.max(0, waitMillis) * 1_000_000;
-        while (true) {
-            List<HostState.Event> found = state.events.stream().filter(e -> e.seq > after).limit(100).toList();
+        long from = after.isPresent() ? position(after.get()) : oldestKept() - 1;
+        while (state.lastEvent <= from) {
             long left = deadline - System.nanoTime();
-            if (!found.isEmpty() || left <= 0) {
-                return found;
+            if (left <= 0) {
+                break;
             }
             wait(Math.max(1, left / 1_000_000));
         }
+        if (from < oldestKept() - 1) { // the retention passed it while this poll waited
+            throw gone();
+        }
+        int start = (int) (from + 1 - oldestKept());
+        List<Positioned> page = state.events.subList(start, Math.min(state.events.size(), start + PAGE)).stream()
+                .map(e -> new Positioned(cursor(e.seq), e)).toList();
+        long last = page.isEmpty() ? from : page.get(page.size() - 1).event().seq;
+        return new Page(page, cursor(last), last < state.lastEvent);
     }
 
     /** Ends the active run (the turn), emitting {@code run_ended}; false when none was running. */
     public synchronized boolean interrupt(String threadId) {
         HostState.Thread thread = thread(threadId);
-        boolean running = thread.activeRunId != null;
-        if (running) {
-            event(threadId, "run_ended", thread.activeRunId);
-        }
+        String run = thread.activeRunId;
         thread.activeRunId = null;
+        if (run != null) {
+            event(thread, "run_ended", run);
+        }
         save();
-        return running;
+        return run != null;
     }
 
-    private void event(String threadId, String type, String runId) {
+    /**
+     * Changes a thread's shell as the host's own user or operator would (local-services' admin route): modes,
+     * archived, provider instance, each when given and different from now, each emitting its event
+     * ({@code modes_changed}, {@code archived} or {@code unarchived}, {@code provider_instance_changed}).
+     *
+     * @throws ApiException 404 {@code thread_not_found}; 400 {@code bad_mode}
+     */
+    public synchronized Changed change(String threadId, Optional<String> runtimeMode,
+            Optional<String> interactionMode, Optional<Boolean> archived, Optional<String> providerInstanceId) {
+        HostState.Thread thread = thread(threadId);
+        String runtime = runtimeMode.orElse(thread.runtimeMode);
+        String interaction = interactionMode.orElse(thread.interactionMode);
+        checkModes(runtime, interaction);
+        if (!runtime.equals(thread.runtimeMode) || !interaction.equals(thread.interactionMode)) {
+            thread.runtimeMode = runtime;
+            thread.interactionMode = interaction;
+            event(thread, "modes_changed", null);
+        }
+        if (archived.isPresent() && archived.get() != thread.archived) {
+            thread.archived = archived.get();
+            event(thread, thread.archived ? "archived" : "unarchived", null);
+        }
+        if (providerInstanceId.isPresent() && !providerInstanceId.get().equals(thread.providerInstanceId)) {
+            thread.providerInstanceId = providerInstanceId.get();
+            event(thread, "provider_instance_changed", null);
+        }
+        save();
+        return new Changed(thread, cursor(state.lastEvent));
+    }
+
+    private void event(HostState.Thread thread, String type, String runId) {
         HostState.Event event = new HostState.Event();
         event.seq = ++state.lastEvent;
-        event.threadId = threadId;
+        event.threadId = thread.threadId;
         event.type = type;
         event.runId = runId;
+        event.at = clock.instant().toString();
+        event.thread = HostState.Shell.of(thread);
         state.events.add(event);
+        if (state.events.size() > eventsKept) {
+            state.events.subList(0, state.events.size() - eventsKept).clear();
+        }
         notifyAll();
+    }
+
+    private String cursor(long position) {
+        return state.history + ":" + position;
+    }
+
+    /** The position of the last event before the oldest one kept. */
+    private long oldestKept() {
+        return state.events.isEmpty() ? state.lastEvent + 1 : state.events.get(0).seq;
+    }
+
+    /** The position a cursor of this feed names ({@code <history>:<position>}). */
+    private long position(String cursor) {
+        int colon = cursor.lastIndexOf(':');
+        String number = cursor.substring(colon + 1);
+        if (number.isEmpty() || number.length() > 18 || !number.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw ApiException.badRequest("bad_cursor", "the cursor is not one this feed gives");
+        }
+        long position = Long.parseLong(number);
+        // A bare number is a cursor of the feed before it had histories.
+        String history = colon < 0 ? "" : cursor.substring(0, colon);
+        if (!history.equals(state.history) || position > state.lastEvent || position < oldestKept() - 1) {
+            throw gone();
+        }
+        return position;
+    }
+
+    private static ApiException gone() {
+        return new ApiException(HttpStatus.GONE, "cursor_expired",
+                "the feed no longer holds events after this cursor; list again");
     }
 
     /** Records a task handed to a sub-agent of the thread. */

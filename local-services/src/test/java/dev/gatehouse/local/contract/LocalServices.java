@@ -2,6 +2,7 @@ package dev.gatehouse.local.contract;
 
 import dev.gatehouse.facade.host.HttpHostFacade;
 import dev.gatehouse.facade.host.HttpNoticeThreads;
+import dev.gatehouse.facade.host.HttpThreadFeed;
 import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.http.ReplyMapper;
 import dev.gatehouse.facade.http.ServiceClient;
@@ -15,6 +16,7 @@ import io.micronaut.runtime.server.EmbeddedServer;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -27,10 +29,15 @@ final class LocalServices implements AutoCloseable {
     private final EmbeddedServer server;
 
     LocalServices(Path dataDir) {
-        server = ApplicationContext.run(EmbeddedServer.class, Map.of(
-                "gatehouse.local.data-dir", dataDir.toString(),
-                "gatehouse.local.credential", CREDENTIAL,
-                "micronaut.server.port", -1), LocalServicesApplication.ENVIRONMENT);
+        this(dataDir, Map.of());
+    }
+
+    /** With {@code properties} added to the configuration (e.g. {@code gatehouse.local.host-events-kept}). */
+    LocalServices(Path dataDir, Map<String, Object> properties) {
+        Map<String, Object> all = new HashMap<>(properties);
+        all.putAll(Map.of("gatehouse.local.data-dir", dataDir.toString(), "gatehouse.local.credential", CREDENTIAL,
+                "micronaut.server.port", -1));
+        server = ApplicationContext.run(EmbeddedServer.class, all, LocalServicesApplication.ENVIRONMENT);
     }
 
     /** An idempotency key as the gateway derives one, for a decision of its own. */
@@ -68,6 +75,10 @@ final class LocalServices implements AutoCloseable {
 
     HttpNoticeThreads noticeThreads() {
         return new HttpNoticeThreads(client("host", CREDENTIAL), new ReplyMapper("host", DEADLINE.toMillis()));
+    }
+
+    HttpThreadFeed threadFeed() {
+        return new HttpThreadFeed(client("host", CREDENTIAL), new ReplyMapper("host", DEADLINE.toMillis()));
     }
 
     private ServiceClient client(String name, String credential) {

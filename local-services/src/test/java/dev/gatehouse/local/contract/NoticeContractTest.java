@@ -8,9 +8,11 @@ import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.host.HostCaller;
 import dev.gatehouse.facade.host.HttpNoticeThreads;
+import dev.gatehouse.facade.host.HttpThreadFeed;
 import dev.gatehouse.facade.host.NoticeThread;
 import dev.gatehouse.facade.host.ThreadEvent;
 import dev.gatehouse.facade.host.ThreadEventPage;
+import dev.gatehouse.facade.host.ThreadListing;
 import dev.gatehouse.facade.host.ThreadModes;
 import dev.gatehouse.facade.project.HttpNoticeFeed;
 import dev.gatehouse.facade.project.NoticePage;
@@ -90,7 +92,8 @@ class NoticeContractTest {
     @Test
     void noticeThreadsCarryOwnerProjectAggregatesAndTurnEvents() {
         HttpNoticeThreads host = services.noticeThreads();
-        String start = ((FacadeResult.Ok<ThreadEventPage>) host.events(Optional.empty(), 0)).value().cursor();
+        HttpThreadFeed feed = services.threadFeed();
+        String start = ((FacadeResult.Ok<ThreadListing>) feed.list()).value().cursor();
         NoticeThread created = ((FacadeResult.Ok<NoticeThread>) host.create("a-9", "ps-n", "demo",
                 new ThreadModes("auto", "plan"), "first aggregate", "agg-1")).value();
         NoticeThread shell = ((FacadeResult.Ok<NoticeThread>) host.thread(created.threadId())).value();
@@ -103,7 +106,7 @@ class NoticeContractTest {
         assertTrue(host.post(created.threadId(), "second aggregate", "agg-2") instanceof FacadeResult.Ok<?>);
         assertEquals(List.of("agg-1", "agg-2"),
                 ((FacadeResult.Ok<List<String>>) host.aggregateIds(created.threadId())).value());
-        List<ThreadEvent> events = ((FacadeResult.Ok<ThreadEventPage>) host.events(Optional.of(start), 0)).value()
+        List<ThreadEvent> events = ((FacadeResult.Ok<ThreadEventPage>) feed.events(Optional.of(start), 0)).value()
                 .events().stream().filter(e -> e.threadId().equals(created.threadId())).toList();
         assertEquals(List.of("run_started", "run_ended", "run_started"),
                 events.stream().map(ThreadEvent::type).toList(), "the notice message started the next turn");

@@ -39,6 +39,11 @@ final class RawHttp implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
+    Answer patch(String path, String json) {
+        return send(request(path).header("Content-Type", "application/json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
     private HttpRequest.Builder request(String pathAndQuery) {
         return HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(Duration.ofSeconds(5))
                 .header("Authorization", "Bearer " + credential);

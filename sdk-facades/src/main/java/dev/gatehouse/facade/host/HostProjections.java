@@ -19,10 +19,15 @@ final class HostProjections {
     }
 
     static ThreadState state(JsonNode node) throws Undecodable {
+        return shell(Fields.text(node, "threadId"), node);
+    }
+
+    /** The shell members of {@code node} (a thread, or a thread event's {@code thread}) as thread {@code threadId}. */
+    static ThreadState shell(String threadId, JsonNode node) throws Undecodable {
         ThreadModes modes = modes(node);
-        return new ThreadState(Fields.text(node, "threadId"), Fields.bool(node, "archived"), modes.runtimeMode(),
-                modes.interactionMode(), Fields.optionalText(node, "activeRunId"),
-                Fields.optionalText(node, "providerInstanceId"), Fields.optionalText(node, "projectId"));
+        return new ThreadState(threadId, Fields.bool(node, "archived"), modes.runtimeMode(), modes.interactionMode(),
+                Fields.optionalText(node, "activeRunId"), Fields.optionalText(node, "providerInstanceId"),
+                Fields.optionalText(node, "projectId"));
     }
 
     static ThreadSummary summary(JsonNode node) throws Undecodable {

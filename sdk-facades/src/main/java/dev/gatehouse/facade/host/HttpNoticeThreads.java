@@ -16,8 +16,8 @@ import java.util.Optional;
 /**
  * {@link NoticeThreads} over the host HTTP contract: thread reads ({@code agentId}, {@code workProjectId} and each
  * message's {@code aggregateId}), {@code POST /host/v1/threads} with {@code workProjectId} and {@code aggregateId},
- * {@code POST …/messages} with {@code aggregateId}, and {@code GET /host/v1/events?after=&waitMs=}. Mutations carry
- * the agent as {@code Gatehouse-Agent-Id}; none is retried.
+ * and {@code POST …/messages} with {@code aggregateId}. Mutations carry the agent as {@code Gatehouse-Agent-Id};
+ * none is retried.
  */
 public final class HttpNoticeThreads implements NoticeThreads, AutoCloseable {
 
@@ -81,14 +81,6 @@ public final class HttpNoticeThreads implements NoticeThreads, AutoCloseable {
                     }
                     return node.textValue();
                 }));
-    }
-
-    @Override
-    public FacadeResult<ThreadEventPage> events(Optional<String> after, long waitMillis) {
-        String uri = BASE + "/events?waitMs=" + waitMillis + after.map(a -> "&after=" + Requests.query(a)).orElse("");
-        return mapper.read(client.read(() -> Requests.get(uri)), THREAD, body -> new ThreadEventPage(
-                Fields.list(body, "events", e -> new ThreadEvent(Fields.text(e, "cursor"), Fields.text(e, "threadId"),
-                        Fields.text(e, "type"), Fields.text(e, "runId"))), Fields.text(body, "cursor")));
     }
 
     private static NoticeThread shell(JsonNode node) throws Undecodable {

@@ -2,14 +2,13 @@ package dev.gatehouse.facade.host;
 
 import dev.gatehouse.facade.error.FacadeResult;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The part of the host that Project Work notice delivery uses (docs/domain.md §9): the shell of a thread with its
  * owner, creating a thread for an agent and a Project Service project, posting one aggregate message, reading back
- * which aggregates a thread holds (to settle a send whose outcome is unknown), and the thread events (run started,
- * run ended). No method throws for a service failure; mutations are never retried here, and one whose outcome is
- * unknown is {@code uncertain}.
+ * which aggregates a thread holds (to settle a send whose outcome is unknown); the run-ended events come from the
+ * {@link ThreadFeed}. No method throws for a service failure; mutations are never retried here, and one whose
+ * outcome is unknown is {@code uncertain}.
  */
 public interface NoticeThreads {
 
@@ -34,7 +33,4 @@ public interface NoticeThreads {
 
     /** The aggregate ids of the messages the thread holds; NotFound("thread") when absent. */
     FacadeResult<List<String>> aggregateIds(String threadId);
-
-    /** The thread events after {@code after} (from the start when empty), waiting up to {@code waitMillis} ms. */
-    FacadeResult<ThreadEventPage> events(Optional<String> after, long waitMillis);
 }

@@ -3,7 +3,8 @@ package dev.gatehouse.facade.host;
 import java.util.Optional;
 
 /**
- * The shell of one thread as the host reports it, read fresh (docs/domain.md §1: live run, current modes).
+ * The shell of one thread as the host reports it: read on a call, listed, or carried by a thread event
+ * (docs/domain.md §1: live run, current modes).
  *
  * @param threadId           the thread
  * @param archived           archived threads own no live run

@@ -3,7 +3,9 @@ package dev.gatehouse.facade.http;
 import dev.gatehouse.facade.host.HostFacade;
 import dev.gatehouse.facade.host.HttpHostFacade;
 import dev.gatehouse.facade.host.HttpNoticeThreads;
+import dev.gatehouse.facade.host.HttpThreadFeed;
 import dev.gatehouse.facade.host.NoticeThreads;
+import dev.gatehouse.facade.host.ThreadFeed;
 import dev.gatehouse.facade.project.HttpNoticeFeed;
 import dev.gatehouse.facade.project.HttpProjectFacade;
 import dev.gatehouse.facade.project.NoticeFeed;
@@ -21,10 +23,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
- * The facade beans (Project, Wiki, host, and the notice stream and notice threads of Project and host), built from
- * {@code gatehouse.services.{project,wiki,host}} ({@link ServiceEndpoint}). An integration without a URL gets a
- * {@link DisabledFacade}. Every client reports its exchanges to every {@link ExchangeObserver} bean, in their order,
- * and takes its credential from the {@link CredentialSource} bean when there is one (else from its endpoint).
+ * The facade beans (Project, Wiki, host, the notice stream and notice threads of Project and host, and the host's
+ * thread events feed), built from {@code gatehouse.services.{project,wiki,host}} ({@link ServiceEndpoint}). An
+ * integration without a URL gets a {@link DisabledFacade}. Every client reports its exchanges to every
+ * {@link ExchangeObserver} bean, in their order, and takes its credential from the {@link CredentialSource} bean when
+ * there is one (else from its endpoint).
  */
 @Factory
 public class FacadeFactory {
@@ -59,6 +62,11 @@ public class FacadeFactory {
     @Singleton
     NoticeThreads noticeThreads() {
         return build(NoticeThreads.class, "host", c -> new HttpNoticeThreads(c, mapper(c)));
+    }
+
+    @Singleton
+    ThreadFeed threadFeed() {
+        return build(ThreadFeed.class, "host", c -> new HttpThreadFeed(c, mapper(c)));
     }
 
     private <T> T build(Class<T> type, String name, Function<ServiceClient, T> http) {

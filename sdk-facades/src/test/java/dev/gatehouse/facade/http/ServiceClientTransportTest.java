@@ -13,7 +13,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.http.Fault;
 import io.micronaut.http.HttpMethod;
@@ -122,7 +121,7 @@ class ServiceClientTransportTest {
     void noStatusWithinTheDeadlineIsATimeoutAndAMutationIsNotResent() {
         stub.server().stubFor(post("/x").willReturn(aResponse().withStatus(201).withFixedDelay(4_000)));
 
-        assertTimedOutWithinTheDeadline(client -> client.mutate(Requests.json(HttpMethod.POST, "/x", Map.of())));
+        assertTimedOut(client -> client.mutate(Requests.json(HttpMethod.POST, "/x", Map.of())));
         stub.server().verify(1, postRequestedFor(urlEqualTo("/x")));
     }
 
@@ -132,7 +131,7 @@ class ServiceClientTransportTest {
         stub.server().stubFor(get("/x").willReturn(StubService.json(200, "{\"text\":\"" + "x".repeat(400) + "\"}")
                 .withChunkedDribbleDelay(8, 4_000)));
 
-        assertTimedOutWithinTheDeadline(client -> client.read(() -> Requests.get("/x")));
+        assertTimedOut(client -> client.read(() -> Requests.get("/x")));
     }
 
     @ParameterizedTest
@@ -244,14 +243,13 @@ class ServiceClientTransportTest {
                 + " connections");
     }
 
-    private void assertTimedOutWithinTheDeadline(java.util.function.Function<ServiceClient, Reply> call) {
+    /**
+     * The call ends as a timeout. The stub's answer would come whole after its delay (a success), so only the
+     * deadline can end it so; nothing is timed.
+     */
+    private void assertTimedOut(java.util.function.Function<ServiceClient, Reply> call) {
         try (ServiceClient client = new ServiceClient(stub.endpoint("wiki"))) {
-            long started = System.nanoTime();
-            Reply reply = call.apply(client);
-            long elapsedMs = (System.nanoTime() - started) / 1_000_000;
-
-            assertEquals(new Reply.TimedOut(), reply);
-            assertTrue(elapsedMs <= StubService.DEADLINE.toMillis() + 1_000, "took " + elapsedMs + " ms");
+            assertEquals(new Reply.TimedOut(), call.apply(client));
         }
     }
 }

@@ -14,6 +14,7 @@ import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.bundle.BundleArchive;
 import dev.gatehouse.gateway.policy.bundle.SignedBundles;
 import dev.gatehouse.gateway.support.Facts;
+import dev.gatehouse.gateway.support.Slow;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one whole; a refused one (older, unverifiable, failing its smoke cases) leaves the serving one serving and says
  * why; decisions racing a swap are each wholly one revision and none fails.
  */
+@Slow
 class EmbeddedPdpActivationTest {
 
     private static final CallerFacts CALLER = Facts.a1();
@@ -47,6 +49,7 @@ class EmbeddedPdpActivationTest {
     private static Path r2;
     private static Path failsSmoke;
     private static Path otherKey;
+    private static Path withoutEntrypoint;
 
     @BeforeAll
     static void buildRevisions() throws Exception {
@@ -66,6 +69,24 @@ class EmbeddedPdpActivationTest {
         Files.writeString(smoke, PolicyJson.write(cases));
         failsSmoke = SignedBundles.build(policies, dir.resolve("fails-smoke.tar.gz"), true, "r3", keys.privateKey(),
                 "{\"iat\": 3000}");
+        // a revision whose enforcement document is no entry point: the gateway could not read what it enforces
+        Path unexported = SignedBundles.policiesCopy(dir.resolve("unexported"));
+        Path decision = unexported.resolve("decision/decision.rego");
+        String rego = Files.readString(decision);
+        String annotated = "# entrypoint: true\nenforcement := {";
+        assertTrue(rego.contains(annotated), "decision.rego annotates the enforcement entry point");
+        Files.writeString(decision, rego.replace(annotated, "enforcement := {"));
+        withoutEntrypoint = SignedBundles.build(unexported, dir.resolve("no-entrypoint.tar.gz"), true, "r4",
+                keys.privateKey(), "{\"iat\": 4000}");
+    }
+
+    @Test
+    void aRevisionWithoutAnEntryPointTheGatewayAsksIsRefused() throws Exception {
+        EmbeddedPdp pdp = pdp(r1, false);
+        String reason = assertInstanceOf(Activation.Refused.class, pdp.offer(BundleArchive.read(withoutEntrypoint)))
+                .reason();
+        assertTrue(reason.contains("does not export entrypoint gatehouse/authz/enforcement"), reason);
+        assertEquals("r1", revisionOfADecision(pdp));
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.gatehouse.gateway.policy.TestBundle;
 import dev.gatehouse.gateway.policy.bundle.AcceptedRevisions;
 import dev.gatehouse.gateway.policy.bundle.BundleArchive;
 import dev.gatehouse.gateway.policy.bundle.SignedBundles;
+import dev.gatehouse.gateway.support.Slow;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The floor here is one {@link AcceptedRevisions} shared by the engines of a test, as PostgreSQL shares it between
  * replicas and restarts ({@code AcceptedRevisionsTest} runs the same against PostgreSQL).
  */
+@Slow
 class RollbackProtectionTest {
 
     /** The gateway's clock in this test; bundles are signed relative to it. */

@@ -15,6 +15,7 @@ import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
 import dev.gatehouse.gateway.support.Facts;
+import dev.gatehouse.gateway.support.Slow;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.TestInstance;
  * confusable, and the blanks in the middle of the key, sent as business data of {@code project_work_submit}, many per
  * decision; the denial names each key found). Keys that must pass still pass.
  */
+@Slow
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IdentityConfusablesTest {
 

@@ -12,6 +12,7 @@ import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
 import dev.gatehouse.gateway.support.Facts;
+import dev.gatehouse.gateway.support.Slow;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.TestInstance;
  * only look related stay business data. The keys are folded by {@link dev.gatehouse.facts.ArgumentKeys}
  * exactly as the gate folds them.
  */
+@Slow
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IdentityKeyVariantsTest {
 
