@@ -133,11 +133,12 @@ public class Gate {
 
     /**
      * tools/call, as one list of named steps: trusted context → fair share → target shells → closed-schema facts →
-     * decision → quota → decision log → enforce → handler. The caller's place of its fair share ({@link FairShare})
-     * is held from before the target shells until the handler returned; a call refused there or by its quota
-     * ({@link QuotaStep}) is logged and answered {@link GateResult.RateLimited}, and never reaches its handler. The decision input carries the arguments as {@link DecisionArguments}
-     * sends them, and arguments beyond their schema's {@link ArgumentEnvelope} (or {@link ArgumentLimits}) are not
-     * validated or sent: only the fields the policy reads, with one error.
+     * decision → quota → decision log → enforce → handler. The caller's place of its fair share ({@link FairShare}) is
+     * held from before the target shells until the handler returned; a call refused there or by its quota ({@link
+     * QuotaStep}) is logged and answered {@link GateResult.RateLimited}, and never reaches its handler. The decision
+     * input carries the arguments as {@link DecisionArguments} sends them, and arguments beyond their schema's {@link
+     * ArgumentEnvelope} (or {@link ArgumentLimits}) are not validated or sent: only the fields the policy reads, with
+     * one error.
      *
      * @param caller    the authenticated caller of this request
      * @param tool      the name as received (an unknown name is decided by the policy: {@code unknown_tool})

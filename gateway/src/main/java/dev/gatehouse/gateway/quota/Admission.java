@@ -11,7 +11,7 @@ import java.util.Objects;
  */
 public sealed interface Admission {
 
-    /** Which budget answered: the one shared by every replica in PostgreSQL, or this replica's own while that is down. */
+    /** Which budget answered: the one every replica shares in PostgreSQL, or this replica's own while that is down. */
     enum Budget {
         SHARED, LOCAL;
 

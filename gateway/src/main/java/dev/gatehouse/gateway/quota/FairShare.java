@@ -9,11 +9,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Each caller's fair share of the gateway's own capacity (docs/domain.md §10): at most {@code in-flight} calls of one
- * caller in the PDP and the handlers at once, and at most {@code queued} more waiting for a place, each at most
- * {@code max-wait}. A call beyond that, or one whose wait ran out, is {@link Admission.OverShare}, answered
- * {@code rate_limited} (never {@code policy_unavailable}, never a denial), and is neither decided nor charged. So
- * one agent holds at most {@code in-flight} of the PDP instances and {@code in-flight + queued} request threads, however
- * many calls it sends at once, and its excess costs no policy evaluation.
+ * caller in the PDP and the handlers at once, and at most {@code queued} more waiting for a place, each at most {@code
+ * max-wait}. A call beyond that, or one whose wait ran out, is {@link Admission.OverShare}, answered {@code
+ * rate_limited} (never {@code policy_unavailable}, never a denial), and is neither decided nor charged. So one agent
+ * holds at most {@code in-flight} of the PDP instances and {@code in-flight + queued} request threads, however many
+ * calls it sends at once, and its excess costs no policy evaluation.
  *
  * <p>Its place in the tools/call steps: after {@code context} (the caller is known from trusted facts: its kind and
  * logical agent id), before {@code target-shells}; the {@link Place} is held until the handler has returned.

@@ -14,10 +14,10 @@ import java.time.Duration;
  *     and the handlers at once: its share of the PDP instances (one per core) and of the request threads;</li>
  * <li>{@code queued} (default 32, at least 0): calls of one caller waiting for an in-flight place at once; a call
  *     beyond it is refused at once, so one caller holds at most {@code in-flight + queued} request threads;</li>
- * <li>{@code sync-tokens} (default 0.1, from 0 to 1) and {@code sync-interval} (default 100 ms): the local fast path
- *     of a shared budget. A replica answers a bucket from its own copy and tells PostgreSQL what it took after that
- *     fraction of the bucket's burst (at least one token) or that time, whichever comes first; so a replica may take
- *     up to that many tokens more than the bucket holds before it learns of the others' calls;</li>
+ * <li>{@code sync-tokens} (default 0.1, from 0 to 1) and {@code sync-interval} (default 100 ms, positive): the
+ *     local fast path of a shared budget. A replica answers a bucket from its own copy and tells PostgreSQL what it
+ *     took after that fraction of the bucket's burst (at least one token) or that time, whichever comes first; so a
+ *     replica may take up to that many tokens more than the bucket holds before it learns of the others' calls;</li>
  * <li>{@code degraded-share} (default 0.5, above 0 and at most 1): while the shared store does not answer, each
  *     replica grants this fraction of every budget on its own (rate and burst, at least one token); set it to
  *     1 / replicas so that all of them together never grant more than the policy says;</li>
@@ -85,8 +85,9 @@ public class QuotaProperties {
     }
 
     public void setSyncInterval(Duration syncInterval) {
-        if (syncInterval.isNegative()) {
-            throw new IllegalArgumentException("gatehouse.quotas.sync-interval must not be negative");
+        // Bucket4j's delaying optimization refuses a zero interval; refused here, at start-up, not on a call.
+        if (syncInterval.isNegative() || syncInterval.isZero()) {
+            throw new IllegalArgumentException("gatehouse.quotas.sync-interval must be positive");
         }
         this.syncInterval = syncInterval;
     }
