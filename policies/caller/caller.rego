@@ -107,6 +107,8 @@ limit(axis) := base_limit(axis) if not narrowed
 
 limit(axis) := narrower(axis, base_limit(axis), input.caller.modeLimit[axis]) if narrowed
 
+# The lower of two modes on `axis` (the delivery family caps a new thread's modes with it too); a mode that is
+# not on the axis has no rank and yields nothing.
 narrower(axis, a, b) := a if rank[axis][a] <= rank[axis][b]
 
 narrower(axis, a, b) := b if rank[axis][b] < rank[axis][a]

@@ -35,6 +35,8 @@ bound_where_needed(capability) if not needs_binding(capability)
 
 bound_where_needed(_) if project_bound
 
+called_never_held if never_held(tools.row.capability)
+
 # METADATA
 # title: capability_denied
 # description: The tool's capability can never be held by this kind of caller.
@@ -54,8 +56,6 @@ denials["capability_missing"] := concat("", ["the caller does not hold ", tools.
 	not caller.held[tools.row.capability]
 	not called_never_held
 }
-
-called_never_held if never_held(tools.row.capability)
 
 # METADATA
 # title: project_not_bound

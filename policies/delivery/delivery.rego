@@ -11,7 +11,7 @@
 #   `modes` obligation. A thread lookup that failed is `unavailable` (a fault: the notice stays pending).
 package gatehouse.authz.delivery
 
-rank := data.gatehouse.modes.rank
+import data.gatehouse.authz.caller
 
 axes := data.gatehouse.modes.axes
 
@@ -75,12 +75,8 @@ needs_thread if {
 # member of the limit that is not an axis, or a mode that is not on its axis, has no rank and yields nothing.
 capped[axis] := mode if {
 	some axis, limit in facts.agent.limit
-	mode := narrower(axis, object.get(object.get(facts.agent, "modes", {}), axis, limit), limit)
+	mode := caller.narrower(axis, object.get(object.get(facts.agent, "modes", {}), axis, limit), limit)
 }
-
-narrower(axis, configured, limit) := configured if rank[axis][configured] <= rank[axis][limit]
-
-narrower(axis, configured, limit) := limit if rank[axis][configured] > rank[axis][limit]
 
 modes_ok if count(capped) == count(axes)
 

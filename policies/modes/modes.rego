@@ -38,13 +38,6 @@ requested_within if {
 	}
 }
 
-# A requested value that is not a mode of the axis is the schema family's finding, not an escalation.
-escalations contains [axis, concat("", ["requested ", axis, " is above the caller's limit"])] if {
-	some axis, _ in tools.row.modeFields
-	is_mode(axis, requested(axis))
-	not requested_within_axis(axis)
-}
-
 is_mode(axis, mode) if _ = data.gatehouse.modes.rank[axis][mode]
 
 # Named so that `not` also fires when the requested mode or the limit is undefined.
@@ -100,13 +93,6 @@ unresolved_targets contains field if {
 
 target_unavailable(field) if input.targets.threads[input.arguments[field]].lookup == "unavailable"
 
-escalations contains [axis, concat("", ["target thread in ", field, " runs with a ", axis, " above the caller's limit"])] if {
-	some field in tools.row.threadFields
-	found_target(field)
-	some axis in axes
-	not target_within_axis(field, axis)
-}
-
 # --- class minimum (write_environment) -------------------------------------------------------------
 
 # Caller-level: the caller's limits reach the row's class minimum on every axis; also used for tools/list.
@@ -115,6 +101,22 @@ caller_reaches(row) if {
 	every axis, minimum in class.minimumLimits {
 		at_or_below(axis, minimum)
 	}
+}
+
+# --- escalations: [axis, problem] pairs ------------------------------------------------------------
+
+# A requested value that is not a mode of the axis is the schema family's finding, not an escalation.
+escalations contains [axis, concat("", ["requested ", axis, " is above the caller's limit"])] if {
+	some axis, _ in tools.row.modeFields
+	is_mode(axis, requested(axis))
+	not requested_within_axis(axis)
+}
+
+escalations contains [axis, concat("", ["target thread in ", field, " runs with a ", axis, " above the caller's limit"])] if {
+	some field in tools.row.threadFields
+	found_target(field)
+	some axis in axes
+	not target_within_axis(field, axis)
 }
 
 escalations contains [axis, concat("", ["this tool needs a ", axis, " limit of ", minimum])] if {
@@ -138,10 +140,8 @@ obligations := {"modes": {field: requested(axis) | some axis, field in tools.row
 	count(tools.row.modeFields) > 0
 }
 
-axis_code := {
-	"runtimeMode": "runtime_mode_escalation_denied",
-	"interactionMode": "interaction_mode_escalation_denied",
-}
+# The escalations reported on one axis.
+escalation_messages(axis) := {pair[1] | some pair in escalations; pair[0] == axis}
 
 # METADATA
 # title: thread_not_found
@@ -156,14 +156,25 @@ denials["thread_not_found"] := concat("", [
 }
 
 # METADATA
-# title: runtime_mode_escalation_denied, interaction_mode_escalation_denied
-# description: The call asks for, or acts on a thread with, a mode above the caller's limit on that axis.
-#   Not claimed while the calling thread's state is unknown because the host failed.
+# title: runtime_mode_escalation_denied
+# description: The call asks for, or acts on a thread with, a runtime mode above the caller's limit. Not claimed
+#   while the calling thread's state is unknown because the host failed.
 # custom:
-#   code: runtime_mode_escalation_denied interaction_mode_escalation_denied
-denials[code] := concat("; ", sort(messages)) if {
+#   code: runtime_mode_escalation_denied
+denials["runtime_mode_escalation_denied"] := concat("; ", sort(messages)) if {
 	not caller.thread_unavailable
-	some axis, code in axis_code
-	messages := {pair[1] | some pair in escalations; pair[0] == axis}
+	messages := escalation_messages("runtimeMode")
+	count(messages) > 0
+}
+
+# METADATA
+# title: interaction_mode_escalation_denied
+# description: The call asks for, or acts on a thread with, an interaction mode above the caller's limit. Not
+#   claimed while the calling thread's state is unknown because the host failed.
+# custom:
+#   code: interaction_mode_escalation_denied
+denials["interaction_mode_escalation_denied"] := concat("; ", sort(messages)) if {
+	not caller.thread_unavailable
+	messages := escalation_messages("interactionMode")
 	count(messages) > 0
 }

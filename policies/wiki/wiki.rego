@@ -84,15 +84,15 @@ valid_id(id) if {
 # The subtree, returned as the obligation `wikiRoot`: the handler works in it and nowhere else.
 root := concat("/", root_segments)
 
+# Named so that `not` sees an absent path as false: `not is_string(raw)` never fires when raw is undefined.
+path_given(field) if is_string(raw(field))
+
 # --- path rules: [field, problem] pairs ------------------------------------------------------------
 
 path_problems contains [field, "a path is required"] if {
 	some field, _ in specs
 	not path_given(field)
 }
-
-# Named so that `not` sees an absent path as false: `not is_string(raw)` never fires when raw is undefined.
-path_given(field) if is_string(raw(field))
 
 path_problems contains [field, concat("", ["a path has at most ", format_int(max_segments, 10), " segments"])] if {
 	some field, _ in specs
@@ -144,6 +144,31 @@ passes("charset", segment) if {
 	}
 }
 
+passes("spaces", segment) if {
+	not startswith(segment, " ")
+	not endswith(segment, " ")
+}
+
+passes("dot", segment) if {
+	not endswith(segment, ".")
+	segment != "."
+	segment != ".."
+}
+
+# ASCII names have one byte per character: only other names pay for the base64 count.
+passes("length", segment) if {
+	ascii_name(segment)
+	count(segment) <= max_segment_bytes
+}
+
+passes("length", segment) if {
+	not ascii_name(segment)
+	utf8_bytes(segment) <= max_segment_bytes
+}
+
+# Letters of any script and decimal digits (Unicode general categories L* and Nd).
+name_categories := {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd"}
+
 ascii_name_characters := "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_. -"
 
 # Plain ASCII: trimming every allowed ASCII character leaves nothing. Every segment the rules check is tried once
@@ -171,31 +196,6 @@ path_segments := {segment |
 
 # The ids a subtree root is built from (root_segments), each a single segment.
 caller_ids := {id | id := input.caller.logicalAgentId} | {id | id := input.caller.sharesThreadAgent}
-
-# Letters of any script and decimal digits (Unicode general categories L* and Nd).
-name_categories := {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd"}
-
-passes("spaces", segment) if {
-	not startswith(segment, " ")
-	not endswith(segment, " ")
-}
-
-passes("dot", segment) if {
-	not endswith(segment, ".")
-	segment != "."
-	segment != ".."
-}
-
-# ASCII names have one byte per character: only other names pay for the base64 count.
-passes("length", segment) if {
-	ascii_name(segment)
-	count(segment) <= max_segment_bytes
-}
-
-passes("length", segment) if {
-	not ascii_name(segment)
-	utf8_bytes(segment) <= max_segment_bytes
-}
 
 has_problems(field) if {
 	some pair in path_problems

@@ -189,6 +189,11 @@ made_up_rows := {
 		"toolkit": "thread", "class": "start_threads", "capability": null,
 		"threadFields": ["threadId"], "modeFields": {"runtimeMode": "runtimeMode"}, "paths": {},
 	},
+	"launch_into_both": {
+		"toolkit": "thread", "class": "start_threads", "capability": null,
+		"threadFields": ["threadId"], "modeFields": {"runtimeMode": "runtimeMode", "interactionMode": "interactionMode"},
+		"paths": {},
+	},
 }
 
 test_modes_target_found_must_be_literally_true if {
@@ -224,6 +229,15 @@ test_modes_every_escalation_on_an_axis_is_named if {
 	)
 	d := authz.decision with input as i with data.gatehouse.access_table as made_up_rows
 	d.reasons == [{"code": "runtime_mode_escalation_denied", "message": "requested runtimeMode is above the caller's limit; target thread in threadId runs with a runtimeMode above the caller's limit"}]
+}
+
+test_modes_every_escalation_on_the_interaction_axis_is_named if {
+	i := object.union(
+		testing.call_as(testing.thread_a2_supervised, "launch_into_both", {"threadId": "t9", "interactionMode": "default"}),
+		{"targets": {"threads": {"t9": {"lookup": "found", "runtimeMode": "approval-required", "interactionMode": "default"}}}},
+	)
+	d := authz.decision with input as i with data.gatehouse.access_table as made_up_rows
+	d.reasons == [{"code": "interaction_mode_escalation_denied", "message": "requested interactionMode is above the caller's limit; target thread in threadId runs with a interactionMode above the caller's limit"}]
 }
 
 # An omitted target is the caller's own thread only for a thread caller that has one.

@@ -1,5 +1,6 @@
 package dev.gatehouse.facts;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,5 +40,24 @@ public record AccessRow(String toolkit, String accessClass, Optional<String> cap
         fields.addAll(modeFields.values());
         fields.addAll(pathFields);
         return fields;
+    }
+
+    /**
+     * The target threads a call of this row names: the string values of its {@link #threadFields} in the arguments,
+     * in field order (what the PIP looks shells up for). A value that is not a string is no thread id; the schema
+     * check reports it.
+     *
+     * @param arguments the arguments as received; anything but an object names no thread
+     */
+    public List<String> threadIds(Object arguments) {
+        List<String> ids = new ArrayList<>();
+        if (arguments instanceof Map<?, ?> members) {
+            for (String field : threadFields) {
+                if (members.get(field) instanceof String id) {
+                    ids.add(id);
+                }
+            }
+        }
+        return ids;
     }
 }

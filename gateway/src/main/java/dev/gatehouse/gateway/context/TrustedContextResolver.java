@@ -10,9 +10,12 @@ import dev.gatehouse.facts.ThreadShell;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The PIP: gathers on every call what is known about the caller (the session or token, the agent's settings, read
@@ -22,8 +25,9 @@ import java.util.Optional;
  * Nothing here reads tool arguments, {@code _meta} or request headers other than the credential and
  * {@code T3-Mode-Limit}.
  *
- * <p>A lookup that fails is reported as it failed: {@link Lookup#NOT_FOUND} when the host says the thread does not
- * exist, {@link Lookup#UNAVAILABLE} for any other failure (the policy answers those with {@code unavailable}).
+ * <p>A lookup that fails is reported as it failed: {@link ThreadShell.Lookup#NOT_FOUND} when the host says the thread
+ * does not exist, {@link ThreadShell.Lookup#UNAVAILABLE} for any other failure (the policy answers those with
+ * {@code unavailable}).
  */
 @Singleton
 public class TrustedContextResolver {
@@ -44,29 +48,39 @@ public class TrustedContextResolver {
         this(ThreadShells.fresh(host), settings, gateway);
     }
 
-    /** The caller's trusted context and facts for this call. */
+    /** The caller's trusted context and facts, for a request that names no thread (tools/list). */
     public ResolvedCaller resolve(AuthenticatedCaller caller) {
-        if (caller.identity() instanceof Authenticated.ThreadCaller thread) {
-            return forThread(thread.session(), caller);
-        }
-        return forOutsideAgent((Authenticated.OutsideAgent) caller.identity(), caller);
+        return resolve(caller, List.of());
     }
 
     /**
-     * Shells of the named threads, each looked up once.
+     * Everything the PIP knows for one call, in one entry: the caller's trusted context and facts, and the shell of
+     * every target thread. Each thread is looked up once per call, so the caller's own thread named as a target is
+     * the same shell in both places.
      *
-     * @param threadIds ids taken from the arguments named by the row's threadFields
-     * @return id → shell, in the order first named
+     * @param targetThreadIds the thread ids the call names ({@code AccessRow.threadIds}: the string values of the
+     *                        row's threadFields)
+     * @throws dev.gatehouse.gateway.store.StoreUnavailableException when the caller's settings or registration could
+     *                                                               not be read within the store's deadline
      */
-    public Map<String, ThreadShell> threadShells(Collection<String> threadIds) {
-        Map<String, ThreadShell> byId = new LinkedHashMap<>();
-        for (String id : threadIds) {
-            byId.computeIfAbsent(id, shells::shell);
+    public ResolvedCaller resolve(AuthenticatedCaller caller, Collection<String> targetThreadIds) {
+        Map<String, ThreadShell> read = new HashMap<>();
+        Function<String, ThreadShell> shell = id -> read.computeIfAbsent(id, shells::shell);
+        Caller resolved = caller.identity() instanceof Authenticated.ThreadCaller thread
+                ? forThread(thread.session(), caller, shell)
+                : forOutsideAgent((Authenticated.OutsideAgent) caller.identity(), caller);
+        Map<String, ThreadShell> targets = new LinkedHashMap<>();
+        for (String id : targetThreadIds) {
+            targets.computeIfAbsent(id, shell);
         }
-        return byId;
+        return new ResolvedCaller(resolved.context(), resolved.facts(), targets);
     }
 
-    private ResolvedCaller forThread(AgentSession session, AuthenticatedCaller caller) {
+    /** The caller's part of the answer, read before any target is looked up. */
+    private record Caller(TrustedContext context, CallerFacts facts) {
+    }
+
+    private Caller forThread(AgentSession session, AuthenticatedCaller caller, Function<String, ThreadShell> shell) {
         AgentSettings agent = settings.settings(AgentKey.thread(session.logicalAgentId()));
         TrustedContext context = new TrustedContext(session.environmentId(), CallerKind.THREAD,
                 Optional.of(session.threadId()), Optional.of(session.providerSessionId()),
@@ -75,8 +89,8 @@ public class TrustedContextResolver {
                 agent.project().projectServiceProjectId(), Optional.of(session.provider()));
         CallerFacts facts = new CallerFacts(CallerKind.THREAD.wire(), session.logicalAgentId(),
                 Optional.of(session.threadId()), Optional.of(session.providerInstanceId()),
-                Optional.of(shells.shell(session.threadId())), Optional.empty(), agent.facts(), caller.modeLimit());
-        return new ResolvedCaller(context, facts);
+                Optional.of(shell.apply(session.threadId())), Optional.empty(), agent.facts(), caller.modeLimit());
+        return new Caller(context, facts);
     }
 
     /**
@@ -85,7 +99,7 @@ public class TrustedContextResolver {
      * that id in the outside-agent namespace. A registration that shares a thread agent's subtree is sent as the
      * fact {@code sharesThreadAgent}; the policy chooses the subtree from it (obligation {@code wikiRoot}).
      */
-    private ResolvedCaller forOutsideAgent(Authenticated.OutsideAgent agent, AuthenticatedCaller caller) {
+    private Caller forOutsideAgent(Authenticated.OutsideAgent agent, AuthenticatedCaller caller) {
         Optional<OutsideAgentRegistration> registration = settings.registration(agent.issuer(), agent.subject());
         String agentId = registration.map(OutsideAgentRegistration::logicalAgentId)
                 .orElseGet(() -> OutsideAgentIds.derive(agent.issuer(), agent.subject()));
@@ -97,6 +111,6 @@ public class TrustedContextResolver {
         CallerFacts facts = new CallerFacts(CallerKind.OUTSIDE_AGENT.wire(), agentId, Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.of(agent.ceiling()), current.facts(), caller.modeLimit(),
                 shared);
-        return new ResolvedCaller(context, facts);
+        return new Caller(context, facts);
     }
 }

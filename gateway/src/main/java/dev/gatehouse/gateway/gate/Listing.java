@@ -5,8 +5,9 @@ import java.util.Objects;
 
 /**
  * What the PEP answers for one tools/list, as a value. A listing is either the tools the policy made visible (possibly
- * none, which is a decision) or nothing decided at all, which the transport answers as unavailable (HTTP 503 with
- * {@code Retry-After}) so a client never caches an empty list that a fault produced.
+ * none, which is a decision) or nothing decided at all ({@link GateFault}), which the transport answers as
+ * unavailable (HTTP 503 with {@code Retry-After}) so a client never caches an empty list that a fault produced, or
+ * refused for the caller's fair share ({@link RateLimited}, HTTP 429).
  */
 public sealed interface Listing {
 
@@ -34,15 +35,10 @@ public sealed interface Listing {
     record RateLimited(long retryAfterMs) implements Listing {
     }
 
-    /**
-     * Nothing was decided: the shared store did not answer, the PDP faulted or was busy past the deadline, or the
-     * decision could not be logged. Retryable; never an empty list.
-     *
-     * @param why a fixed description for the log, never shown to the caller
-     */
-    record Unavailable(String why) implements Listing {
+    /** Nothing was decided: the store did not answer, the PDP did not decide, or the decision could not be logged. */
+    record Unavailable(GateFault fault) implements Listing {
         public Unavailable {
-            Objects.requireNonNull(why, "why");
+            Objects.requireNonNull(fault, "fault");
         }
     }
 }

@@ -15,18 +15,27 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Replays the body the guard already read (and checked) to an SDK transport, optionally hiding request headers the
- * SDK must not see (a client-chosen {@code Mcp-Session-Id} on initialize).
+ * The request as the front servlet hands it to an SDK transport: the body the guard already read (and checked),
+ * replayed; request headers the SDK must not see hidden (a client-chosen {@code Mcp-Session-Id} on initialize); and
+ * what the transport steps and the gate established, as the typed {@link SdkContext} the SDK's context extractor
+ * reads.
  */
 final class BufferedRequest extends HttpServletRequestWrapper {
 
     private final byte[] body;
     private final Set<String> hidden = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    private final SdkContext context;
 
-    BufferedRequest(HttpServletRequest request, byte[] body, Set<String> hiddenHeaders) {
+    BufferedRequest(HttpServletRequest request, byte[] body, Set<String> hiddenHeaders, SdkContext context) {
         super(request);
         this.body = body;
         this.hidden.addAll(hiddenHeaders);
+        this.context = context;
+    }
+
+    /** What the SDK's handlers may know of this request. */
+    SdkContext context() {
+        return context;
     }
 
     @Override

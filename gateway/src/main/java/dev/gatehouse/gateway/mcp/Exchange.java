@@ -2,9 +2,11 @@ package dev.gatehouse.gateway.mcp;
 
 import dev.gatehouse.gateway.auth.Authenticated;
 import dev.gatehouse.gateway.context.AuthenticatedCaller;
+import dev.gatehouse.gateway.gate.ServedTool;
 import dev.gatehouse.gateway.mcp.guard.JsonRpcMessage;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,6 +27,8 @@ final class Exchange {
     Optional<JsonRpcMessage> message = Optional.empty();
     /** The protocol era, from the era step on. */
     Era era;
+    /** The tools the gate decided a tools/list lists, once {@link ToolListRoute} decided it. */
+    Optional<List<ServedTool>> listed = Optional.empty();
 
     Exchange(HttpServletRequest request, HttpServletResponse response) {
         this.request = request;
@@ -38,6 +42,11 @@ final class Exchange {
     /** The id of the request, for rejections that may echo it. */
     Optional<Object> id() {
         return message.flatMap(JsonRpcMessage::id);
+    }
+
+    /** What an SDK transport's handlers may know of this request (from the mode-limit step on). */
+    SdkContext sdkContext() {
+        return new SdkContext(caller, listed);
     }
 
     /** The JSON-RPC method, when the body is a request or notification. */

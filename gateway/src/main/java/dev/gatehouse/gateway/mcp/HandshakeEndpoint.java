@@ -37,7 +37,7 @@ final class HandshakeEndpoint {
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(json)
                 .mcpEndpoint("/mcp")
-                .contextExtractor(CallerContext.extractor())
+                .contextExtractor(SdkContext.extractor())
                 // Origin and Host are checked once, for both eras, by the front servlet.
                 .securityValidator(ServerTransportSecurityValidator.NOOP)
                 .maxRequestSize(properties.getMaxRequestBytes())
@@ -47,7 +47,7 @@ final class HandshakeEndpoint {
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 // The gate validates arguments and turns violations into policy facts.
                 .validateToolInputs(false)
-                .addToolFilter((context, tool) -> CallerContext.listed(context).stream()
+                .addToolFilter((context, tool) -> SdkContext.of(context).listedTools().stream()
                         .anyMatch(listed -> listed.name().equals(tool.name())))
                 .build();
     }

@@ -34,8 +34,8 @@ import org.slf4j.MDC;
  * end the request — {@code origin}, {@code body-size}, {@code authentication}, {@code mode-limit}, {@code json-rpc},
  * {@code era}, {@code session} — and then one dispatch: every {@code tools/call} goes to the gate through
  * {@link ToolCallRoute}; everything else (initialize, {@code server/discover}, ping, tools/list, notifications, GET,
- * DELETE) goes to that era's SDK transport; a {@code tools/list} is decided first by the same gate through
- * {@link ToolListRoute}, and the SDK writes the decided list.
+ * DELETE) goes to that era's SDK transport with the request's {@link SdkContext}; a {@code tools/list} is decided
+ * first by the same gate through {@link ToolListRoute}, and the SDK writes the decided list it finds there.
  *
  * <p>Every request is counted in flight ({@link CallTracker}) and traced as a server span {@code POST /mcp} (any
  * HTTP method) continuing the client's W3C {@code traceparent}. Once the gateway drains for shutdown, a new request
@@ -134,15 +134,10 @@ final class McpFrontServlet extends HttpServlet {
         }
         Optional<JsonRpcMessage> message = exchange.message.filter(ToolCallRoute::handles);
         if (message.isPresent()) {
-            try {
-                toolCalls.answer(exchange, message.get());
-            } catch (StoreUnavailableException e) {
-                // Nothing was decided or logged yet (the PIP reads the store before the PDP is asked).
-                JsonRpcReplies.reject(response, Rejection.unavailable().withId(message.get().id()));
-            }
+            toolCalls.answer(exchange, message.get());
         } else if (exchange.era == Era.MODERN) {
-            sdk(exchange, () -> modern.servlet().service(new BufferedRequest(request, exchange.body, Set.of()),
-                    response));
+            sdk(exchange, () -> modern.servlet().service(new BufferedRequest(request, exchange.body, Set.of(),
+                    exchange.sdkContext()), response));
         } else {
             sdk(exchange, () -> handshake(exchange));
         }
@@ -176,11 +171,13 @@ final class McpFrontServlet extends HttpServlet {
         if (exchange.method().filter("initialize"::equals).isPresent()) {
             // The SDK issues the id; a client-chosen one is never adopted.
             String owner = exchange.identity.bindingKey();
-            handshake.servlet().service(new BufferedRequest(request, exchange.body, Set.of(McpHeaders.SESSION_ID)),
+            handshake.servlet().service(new BufferedRequest(request, exchange.body, Set.of(McpHeaders.SESSION_ID),
+                    exchange.sdkContext()),
                     new SessionIdCapture(exchange.response, sessionId -> bind(sessionId, owner)));
             return;
         }
-        handshake.servlet().service(new BufferedRequest(request, exchange.body, Set.of()), exchange.response);
+        handshake.servlet().service(new BufferedRequest(request, exchange.body, Set.of(), exchange.sdkContext()),
+                exchange.response);
         if ("DELETE".equals(request.getMethod())) {
             try {
                 sessions.unbind(request.getHeader(McpHeaders.SESSION_ID));

@@ -26,7 +26,6 @@ final class ModeLimitStep implements TransportStep {
             return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST, "invalid_mode_limit"));
         }
         exchange.caller = new AuthenticatedCaller(exchange.identity, limit);
-        exchange.request.setAttribute(CallerContext.CALLER, exchange.caller);
         return Optional.empty();
     }
 }

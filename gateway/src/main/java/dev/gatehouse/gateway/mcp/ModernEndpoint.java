@@ -43,7 +43,7 @@ final class ModernEndpoint {
                 .requestStateCodec(HmacRequestStateCodec.builder()
                         .key(requestStateKey(properties))
                         .jsonMapper(json)
-                        .principalExtractor(context -> CallerContext.caller(context).identity().bindingKey())
+                        .principalExtractor(context -> SdkContext.of(context).caller().identity().bindingKey())
                         .build())
                 .discoverCache(0, McpSchema.CacheScope.PRIVATE)
                 .build();
@@ -52,7 +52,7 @@ final class ModernEndpoint {
         this.transport = HttpServletMcpTransport.builder(server)
                 .jsonMapper(json)
                 .endpoint("/mcp")
-                .contextExtractor(CallerContext.extractor())
+                .contextExtractor(SdkContext.extractor())
                 // Origin and Host are checked once, for both eras, by the front servlet.
                 .httpHeaderValidator(ServerHttpHeaderValidator.NOOP)
                 .maxRequestSize(properties.getMaxRequestBytes())
@@ -92,7 +92,7 @@ final class ModernEndpoint {
 
         @Override
         public ToolsPage list(io.modelcontextprotocol.modern.server.McpRequestContext context, String cursor) {
-            return ToolsPage.of(CallerContext.listed(context.transportContext()).stream()
+            return ToolsPage.of(SdkContext.of(context.transportContext()).listedTools().stream()
                     .map(GatedTools::definition).toList());
         }
 

@@ -10,15 +10,14 @@ import dev.gatehouse.gateway.mcp.guard.Rejection;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import java.io.IOException;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The one entry from the transport into {@link Gate#call}, for both eras: every {@code tools/call} request is
  * answered here, after the transport pipeline, and never by an SDK. So a served name, an unknown one and a hidden
  * one get their decision the same way, and arguments that are not an object reach the policy as a fact (a
  * {@code schema} denial) instead of an SDK error. A missing or {@code null} {@code arguments} is {@code {}}. A call
- * the gate could not decide (PDP busy past its deadline, no bundle, log not writable) is answered HTTP 503 with
- * {@code Retry-After} and JSON-RPC error -32603 naming the decision id: a retryable fault, not a denial.
+ * the gate could not decide (store or PDP unavailable, no bundle, log not writable: a {@code GateFault}) is answered
+ * by {@link GateFaultReply}: HTTP 503 with {@code Retry-After}, a retryable fault, not a denial.
  */
 final class ToolCallRoute {
 
@@ -59,13 +58,10 @@ final class ToolCallRoute {
         }
         GateResult result = gate.call(exchange.caller, name.textValue(), arguments(params.get("arguments")));
         if (result instanceof GateResult.Unavailable unavailable) {
-            JsonRpcReplies.reject(exchange.response, new Rejection(503, Optional.of(Rejection.INTERNAL_ERROR),
-                    "policy decision point unavailable, nothing was decided; retry (decision "
-                            + unavailable.decisionId() + ")",
-                    message.id(), Map.of("Retry-After", Rejection.RETRY_AFTER_SECONDS)));
+            JsonRpcReplies.reject(exchange.response, GateFaultReply.of(unavailable.fault(), message.id()));
             return;
         }
-        ToolReply reply = ToolReply.of(result);
+        ToolReply reply = ToolReply.of((GateResult.Decided) result);
         Object wire = exchange.era == Era.MODERN ? ModernEndpoint.result(reply) : HandshakeEndpoint.result(reply);
         JsonRpcReplies.result(exchange.response, message.id(), json.writeValueAsString(wire));
     }

@@ -10,12 +10,12 @@ import java.util.Optional;
 
 /**
  * Decides every {@code tools/list} request of both eras once, after the transport pipeline and before an SDK sees
- * it. A listing the gate could not decide (store or PDP unavailable, decision log not writable) is answered HTTP 503
- * with {@code Retry-After} and JSON-RPC error -32603, never as an empty list a client would cache; one refused for the
- * caller's fair share (docs/domain.md §10) is HTTP 429 with {@code Retry-After} (whole seconds, rounded up) and
- * JSON-RPC error -32603 whose {@code data} is {@code {kind: "rate_limited", retryable: true, retryAfterMs}}, the form
- * a tool error has for tools/call (a listing has no tool-error form); a decided listing
- * is handed to the SDK through {@link CallerContext#LISTED}, which writes the era's result from it.
+ * it. A listing the gate could not decide is answered by {@link GateFaultReply} (HTTP 503 with {@code Retry-After}),
+ * never as an empty list a client would cache; one refused for the caller's fair share (docs/domain.md §10) is HTTP
+ * 429 with {@code Retry-After} (whole seconds, rounded up) and JSON-RPC error -32603 whose {@code data} is
+ * {@code {kind: "rate_limited", retryable: true, retryAfterMs}}, the form a tool error has for tools/call (a listing
+ * has no tool-error form); a decided listing is kept on the {@link Exchange} and reaches the SDK as part of its
+ * {@link SdkContext}, from which the SDK writes the era's result.
  */
 final class ToolListRoute {
 
@@ -33,18 +33,15 @@ final class ToolListRoute {
     }
 
     /**
-     * Decides the listing and stores it on the request for the SDK.
+     * Decides the listing and keeps it on the exchange for the SDK (publishing the deciding revision's tool
+     * definitions to the handshake-era SDK first).
      *
-     * @return the 503 rejection to send instead, when nothing was decided
+     * @return the rejection to send instead, when nothing was decided
      */
     Optional<Rejection> decide(Exchange exchange, JsonRpcMessage message) {
         Listing listing = gate.list(exchange.caller);
-        if (listing instanceof Listing.Listed listed) {
-            if (exchange.era != Era.MODERN) {
-                handshake.publish(listed);
-            }
-            exchange.request.setAttribute(CallerContext.LISTED, listed.tools());
-            return Optional.empty();
+        if (listing instanceof Listing.Unavailable unavailable) {
+            return Optional.of(GateFaultReply.of(unavailable.fault(), message.id()));
         }
         if (listing instanceof Listing.RateLimited limited) {
             return Optional.of(new Rejection(429, Optional.of(Rejection.INTERNAL_ERROR),
@@ -53,8 +50,11 @@ final class ToolListRoute {
                     .withData(Map.of("kind", GateReasons.RATE_LIMITED, "retryable", true,
                             "retryAfterMs", limited.retryAfterMs())));
         }
-        return Optional.of(new Rejection(503, Optional.of(Rejection.INTERNAL_ERROR),
-                "tools/list could not be decided; retry", message.id(),
-                Map.of("Retry-After", Rejection.RETRY_AFTER_SECONDS)));
+        Listing.Listed listed = (Listing.Listed) listing;
+        if (exchange.era != Era.MODERN) {
+            handshake.publish(listed);
+        }
+        exchange.listed = Optional.of(listed.tools());
+        return Optional.empty();
     }
 }

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The one mapping from a {@link GateResult} to an MCP tool result (style card 10), shared by both eras:
+ * The one mapping from a decided {@link GateResult} to an MCP tool result (style card 10), shared by both eras:
  * <ul>
  * <li>denied: {@code isError: true}, {@code structuredContent {kind: "denied", reasons: [{code, message}],
  * decisionId}}; when every reason is retryable ({@link GateResult.Denied#retryable()}) the kind is
@@ -36,13 +36,10 @@ public record ToolReply(Map<String, Object> structuredContent, boolean isError, 
     /** {@code _meta} key of the decision id. */
     public static final String DECISION_ID_META = "dev.gatehouse/decisionId";
 
-    /** Maps a gate result. */
-    public static ToolReply of(GateResult result) {
+    /** Maps the result of a logged decision (a fault has no tool result: {@link GateFaultReply}). */
+    public static ToolReply of(GateResult.Decided result) {
         if (result instanceof GateResult.Denied denied) {
             return denial(denied.decisionId(), denied.reasons(), denied.retryable());
-        }
-        if (result instanceof GateResult.Unavailable unavailable) {
-            return denial(unavailable.decisionId(), List.of(unavailable.reason()), true);
         }
         if (result instanceof GateResult.RateLimited limited) {
             Map<String, Object> body = new LinkedHashMap<>();

@@ -1,22 +1,33 @@
 package dev.gatehouse.gateway.notice;
 
 import dev.gatehouse.facade.host.NoticeThread;
-import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.facts.NoticeInput;
+import dev.gatehouse.gateway.context.AgentSettings;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Builds the input of the notice entry point from typed facts: this environment's Project client, the notice's
- * routing fields (never its display names), the agent's delivery profile and Project binding, and the mapped
- * thread's shell. Facts only; the policy draws every conclusion.
+ * What the notice PEP knows of one agent + project for one delivery pass, gathered once in the facts step and the
+ * same for each of its notices: this environment's Project client, the agent's delivery profile and settings (its
+ * Project binding), and the mapped thread as the host reported it. Facts only; the policy draws every conclusion.
+ *
+ * @param clientId the Project client this gateway is ({@code gatehouse.notices.client-id})
+ * @param profile  the agent's delivery profile, if one is set
+ * @param settings the agent's settings
+ * @param thread   the group's mapped thread, as the host reported it
  */
-final class NoticeFacts {
+record NoticeFacts(Optional<String> clientId, Optional<DeliveryProfile> profile, AgentSettings settings,
+        ThreadLookup thread) {
 
-    private NoticeFacts() {
+    NoticeFacts {
+        Objects.requireNonNull(clientId, "clientId");
+        Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(thread, "thread");
     }
 
-    static NoticeInput input(Optional<String> clientId, NoticeStore.Receipt notice, Optional<DeliveryProfile> profile,
-            AgentSettings settings, ThreadLookup thread) {
+    /** The input of the notice entry point for one notice: these facts and its routing fields (never its names). */
+    NoticeInput input(NoticeStore.Receipt notice) {
         return new NoticeInput(clientId,
                 new NoticeInput.Notice(notice.noticeId(), notice.version(), notice.agentId(), notice.projectId()),
                 profile.map(p -> new NoticeInput.Agent(p.projectClientId(), settings.project().enabled(),

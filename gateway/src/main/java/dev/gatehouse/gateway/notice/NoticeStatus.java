@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How notice consumption is doing, for readiness detail, {@code GET /admin/notices} and the log: per stream
@@ -16,6 +18,8 @@ import java.util.Optional;
  */
 @Singleton
 public class NoticeStatus {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NoticeStatus.class);
 
     /** One stream's state. */
     public record StreamStatus(String state, Instant since, Optional<String> detail) {
@@ -47,6 +51,17 @@ public class NoticeStatus {
         if (now == null || !now.state().equals(error.kind())) {
             streams.put(stream, new StreamStatus(error.kind(), Instant.now(), Optional.of(error.message())));
         }
+    }
+
+    /**
+     * A call to the Project Service made for delivery (a work list, an ACK) failed: shown as the {@code project}
+     * stream's state; a refused credential is logged as such, and deletes no session, thread or mapping.
+     */
+    void projectFailed(ServiceError error) {
+        if (error instanceof ServiceError.Authentication) {
+            LOG.warn("the Project Service refused the notice client's credential; sessions and threads are kept");
+        }
+        failed(NoticeDelivery.PROJECT_STREAM, error);
     }
 
     /** The state of one stream, if it was used. */

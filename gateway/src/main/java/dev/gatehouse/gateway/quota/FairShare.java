@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
  * holds at most {@code in-flight} of the PDP instances and {@code in-flight + queued} request threads, however many
  * calls it sends at once, and its excess costs no policy evaluation.
  *
- * <p>Its place in the tools/call steps: after {@code context} (the caller is known from trusted facts: its kind and
- * logical agent id), before {@code target-shells}; the {@link Place} is held until the handler has returned.
+ * <p>Its place among the gate's steps, for tools/call and tools/list alike: after {@code facts} (the caller is known
+ * from trusted facts: its kind and logical agent id), before {@code arguments}; the {@link Place} is held until the
+ * handler has returned.
  * Places are per caller and replica; nothing is kept for a caller with no call in flight or waiting.
  */
 public class FairShare {

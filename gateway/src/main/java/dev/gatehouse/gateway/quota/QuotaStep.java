@@ -7,9 +7,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The PEP's quota step (docs/design.md "Quotas"; docs/domain.md §10). Its place in the tools/call steps: after the
- * {@code decision} step, before the {@code decision-log} step, so the record names what it did; a call it refuses
- * never reaches the {@code handler} step.
+ * The PEP's quota step ({@code gate.GateStep#QUOTA}, run by {@code gate.GatePipeline}; docs/design.md "Quotas";
+ * docs/domain.md §10). Its place in the tools/call steps: after the {@code decision} step, before the
+ * {@code decision-log} step, so the record names what it did; a call it refuses never reaches the {@code enforce}
+ * and {@code handler} steps. tools/list and notices never come here.
  *
  * <p>Contract of {@link #admit}: given the PDP's outcome for one tools/call,
  * <ul>

@@ -3,11 +3,14 @@ package dev.gatehouse.gateway.telemetry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.inject.Singleton;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * Times and traces the PEP's steps of one call: the timer {@value #TIMER} tagged {@code step} ({@code context},
- * {@code target-shells}, {@code argument-check}, {@code decision}, {@code decision-log}, {@code handler}) and a span {@code gate.<step>}.
+ * Times and traces the PEP's steps ({@code gate.GateStep}, run by {@code gate.GatePipeline} for tools/call, tools/list
+ * and notices alike): the timer {@value #TIMER} tagged {@code step} ({@code facts}, {@code arguments},
+ * {@code decision}, {@code decision-log}, {@code enforce}, {@code handler}) and a span {@code gate.<step>}.
  * Complements the transport's per-step timer {@code gatehouse.transport.step}.
  */
 @Singleton
@@ -17,6 +20,7 @@ public class GateSteps {
 
     private final MeterRegistry meters;
     private final Tracing tracing;
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
     public GateSteps(MeterRegistry meters, Tracing tracing) {
         this.meters = meters;
@@ -29,8 +33,9 @@ public class GateSteps {
         try {
             return tracing.inSpan("gate." + step, work);
         } finally {
-            sample.stop(Timer.builder(TIMER).description("time spent in one step of the PEP for one call")
-                    .tag("step", step).register(meters));
+            sample.stop(timers.computeIfAbsent(step, name -> Timer.builder(TIMER)
+                    .description("time spent in one step of the PEP for one call").tag("step", name)
+                    .register(meters)));
         }
     }
 }

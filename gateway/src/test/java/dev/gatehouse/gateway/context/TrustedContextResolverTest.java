@@ -11,6 +11,8 @@ import dev.gatehouse.facts.ThreadShell;
 import dev.gatehouse.facts.ThreadShell.Lookup;
 import dev.gatehouse.gateway.support.Callers;
 import dev.gatehouse.gateway.support.ThreadStateHost;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -107,9 +109,27 @@ class TrustedContextResolverTest {
     }
 
     @Test
+    void oneEntryReadsEachThreadOnceForTheCallerAndTheTargets() {
+        HostWatchProperties off = new HostWatchProperties();
+        off.setMaxStaleness(Duration.ZERO);
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        TrustedContextResolver counted = new TrustedContextResolver(
+                new ThreadShells(host, new ShellWatch(null, off, meters), meters), settings, new GatewayProperties());
+
+        ResolvedCaller resolved = counted.resolve(Callers.a1(), List.of("t1", "t2", "t1"));
+
+        assertEquals(resolved.facts().thread().orElseThrow(), resolved.targets().get("t1"),
+                "the caller's own thread named as a target is the same shell");
+        assertEquals(List.of("t1", "t2"), List.copyOf(resolved.targets().keySet()));
+        assertEquals(2.0, meters.get(ThreadShells.ANSWERS).tag("source", "host").counter().count(),
+                "t1 (caller and target) and t2, each read once");
+        assertEquals(Map.of(), pip.resolve(Callers.a1()).targets(), "a request that names no thread has no targets");
+    }
+
+    @Test
     void targetShellsSayHowEachLookupEnded() {
         host.failing.add("t2");
-        Map<String, ThreadShell> shells = pip.threadShells(List.of("t1", "t2", "nope", "t1"));
+        Map<String, ThreadShell> shells = pip.resolve(Callers.a1(), List.of("t1", "t2", "nope", "t1")).targets();
         assertEquals(List.of("t1", "t2", "nope"), List.copyOf(shells.keySet()));
         assertEquals(ThreadShell.found(false, true, Optional.of("p-1"), "full-access", "default"), shells.get("t1"));
         assertEquals(ThreadShell.of(Lookup.UNAVAILABLE), shells.get("t2"));

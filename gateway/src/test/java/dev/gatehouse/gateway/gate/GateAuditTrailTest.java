@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatehouse.facts.ArgumentLimits;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.audit.DecisionLogConfiguration;
@@ -26,11 +25,6 @@ import dev.gatehouse.gateway.support.LoggedRecords;
 import dev.gatehouse.gateway.support.RecordingHandlers;
 import dev.gatehouse.gateway.support.Slow;
 import dev.gatehouse.gateway.support.ThreadStateHost;
-import dev.gatehouse.gateway.telemetry.DecisionMetrics;
-import dev.gatehouse.gateway.telemetry.GateSteps;
-import dev.gatehouse.gateway.telemetry.Tracing;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.opentelemetry.api.OpenTelemetry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,19 +58,14 @@ class GateAuditTrailTest {
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(dir.resolve("decisions.jsonl").toString());
         DecisionLog log = new DecisionLog(configuration);
-        TestQuotas quotas = new TestQuotas();
-        Gate gate = new Gate(tables, new TrustedContextResolver(new ThreadStateHost(), settings,
-                new GatewayProperties()), pdp, log,
-                new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
-                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits(), quotas.step(),
-                quotas.fairShare());
+        Gate gate = GateTest.gate(tables, new TrustedContextResolver(new ThreadStateHost(), settings,
+                new GatewayProperties()), pdp, log, new TestQuotas());
 
         List<String> earlier = new ArrayList<>();
-        earlier.add(gate.call(Callers.a1(), "wiki_read", Map.of("path", "notes/plan.md")).decisionId());
-        earlier.add(gate.call(Callers.a1(), "wiki_write", Map.of("path", "notes/plan.md", "content", "x"))
-                .decisionId());
-        earlier.add(gate.call(Callers.a1(), "wiki_read", Map.of("path", "../a2/secret.md")).decisionId());
-        earlier.add(gate.call(Callers.a1(), "project_work_list", Map.of()).decisionId());
+        earlier.add(decided(gate.call(Callers.a1(), "wiki_read", Map.of("path", "notes/plan.md"))));
+        earlier.add(decided(gate.call(Callers.a1(), "wiki_write", Map.of("path", "notes/plan.md", "content", "x"))));
+        earlier.add(decided(gate.call(Callers.a1(), "wiki_read", Map.of("path", "../a2/secret.md"))));
+        earlier.add(decided(gate.call(Callers.a1(), "project_work_list", Map.of())));
         String path = longPath();
         for (int i = 0; i < READS; i++) {
             assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1(), "wiki_read", Map.of("path", path)));
@@ -123,5 +112,10 @@ class GateAuditTrailTest {
             path.append('/').append(String.format("%02d", i)).append("\u00e9".repeat(121));
         }
         return path.toString();
+    }
+
+    /** The decision id of a call that was decided and logged. */
+    private static String decided(GateResult result) {
+        return assertInstanceOf(GateResult.Decided.class, result, result::toString).decisionId();
     }
 }

@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -104,11 +103,17 @@ class GateTest {
         ToolTables tables = new ToolTables(handlers.all(), new ClosedSchemaArgumentCheck());
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(log.toString());
-        return new Gate(tables, new TrustedContextResolver(host, settings, new GatewayProperties()), engine,
-                new DecisionLog(configuration),
-                new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
-                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits(), quotas.step(),
-                quotas.fairShare());
+        return gate(tables, new TrustedContextResolver(host, settings, new GatewayProperties()), engine,
+                new DecisionLog(configuration), quotas);
+    }
+
+    /** A gate with its own step pipeline, meters and tracing and the real quota enforcement of {@code quotas}. */
+    static Gate gate(ToolTables tables, TrustedContextResolver pip, PolicyDecisionPoint engine, DecisionLog log,
+            TestQuotas quotas) {
+        DecisionMetrics metrics = new DecisionMetrics(new SimpleMeterRegistry());
+        GatePipeline pipeline = new GatePipeline(engine, log,
+                new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())), metrics, quotas.step());
+        return new Gate(tables, pip, engine, pipeline, metrics, new ArgumentLimits(), quotas.fairShare());
     }
 
     /** The decision ids of the tools/call records written so far, in order. */
@@ -123,8 +128,8 @@ class GateTest {
         return ids;
     }
 
-    private String unavailable(GateResult result) {
-        return assertInstanceOf(GateResult.Unavailable.class, result).reason().code();
+    private GateFault.Kind unavailable(GateResult result) {
+        return assertInstanceOf(GateResult.Unavailable.class, result).fault().kind();
     }
 
     /** Overload is a fault, not a denial: a busy engine's answer is unavailable, for calls it would allow too. */
@@ -133,7 +138,7 @@ class GateTest {
         PolicyDecisionPoint busy = new DecidingPdp(pdp, input -> new PolicyOutcome.Failed<>(
                 new dev.gatehouse.gateway.policy.api.PolicyFault(dev.gatehouse.gateway.policy.api.PolicyFault.BUSY,
                         "no instance within 2000 ms")));
-        assertEquals("policy_unavailable", unavailable(gate(busy, logFile).call(Callers.a1(), "wiki_read",
+        assertEquals(GateFault.Kind.DECISION, unavailable(gate(busy, logFile).call(Callers.a1(), "wiki_read",
                 Map.of("path", "page.md"))));
         assertEquals(List.of(), handlers.calls);
     }
@@ -497,7 +502,7 @@ class GateTest {
     @Test
     void aPdpThatCannotDecideIsUnavailableForEveryCallAndForTheList() {
         Gate broken = gate(new EmbeddedPdp(configuration(Path.of("/nonexistent/bundle.tar.gz"))), logFile);
-        assertEquals("policy_unavailable", unavailable(broken.call(Callers.a1(), "t3_thread_list", Map.of())));
+        assertEquals(GateFault.Kind.DECISION, unavailable(broken.call(Callers.a1(), "t3_thread_list", Map.of())));
         assertInstanceOf(Listing.Unavailable.class, broken.list(Callers.a1()));
         assertEquals(List.of(), handlers.calls);
     }
@@ -517,15 +522,14 @@ class GateTest {
         };
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(logFile.toString());
-        Gate unreadable = new Gate(new ToolTables(handlers.all(), new ClosedSchemaArgumentCheck()),
+        Gate unreadable = gate(new ToolTables(handlers.all(), new ClosedSchemaArgumentCheck()),
                 new TrustedContextResolver(host, new InMemoryAgentDirectory(down), new GatewayProperties()), pdp,
-                new DecisionLog(configuration),
-                new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())),
-                new DecisionMetrics(new SimpleMeterRegistry()), new ArgumentLimits(), quotas.step(),
-                quotas.fairShare());
-        assertInstanceOf(Listing.Unavailable.class, unreadable.list(Callers.a1()));
-        assertThrows(StoreUnavailableException.class,
-                () -> unreadable.call(Callers.a1(), "t3_thread_list", Map.of()));
+                new DecisionLog(configuration), quotas);
+        Listing listing = unreadable.list(Callers.a1());
+        assertEquals(GateFault.Kind.FACTS, assertInstanceOf(Listing.Unavailable.class, listing).fault().kind());
+        assertEquals(GateFault.Kind.FACTS, unavailable(unreadable.call(Callers.a1(), "t3_thread_list", Map.of())));
+        assertEquals(Optional.empty(), ((GateResult.Unavailable) unreadable.call(Callers.a1(), "t3_thread_list",
+                Map.of())).fault().decisionId(), "nothing was decided, so no record is named");
         assertEquals(List.of(), handlers.calls);
     }
 
@@ -533,7 +537,7 @@ class GateTest {
     void aFailedDecisionLogWriteIsUnavailableAndRunsNothing() throws IOException {
         Files.writeString(logFile, "");
         Gate unlogged = gate(pdp, logFile.resolve("under-a-file.jsonl"));
-        assertEquals("policy_unavailable", unavailable(unlogged.call(Callers.a1(), "t3_thread_list", Map.of())));
+        assertEquals(GateFault.Kind.DECISION_LOG, unavailable(unlogged.call(Callers.a1(), "t3_thread_list", Map.of())));
         assertInstanceOf(Listing.Unavailable.class, unlogged.list(Callers.a1()));
         assertEquals(List.of(), handlers.calls);
     }
@@ -595,7 +599,10 @@ class GateTest {
         assertEquals(1, handlers.calls.size());
     }
 
-    /** A quota obligation of the wrong shape is a malformed decision: refused, never run, never charged. */
+    /**
+     * A quota obligation of the wrong shape is a malformed decision, a {@code DECISION} fault (answered
+     * {@code unavailable}): refused, never run, never charged.
+     */
     @Test
     void aMalformedQuotaObligationIsPolicyUnavailable() {
         Gate malformed = gate(new DecidingPdp(pdp, input -> dev.gatehouse.gateway.policy.DecisionParser.decision(
@@ -604,7 +611,7 @@ class GateTest {
                                 Map.of("path", "agents/a1/page.md"), "wikiRoot", "agents/a1", "quota",
                                 Map.of("bucket", "thread/read/a1", "class", "read", "ratePerMinute", 0,
                                         "burst", 5)))))), "rev"), System.nanoTime())), logFile);
-        assertEquals("policy_unavailable", unavailable(malformed.call(Callers.a1(), "wiki_read",
+        assertEquals(GateFault.Kind.DECISION, unavailable(malformed.call(Callers.a1(), "wiki_read",
                 Map.of("path", "page.md"))));
         assertEquals(List.of(), handlers.calls);
         assertEquals(0, quotas.meters.find(dev.gatehouse.gateway.quota.QuotaMetrics.CHARGES).counters().size());

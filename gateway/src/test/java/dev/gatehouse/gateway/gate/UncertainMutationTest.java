@@ -112,7 +112,7 @@ class UncertainMutationTest implements TestPropertyProvider {
         GateResult found = gate.call(Callers.a1(), "project_operation_get", Map.of("operationId", key));
 
         assertEquals(Map.of("operationId", "op-7", "status", "committed", "runId", "run-101"),
-                ToolReply.of(found).structuredContent());
+                ToolReply.of(assertInstanceOf(GateResult.Decided.class, found)).structuredContent());
     }
 
     @Test
@@ -143,7 +143,7 @@ class UncertainMutationTest implements TestPropertyProvider {
      */
     private static String assertUncertain(GateResult result, String hint) {
         GateResult.Completed completed = assertInstanceOf(GateResult.Completed.class, result, result::toString);
-        Map<String, Object> agentSees = ToolReply.of(result).structuredContent();
+        Map<String, Object> agentSees = ToolReply.of(completed).structuredContent();
         String expected = IdempotencyKey.forDecision(UUID.fromString(completed.decisionId())).value();
         assertEquals("uncertain", agentSees.get("kind"));
         assertEquals(hint, agentSees.get("hint"));

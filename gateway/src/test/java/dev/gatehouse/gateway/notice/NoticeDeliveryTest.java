@@ -13,6 +13,7 @@ import dev.gatehouse.gateway.auth.AgentSession;
 import dev.gatehouse.gateway.auth.SessionStore;
 import dev.gatehouse.gateway.auth.SessionTokens;
 import dev.gatehouse.gateway.context.AgentDirectory;
+import dev.gatehouse.gateway.gate.GatePipeline;
 import dev.gatehouse.gateway.context.AgentKey;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
@@ -115,7 +116,7 @@ class NoticeDeliveryTest {
         properties.setClientId(CLIENT);
         properties.setHostProject("p-notices");
         return new NoticeDelivery(properties, store, context.getBean(PolicyDecisionPoint.class),
-                context.getBean(DecisionLog.class), context.getBean(AgentDirectory.class), project, host, project,
+                context.getBean(GatePipeline.class), context.getBean(AgentDirectory.class), project, host, project,
                 status, clock, HOST_DEADLINE);
     }
 

@@ -8,6 +8,7 @@ import dev.gatehouse.facts.ArgumentKeys;
 import dev.gatehouse.facts.CallerFacts;
 import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.facts.Modes;
+import dev.gatehouse.facts.NoticeInput;
 import dev.gatehouse.facts.ThreadShell;
 import dev.gatehouse.facts.ThreadShell.Lookup;
 import dev.gatehouse.facts.DecisionInput.ArgumentError;
@@ -54,6 +55,41 @@ public final class GoldenCases {
                 return Optional.empty();
             }
         }
+    }
+
+    /**
+     * A notice case's input as the typed {@link NoticeInput} notice delivery builds, when it can express it exactly:
+     * the mapper must give back this very JSON (inputs made to test the policy's own guards are replayed as JSON
+     * only).
+     */
+    public static Optional<NoticeInput> typedNotice(GoldenCase c) {
+        try {
+            NoticeInput typed = toNotice(c.input().get("notice"));
+            return DecisionInputMapper.forNotice(typed).equals(c.input()) ? Optional.of(typed) : Optional.empty();
+        } catch (RuntimeException notExpressible) {
+            return Optional.empty();
+        }
+    }
+
+    private static NoticeInput toNotice(JsonNode facts) {
+        JsonNode notice = facts.get("notice");
+        JsonNode agent = facts.get("agent");
+        JsonNode thread = facts.get("thread");
+        Optional<NoticeInput.Agent> profile = agent.get("found").booleanValue()
+                ? Optional.of(new NoticeInput.Agent(agent.get("projectClientId").textValue(),
+                        agent.get("project").get("enabled").booleanValue(),
+                        text(agent.get("project"), "projectServiceProjectId"),
+                        text(agent.get("modes"), "runtimeMode"), text(agent.get("modes"), "interactionMode"),
+                        agent.get("limit").get("runtimeMode").textValue(),
+                        agent.get("limit").get("interactionMode").textValue()))
+                : Optional.empty();
+        return new NoticeInput(text(facts.get("environment"), "projectClientId"),
+                new NoticeInput.Notice(notice.get("noticeId").textValue(), notice.get("version").intValue(),
+                        notice.get("agentId").textValue(), notice.get("projectId").textValue()),
+                profile,
+                new NoticeInput.Thread(thread.get("lookup").textValue(), text(thread, "threadId"),
+                        thread.has("archived") ? Optional.of(thread.get("archived").booleanValue()) : Optional.empty(),
+                        text(thread, "agentId"), text(thread, "workProjectId")));
     }
 
     /**

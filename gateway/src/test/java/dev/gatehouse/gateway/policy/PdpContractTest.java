@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.GoldenCases.GoldenCase;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.NoticeInput;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
@@ -80,11 +81,22 @@ public abstract class PdpContractTest {
         List<GoldenCase> cases = GoldenCases.at(Entrypoint.NOTICE);
         assertFalse(cases.isEmpty(), "no golden cases at gatehouse/authz/notice");
         return cases.stream().map(c -> DynamicTest.dynamicTest(c.id(), () -> {
-            PolicyOutcome<Decision> outcome = revision().notice(c.input(), System.nanoTime());
+            Optional<NoticeInput> typed = GoldenCases.typedNotice(c);
+            PolicyOutcome<Decision> outcome = typed.isPresent()
+                    ? pdp().notice(typed.get())
+                    : revision().notice(c.input(), System.nanoTime());
             Decision decision = (Decision) assertInstanceOf(PolicyOutcome.Decided.class, outcome,
                     () -> c.id() + " was not decided: " + outcome).value();
             assertEquals(c.expected(), DecisionJson.decision(decision), c.id());
         }));
+    }
+
+    /** The typed notice entry point is the one notice delivery uses: most golden notices must go through it. */
+    @Test
+    void mostGoldenNoticesAreExpressibleAsTypedInput() {
+        List<GoldenCase> cases = GoldenCases.at(Entrypoint.NOTICE);
+        long typed = cases.stream().filter(c -> GoldenCases.typedNotice(c).isPresent()).count();
+        assertTrue(typed * 2 > cases.size(), typed + " of " + cases.size() + " golden notices are typed");
     }
 
     @Test

@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -28,8 +27,9 @@ import java.util.Set;
  * <li>a batch (top-level array; MCP has had no batching since 2025-06-18) or any non-object: HTTP 400, -32600;</li>
  * <li>a member name repeated in one object, also when the repeats differ only in case: HTTP 400, -32600;</li>
  * <li>at the two protocol levels (the message object, and the object that is its {@code params} member), a member
- * name that reads as one of {@link #PROTOCOL_MEMBERS} ({@link ArgumentKeys#fold}, the fold argument keys are compared
- * by, with {@link ArgumentKeys#looksLike}'s other readings of each character) but is not spelled exactly so
+ * name that reads as one of {@link ProtocolMembers#NAMES} ({@link ProtocolMembers#isLookAlike}:
+ * {@link ArgumentKeys#fold}, the fold argument keys are compared by, with its other readings of each character) but
+ * is not spelled exactly so
  * (e.g. {@code "p\u0430rams"} with a Cyrillic a, {@code "params\u200b"}, fullwidth {@code "ＰＡＲＡＭＳ"},
  * {@code " params"}, {@code "par_ams"}, or {@code "meta"} beside or instead of {@code "_meta"}), or two member
  * names that fold alike: HTTP 400, -32600. A look-alike is refused also when the real member is absent, so it is
@@ -42,13 +42,6 @@ import java.util.Set;
  * </ul>
  */
 public final class JsonRpcGuard {
-
-    /** The JSON-RPC 2.0 and MCP member names whose look-alikes are refused at the protocol levels. */
-    public static final List<String> PROTOCOL_MEMBERS =
-            List.of("jsonrpc", "method", "params", "id", "name", "arguments", "_meta");
-
-    /** The skeleton of each protocol member name ({@link ArgumentKeys#skeleton}), what look-alikes are read against. */
-    private static final List<String> PROTOCOL_SKELETONS = protocolSkeletons();
 
     private final JsonFactory factory;
     private final ObjectMapper mapper;
@@ -213,7 +206,7 @@ public final class JsonRpcGuard {
                         }
                         if (frame.folds != null) {
                             String folded = ArgumentKeys.fold(name);
-                            if (isLookAlike(name)) {
+                            if (ProtocolMembers.isLookAlike(name)) {
                                 return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST,
                                         "member name looks like a protocol member name"));
                             }
@@ -229,29 +222,6 @@ public final class JsonRpcGuard {
             }
         }
         return Optional.empty();
-    }
-
-    /** A member name that reads as a protocol member name without being spelled exactly so. */
-    static boolean isLookAlike(String name) {
-        if (PROTOCOL_MEMBERS.contains(name)) {
-            return false;
-        }
-        for (String skeleton : PROTOCOL_SKELETONS) {
-            if (ArgumentKeys.looksLike(name, skeleton)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static List<String> protocolSkeletons() {
-        Set<String> skeletons = new HashSet<>();
-        for (String name : PROTOCOL_MEMBERS) {
-            if (!skeletons.add(ArgumentKeys.skeleton(name))) {
-                throw new IllegalStateException("two protocol member names fold alike: " + name);
-            }
-        }
-        return List.copyOf(skeletons);
     }
 
     private static Result refused(int code, String message) {

@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.policy.api;
 
 import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.NoticeInput;
 import java.util.Optional;
 
 /**
@@ -35,6 +36,15 @@ public interface PolicyDecisionPoint {
     /** {@link ServedPolicy#visibleTools} on the revision serving now. */
     default PolicyOutcome<VisibleTools> visibleTools(DecisionInput input) {
         return serving().map(policy -> policy.visibleTools(input)).orElseGet(this::noRevision);
+    }
+
+    /**
+     * {@link ServedPolicy#notice} on the revision serving now: the notice entry point ({@code gatehouse/authz/notice},
+     * docs/domain.md §9) on its typed input, as notice delivery asks it. Delivery itself takes the revision once per
+     * pass and asks it there ({@code gate.GatePipeline}); this is for callers that need nothing else of it.
+     */
+    default PolicyOutcome<Decision> notice(NoticeInput input) {
+        return serving().map(policy -> policy.notice(input)).orElseGet(this::noRevision);
     }
 
     /** The fault of a call made while no revision serves: the status's fault, or a generic one. */

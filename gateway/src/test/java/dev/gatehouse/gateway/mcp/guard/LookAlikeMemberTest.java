@@ -196,7 +196,7 @@ class LookAlikeMemberTest {
     }
 
     static Stream<Arguments> lookAlikes() {
-        return JsonRpcGuard.PROTOCOL_MEMBERS.stream()
+        return ProtocolMembers.NAMES.stream()
                 .flatMap(name -> variants(name).stream().map(v -> Arguments.of(name, v[0], v[1])));
     }
 
@@ -220,7 +220,7 @@ class LookAlikeMemberTest {
 
     @Test
     void everyNameHasVariantsOfEveryKind() {
-        for (String name : JsonRpcGuard.PROTOCOL_MEMBERS) {
+        for (String name : ProtocolMembers.NAMES) {
             Set<String> kinds = new java.util.HashSet<>();
             variants(name).forEach(v -> kinds.add(v[0]));
             assertEquals(Set.of("case", "fullwidth", "nfkc", "zero-width", "homoglyph", "spaces", "separator",
@@ -295,10 +295,10 @@ class LookAlikeMemberTest {
         assertEquals(ArgumentKeys.fold("_meta"), ArgumentKeys.fold("meta"));
         assertEquals(ArgumentKeys.fold("id"), ArgumentKeys.fold("ID"));
         assertEquals(ArgumentKeys.fold("arguments"), ArgumentKeys.fold("\u0410RGU\u041c\u0415NTS"));
-        assertTrue(JsonRpcGuard.isLookAlike("\u039dAME"));
-        assertTrue(JsonRpcGuard.isLookAlike("\u0399D"));
-        assertEquals(JsonRpcGuard.PROTOCOL_MEMBERS.size(),
-                JsonRpcGuard.PROTOCOL_MEMBERS.stream().map(ArgumentKeys::fold).distinct().count());
+        assertTrue(ProtocolMembers.isLookAlike("\u039dAME"));
+        assertTrue(ProtocolMembers.isLookAlike("\u0399D"));
+        assertEquals(ProtocolMembers.NAMES.size(),
+                ProtocolMembers.NAMES.stream().map(ArgumentKeys::fold).distinct().count());
     }
 
     /**
@@ -312,12 +312,12 @@ class LookAlikeMemberTest {
             String alone = String.valueOf((char) c);
             assertEquals(ArgumentKeys.skeleton(alone + "\u200b"), ArgumentKeys.skeleton(alone),
                     "U+" + Integer.toHexString(c));
-            for (String protocol : JsonRpcGuard.PROTOCOL_MEMBERS) {
+            for (String protocol : ProtocolMembers.NAMES) {
                 for (String name : List.of((char) c + protocol, protocol + (char) c,
                         protocol.substring(0, 1) + (char) c + protocol.substring(1))) {
                     String general = name + "\u200b";
                     assertEquals(ArgumentKeys.fold(general), ArgumentKeys.fold(name), name);
-                    assertEquals(JsonRpcGuard.isLookAlike(general), JsonRpcGuard.isLookAlike(name), name);
+                    assertEquals(ProtocolMembers.isLookAlike(general), ProtocolMembers.isLookAlike(name), name);
                 }
             }
         }
