@@ -10,9 +10,13 @@ from reason_catalogue import catalogue
 
 opa, check = sys.argv[1], "--check" in sys.argv
 OUT = "policies/REASON_CODES.md"
-# Produced by the PEP, not by a rule: the PDP could not decide (docs/design.md, fail closed).
+# Produced by the PEP, not by a rule: the PDP could not decide (docs/design.md, fail closed); an allowed call over its
+# quota or its caller's fair share (docs/domain.md §10). Declared in the gateway's gate/GateReasons.
 PEP_CODES = {"policy_unavailable": "The PDP could not decide (bundle missing or corrupt, evaluation error, "
-                                   "timeout, or a result of the wrong shape). Every call is denied."}
+                                   "timeout, or a result of the wrong shape). Every call is denied.",
+             "rate_limited": "An allowed call found its quota's bucket empty (the quota obligation, "
+                             "policies/gatehouse/quotas/data.json), or its caller already had every place of its "
+                             "fair share of the gateway; it did not run. Answered kind rate_limited with retryAfterMs."}
 
 reasons = catalogue(opa)
 lines = ["# Deny reason codes", "",

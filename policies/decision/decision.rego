@@ -14,6 +14,7 @@ import data.gatehouse.authz.caller
 import data.gatehouse.authz.capabilities
 import data.gatehouse.authz.delivery
 import data.gatehouse.authz.modes
+import data.gatehouse.authz.quotas
 import data.gatehouse.authz.tools
 import data.gatehouse.authz.wiki
 
@@ -112,7 +113,8 @@ family_denials := [
 
 default obligations := {}
 
-obligations := object.union(modes.obligations, wiki.obligations) if allow
+# Every allowed call is charged to the quota the policy names (docs/domain.md §10); denials carry none.
+obligations := object.union(object.union(modes.obligations, wiki.obligations), quotas.obligations) if allow
 
 # METADATA
 # title: notice

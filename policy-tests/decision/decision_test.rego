@@ -5,7 +5,10 @@ import data.gatehouse.testing
 
 test_decision_allowed_call_has_allow_true_no_reasons_and_obligations if {
 	d := authz.decision with input as testing.call("wiki_read", {"path": "page.md"})
-	d == {"allow": true, "reasons": [], "obligations": {"wikiPaths": {"path": "agents/a1/page.md"}, "wikiRoot": "agents/a1"}}
+	d == {"allow": true, "reasons": [], "obligations": {
+		"wikiPaths": {"path": "agents/a1/page.md"}, "wikiRoot": "agents/a1",
+		"quota": {"bucket": "thread/read/a1", "class": "read", "ratePerMinute": 1200, "burst": 120},
+	}}
 }
 
 test_decision_denied_call_has_reasons_and_no_obligations if {
@@ -44,7 +47,7 @@ test_decision_reasons_follow_the_code_order if {
 
 test_decision_modes_and_path_obligations_only_when_allowed if {
 	d := authz.decision with input as testing.call("t3_thread_launch", {"projectId": "p", "prompt": "go"})
-	d.obligations == {"modes": {"runtimeMode": "full-access", "interactionMode": "default"}}
+	testing.without_quota(d) == {"modes": {"runtimeMode": "full-access", "interactionMode": "default"}}
 }
 
 test_visible_tools_thread_full_sees_every_tool if {

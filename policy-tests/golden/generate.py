@@ -130,7 +130,8 @@ def make_input(caller, tool, args, errors=None, threads=None):
             "unicode": unicode_facts(tool, args, caller)}
 
 
-cases = {f: [] for f in ["decision", "tools", "arguments", "caller", "access", "modes", "capabilities", "wiki"]}
+cases = {f: [] for f in ["decision", "tools", "arguments", "caller", "access", "modes", "capabilities", "wiki",
+                         "quotas"]}
 
 
 def add(family, name, inp):
@@ -431,6 +432,22 @@ add("wiki", "wiki_write_null_path", make_input(CALLERS["thread_full"], "wiki_wri
 add("wiki", "wiki_read_a2_reads_a1_page", make_input(CALLERS["thread_supervised_plan"], "wiki_read", {"path": "../a1/page.md"}))
 add("wiki", "t3_thread_list_without_a_subtree", make_input(thread("..", "t1", "full-access", "default"),
                                                             "t3_thread_list", {}))
+
+# --- quotas: the bucket every allowed call is charged to (docs/domain.md §10) ------------------------------------
+for tool in sorted(oracle.TABLE):
+    add("quotas", f"{tool}__thread_full", make_input(CALLERS["thread_full"], tool, VALID_ARGS[tool]))
+    add("quotas", f"{tool}__outside_full", make_input(CALLERS["outside_full"], tool, VALID_ARGS[tool]))
+add("quotas", "wiki_write__denied_is_not_charged",
+    make_input(CALLERS["thread_full"], "wiki_write", {"path": "../a2/page.md", "content": "x"}))
+add("quotas", "wiki_read__unicode_agent_id", make_input(thread("\u00e9t\u00e9-\u65e5", "t1", "full-access", "default"),
+                                                        "wiki_read", {"path": "page.md"}))
+shared = outside("o9", "full-access")
+shared["sharesThreadAgent"] = "a1"
+add("quotas", "wiki_write__outside_sharing_a_subtree_has_its_own_bucket",
+    make_input(shared, "wiki_write", {"path": "page.md", "content": "x"}))
+add("quotas", "project_work_submit__identity_argument_denied_is_not_charged",
+    make_input(CALLERS["thread_full"], "project_work_submit",
+               {**VALID_ARGS["project_work_submit"], "result": {"agentId": "a2"}}))
 
 # --- decision: whole-document shape and fail-closed inputs ----------------------------------------------------
 add("decision", "allowed_has_no_reasons", make_input(CALLERS["thread_full"], "wiki_write",

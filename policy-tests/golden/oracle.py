@@ -23,6 +23,7 @@ CLASSES = _load("access_classes")
 CODES = _load()["reason_codes"]
 IDENTITY = _load("identity")
 WIKI = _load("wiki")
+QUOTAS = _load("quotas")
 MAX_SEGMENTS = WIKI["limits"]["maxSegments"]
 MAX_SEGMENT_BYTES = WIKI["limits"]["maxSegmentBytes"]
 RUNTIME = ["approval-required", "auto-accept-edits", "auto", "full-access"]
@@ -225,6 +226,24 @@ def _needs_thread_state(row):
     return cls["live"] != "never" or bool(row["modeFields"]) or bool(row["threadFields"]) or bool(cls["minimumLimits"])
 
 
+def _whole_positive(n):
+    return isinstance(n, (int, float)) and not isinstance(n, bool) and n >= 1 and n == int(n)
+
+
+def _quota(row, caller):
+    """docs/domain.md §10: the capability's budget class, else the access class's; numbers per caller kind."""
+    cls = QUOTAS["capability_budgets"].get(row["capability"]) if isinstance(row["capability"], str) else None
+    cls = cls or QUOTAS["class_budgets"].get(row["class"])
+    budget = QUOTAS["budgets"].get(caller.get("kind"), {}).get(cls)
+    agent = caller.get("logicalAgentId")
+    if not isinstance(budget, dict) or not isinstance(agent, str) or not agent:
+        return None
+    rate, burst = budget.get("ratePerMinute"), budget.get("burst")
+    if not (_whole_positive(rate) and _whole_positive(burst)):
+        return None
+    return {"bucket": f"{caller['kind']}/{cls}/{agent}", "class": cls, "ratePerMinute": rate, "burst": burst}
+
+
 def decide(inp):
     """Returns {"allow": bool, "codes": [...], "obligations": {...}} for one decision input."""
     codes = set()
@@ -331,6 +350,9 @@ def decide(inp):
             obligations["wikiPaths"] = paths
             facts = inp.get("unicode") if isinstance(inp.get("unicode"), dict) else {}
             obligations["wikiRoot"] = root_of(caller, facts)
+        quota = _quota(row, caller)
+        if quota is not None:
+            obligations["quota"] = quota
     allow = not codes
     return {"allow": allow, "codes": [c for c in CODES if c in codes], "obligations": obligations if allow else {}}
 

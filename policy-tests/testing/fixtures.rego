@@ -81,3 +81,6 @@ folded_if(entry, key, _) := entry.folded if entry.key != key
 
 # The reason codes of a decision, in order.
 codes(decision) := [r.code | some r in decision.reasons]
+
+# The obligations other than the quota every allowed call carries (policy-tests/quotas checks that one).
+without_quota(decision) := json.remove(decision.obligations, ["quota"])

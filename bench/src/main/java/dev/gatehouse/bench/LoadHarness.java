@@ -38,8 +38,8 @@ import java.util.function.IntFunction;
  * bounded in count and in time; the processes stop at the end, also on failure. Latencies are client-side wall time
  * per request (send to body received), on the same machine as both servers. Around each gated series the harness
  * reads {@code GET /admin/pipeline-timings} twice and reports that series' share of the gateway's own timers: the
- * transport steps, the PEP's steps ({@code facts}, {@code arguments}, {@code decision}, {@code decision-log},
- * {@code enforce}, {@code handler}) and the session and settings lookups (count, share answered from the
+ * transport steps, the PEP's steps ({@code facts}, {@code arguments}, {@code decision}, {@code quota},
+ * {@code decision-log}, {@code enforce}, {@code handler}) and the session and settings lookups (count, share answered from the
  * replica's cache, mean, p50/p99 as bucket bounds). Each result also has the CPU time per call of every process
  * on the machine ({@link CpuTime}, taken around each batch, so the targets of one round are told apart): the
  * gateway's JVM and its PostgreSQL for a gated series, local-services and this client for all, and the

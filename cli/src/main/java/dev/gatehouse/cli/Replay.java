@@ -113,8 +113,8 @@ final class Replay implements Callable<Integer> {
                         rec = whole.get();
                         restored++;
                     }
-                    if (rec.has("fault")) {
-                        faults++;
+                    if (rec.has("fault") || rec.path("quota").path("limit").asText().equals("share")) {
+                        faults++; // nothing was evaluated: a PDP fault, or a call refused for its fair share
                         continue;
                     }
                     String path = rec.path("path").asText("");
@@ -171,7 +171,8 @@ final class Replay implements Callable<Integer> {
                         + " values file(s) (" + standIns.size() + " values)");
             }
             if (faults > 0) {
-                out.println("skipped " + faults + " fault record(s): the PDP gave no result to compare");
+                out.println("skipped " + faults + " fault or fair-share record(s): the PDP gave no result to"
+                        + " compare");
             }
             if (missing > 0) {
                 out.println("skipped " + missing + " record(s) needing a value no values file holds (a masked"

@@ -7,6 +7,8 @@ import dev.gatehouse.gateway.lifecycle.CallTracker;
 import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
+import dev.gatehouse.gateway.quota.Admission;
+import dev.gatehouse.gateway.quota.QuotaLimiter;
 import dev.gatehouse.gateway.store.Database;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
 import io.micronaut.http.HttpResponse;
@@ -36,8 +38,12 @@ import java.util.Map;
  * last saw it ({@link ServiceClientView}: {@code failing} after a 401); it does not change the status either, and is
  * left out while the store does not answer. {@code hostWatch: {state, …}} reports the watch of the host's thread
  * shells ({@link ShellWatch#view}: {@code watching}, {@code stale}, {@code disconnected} or {@code off}); it does not
- * change the status either, since without the watch every shell is read from the host on the call. Public: no
- * secrets, no decision input.
+ * change the status either, since without the watch every shell is read from the host on the call.
+ * {@code quotas: {status, budgets, since?, detail?}} says which budgets answer (docs/domain.md §10): {@code shared}
+ * (every replica's calls draw on one budget per bucket in PostgreSQL) or {@code local} (the shared store did not
+ * answer, so each bucket grants this replica's conservative local share, {@code gatehouse.quotas.degraded-share},
+ * since {@code since}); while local, its status and the top-level one are {@code DEGRADED}, still with 200: calls go
+ * on within the local budgets. Public: no secrets, no decision input.
  *
  * <p>Probes, at Micronaut's conventional paths: {@code GET /health/liveness} is 200 {@code {status: "UP"}} while the
  * process answers HTTP at all (restart it when this fails); {@code GET /health/readiness} is 200 with the body of
@@ -54,9 +60,10 @@ public class HealthController {
     private final DecisionLog decisionLog;
     private final ServiceClientAdmin serviceClients;
     private final ShellWatch hostWatch;
+    private final QuotaLimiter quotas;
 
     public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls, NoticeStatus notices,
-            DecisionLog decisionLog, ServiceClientAdmin serviceClients, ShellWatch hostWatch) {
+            DecisionLog decisionLog, ServiceClientAdmin serviceClients, ShellWatch hostWatch, QuotaLimiter quotas) {
         this.pdp = pdp;
         this.database = database;
         this.calls = calls;
@@ -64,6 +71,7 @@ public class HealthController {
         this.decisionLog = decisionLog;
         this.serviceClients = serviceClients;
         this.hostWatch = hostWatch;
+        this.quotas = quotas;
     }
 
     @Get("/liveness")
@@ -102,10 +110,13 @@ public class HealthController {
         boolean healthy = status.healthy() && storeUp;
         RetentionStatus retention = decisionLog.retention();
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("status", !healthy ? "DOWN" : retention.degraded() ? "DEGRADED" : "UP");
+        QuotaLimiter.Status quota = quotas.status();
+        boolean local = quota.budgets() == Admission.Budget.LOCAL;
+        body.put("status", !healthy ? "DOWN" : retention.degraded() || local ? "DEGRADED" : "UP");
         body.put("pdp", engine);
         body.put("store", store);
         body.put("decisionLog", decisionLog(retention));
+        body.put("quotas", quotas(quota));
         // Detail only: without the watch every thread shell is read from the host on the call, as before it.
         body.put("hostWatch", hostWatch.view());
         // Detail only: a Project Service that refuses the notice credential is reported, and /mcp keeps serving.
@@ -137,6 +148,15 @@ public class HealthController {
                     + " them; raise max-files or max-file-bytes, or ship the log"));
         }
         return log;
+    }
+
+    private static Map<String, Object> quotas(QuotaLimiter.Status status) {
+        Map<String, Object> quotas = new LinkedHashMap<>();
+        quotas.put("status", status.budgets() == Admission.Budget.LOCAL ? "DEGRADED" : "UP");
+        quotas.put("budgets", status.budgets().wire());
+        status.since().ifPresent(since -> quotas.put("since", since.toString()));
+        status.detail().ifPresent(detail -> quotas.put("detail", detail));
+        return quotas;
     }
 
     /** Detail only: a refused service credential is reported, and nothing is deleted or stopped for it. */

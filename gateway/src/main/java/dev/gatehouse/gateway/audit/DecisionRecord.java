@@ -6,6 +6,8 @@ import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
+import dev.gatehouse.gateway.quota.Admission;
+import dev.gatehouse.facts.CallerFacts;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,8 +15,10 @@ import java.util.UUID;
 
 /**
  * One decision to log (style card 7): the decision input exactly as the PDP got it and the PDP's answer, allow,
- * deny and fault alike, with a fresh decision id the PEP returns to the caller. Written by {@link DecisionLog} in
- * the shape of schemas/decision-log-record.json.
+ * deny and fault alike, with a fresh decision id the PEP returns to the caller, and what the PEP's quota enforcement
+ * made of it ({@link Admission}; docs/domain.md §10). A tools/call refused for its caller's fair share before it was
+ * decided is recorded too, without input or result. Written by {@link DecisionLog} in the shape of
+ * schemas/decision-log-record.json.
  */
 public final class DecisionRecord {
 
@@ -54,8 +58,12 @@ public final class DecisionRecord {
     private final Optional<String> provider;
     private final ObjectNode noticeInput;
     private final String noticeAgentId;
+    private final Admission admission;
+    /** The tool of a call refused before its decision (its input was never built); null otherwise. */
+    private final String refusedTool;
 
-    private DecisionRecord(Method method, DecisionInput input, Optional<String> provider, PolicyOutcome<?> outcome) {
+    private DecisionRecord(Method method, DecisionInput input, Optional<String> provider, PolicyOutcome<?> outcome,
+            Admission admission) {
         this.decisionId = UUID.randomUUID();
         this.timestamp = Instant.now();
         this.method = method;
@@ -64,6 +72,21 @@ public final class DecisionRecord {
         this.provider = Objects.requireNonNull(provider, "provider");
         this.noticeInput = null;
         this.noticeAgentId = null;
+        this.admission = Objects.requireNonNull(admission, "admission");
+        this.refusedTool = null;
+    }
+
+    private DecisionRecord(String tool, CallerFacts caller, Optional<String> provider, Admission.OverShare refusal) {
+        this.decisionId = UUID.randomUUID();
+        this.timestamp = Instant.now();
+        this.method = Method.TOOLS_CALL;
+        this.input = DecisionInput.forListing(caller);
+        this.outcome = null;
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.noticeInput = null;
+        this.noticeAgentId = null;
+        this.admission = Objects.requireNonNull(refusal, "refusal");
+        this.refusedTool = Objects.requireNonNull(tool, "tool");
     }
 
     private DecisionRecord(ObjectNode noticeInput, String agentId, PolicyOutcome<Decision> outcome) {
@@ -75,6 +98,8 @@ public final class DecisionRecord {
         this.provider = Optional.empty();
         this.noticeInput = noticeInput.deepCopy();
         this.noticeAgentId = Objects.requireNonNull(agentId, "agentId");
+        this.admission = new Admission.NotCharged();
+        this.refusedTool = null;
     }
 
     /**
@@ -96,15 +121,37 @@ public final class DecisionRecord {
         return Optional.ofNullable(noticeAgentId);
     }
 
-    /** A tools/call decision (or the fault that kept the PDP from deciding). */
+    /** A tools/call decision (or the fault that kept the PDP from deciding), not charged to any quota. */
     public static DecisionRecord forCall(DecisionInput input, PolicyOutcome<Decision> outcome) {
-        return forCall(input, Optional.empty(), outcome);
+        return forCall(input, Optional.empty(), outcome, new Admission.NotCharged());
     }
 
-    /** A tools/call decision of a caller whose session names its provider kind. */
+    /**
+     * A tools/call decision of a caller whose session names its provider kind, with what the quota step made of it.
+     */
     public static DecisionRecord forCall(DecisionInput input, Optional<String> provider,
-            PolicyOutcome<Decision> outcome) {
-        return new DecisionRecord(Method.TOOLS_CALL, input, provider, outcome);
+            PolicyOutcome<Decision> outcome, Admission admission) {
+        return new DecisionRecord(Method.TOOLS_CALL, input, provider, outcome, admission);
+    }
+
+    /**
+     * A tools/call refused before it was decided because its caller had every place of its fair share
+     * (docs/domain.md §10): no input was built and no PDP asked, so the record has the tool, the caller and the
+     * refusal only.
+     */
+    public static DecisionRecord forOverShare(String tool, CallerFacts caller, Optional<String> provider,
+            Admission.OverShare refusal) {
+        return new DecisionRecord(tool, caller, provider, refusal);
+    }
+
+    /** What the quota enforcement made of this call ({@link Admission.NotCharged} for listings and notices). */
+    public Admission admission() {
+        return admission;
+    }
+
+    /** The tool of a call refused before its decision; empty for every other record. */
+    public Optional<String> refusedTool() {
+        return Optional.ofNullable(refusedTool);
     }
 
     /** A tools/list answer (or the fault that kept the PDP from answering). */
@@ -115,7 +162,7 @@ public final class DecisionRecord {
     /** A tools/list answer for a caller whose session names its provider kind. */
     public static DecisionRecord forListing(DecisionInput input, Optional<String> provider,
             PolicyOutcome<VisibleTools> outcome) {
-        return new DecisionRecord(Method.TOOLS_LIST, input, provider, outcome);
+        return new DecisionRecord(Method.TOOLS_LIST, input, provider, outcome, new Admission.NotCharged());
     }
 
     /** The provider kind of the caller's session (thread callers), for the record's caller section only. */
@@ -142,7 +189,10 @@ public final class DecisionRecord {
         return input;
     }
 
-    /** {@code PolicyOutcome<Decision>} for tools/call and notices, {@code PolicyOutcome<VisibleTools>} for tools/list. */
+    /**
+     * {@code PolicyOutcome<Decision>} for tools/call and notices, {@code PolicyOutcome<VisibleTools>} for tools/list;
+     * null for a call refused before its decision ({@link #refusedTool()}).
+     */
     public PolicyOutcome<?> outcome() {
         return outcome;
     }

@@ -11,6 +11,7 @@ import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
+import dev.gatehouse.gateway.quota.Admission;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,13 +41,15 @@ final class DecisionRecordJson {
 
     /** The reason code the PEP denies with when the PDP failed (docs/domain.md §3). */
     static final String POLICY_UNAVAILABLE = "policy_unavailable";
+    /** The reason code the PEP refuses a call over its quota or fair share with (docs/domain.md §10). */
+    static final String RATE_LIMITED = "rate_limited";
 
     private DecisionRecordJson() {
     }
 
     /** Members a reduced line keeps, in this order: who asked what, and what was decided under which revision. */
     private static final List<String> REDUCED_KEEPS = List.of("decision_id", "timestamp", "path", "method", "tool",
-            "caller", "allow", "reasons", "fault", "bundles", "metrics");
+            "caller", "allow", "reasons", "fault", "quota", "bundles", "metrics");
 
     /**
      * One record as written: its line, at most {@code maxRecordBytes} long (with the newline), and the values its
@@ -115,6 +118,9 @@ final class DecisionRecordJson {
 
     /** A tools/call or tools/list record, its input as evaluated. */
     private static ObjectNode call(DecisionRecord record) {
+        if (record.refusedTool().isPresent()) {
+            return overShare(record);
+        }
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
         json.put("decision_id", record.decisionId().toString());
         json.put("timestamp", record.timestamp().toString());
@@ -137,7 +143,51 @@ final class DecisionRecordJson {
         } else {
             listing(json, (VisibleTools) ((PolicyOutcome.Decided<?>) outcome).value());
         }
+        quota(json, record.admission());
         return json;
+    }
+
+    /**
+     * A call refused for its caller's fair share before its decision: who called what, {@code allow: false} with the
+     * reason {@code rate_limited}, and {@code quota}; no input, result, bundles or metrics, as nothing was evaluated.
+     */
+    private static ObjectNode overShare(DecisionRecord record) {
+        ObjectNode json = PolicyJson.MAPPER.createObjectNode();
+        json.put("decision_id", record.decisionId().toString());
+        json.put("timestamp", record.timestamp().toString());
+        json.put("path", record.method().entrypoint().path());
+        json.put("method", record.method().wire());
+        json.put("tool", record.refusedTool().orElseThrow());
+        ObjectNode caller = caller(record.input().caller());
+        record.provider().ifPresent(provider -> caller.put("provider", provider));
+        json.set("caller", caller);
+        json.put("allow", false);
+        json.putArray("reasons").addObject().put("code", RATE_LIMITED)
+                .put("message", "the caller had every place of its share of the gateway; nothing was decided");
+        quota(json, record.admission());
+        return json;
+    }
+
+    /**
+     * {@code quota}: what the PEP did with the call's quota (docs/domain.md §10). {@code outcome} is
+     * {@code admitted} or {@code rate_limited} (then {@code code} is the PEP's reason code, the call did not run and
+     * {@code retryAfterMs} says when to try again); {@code limit} is {@code budget} (the bucket of the decision's
+     * quota obligation, with {@code bucket}, {@code class} and which {@code budget} answered: {@code shared} or
+     * {@code local}) or {@code share} (the caller's fair share, before any decision). Absent when nothing was charged.
+     */
+    private static void quota(ObjectNode json, Admission admission) {
+        if (admission instanceof Admission.Admitted admitted) {
+            json.putObject("quota").put("outcome", "admitted").put("limit", "budget")
+                    .put("bucket", admitted.quota().bucket()).put("class", admitted.quota().bucketClass())
+                    .put("budget", admitted.budget().wire());
+        } else if (admission instanceof Admission.OverBudget over) {
+            json.putObject("quota").put("outcome", RATE_LIMITED).put("code", RATE_LIMITED).put("limit", "budget")
+                    .put("bucket", over.quota().bucket()).put("class", over.quota().bucketClass())
+                    .put("budget", over.budget().wire()).put("retryAfterMs", over.retryAfterMs());
+        } else if (admission instanceof Admission.OverShare share) {
+            json.putObject("quota").put("outcome", RATE_LIMITED).put("code", RATE_LIMITED).put("limit", "share")
+                    .put("retryAfterMs", share.retryAfterMs());
+        }
     }
 
     /**

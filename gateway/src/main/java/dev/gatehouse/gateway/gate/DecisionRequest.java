@@ -1,8 +1,11 @@
 package dev.gatehouse.gateway.gate;
 
 import dev.gatehouse.gateway.audit.DecisionRecord;
+import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.ServedPolicy;
+import dev.gatehouse.gateway.quota.Admission;
+import java.util.Optional;
 
 /**
  * One request for a decision at one entry point of the policy, made in the {@link GateStep#ARGUMENTS} step from the
@@ -23,6 +26,23 @@ public interface DecisionRequest<O, V> {
 
     /** The record the {@link GateStep#DECISION_LOG} step writes for {@code outcome}: this input and that answer. */
     DecisionRecord record(PolicyOutcome<O> outcome);
+
+    /**
+     * What the {@link GateStep#QUOTA} step charges for {@code outcome} (docs/domain.md §10): the call's decision
+     * outcome at an entry point that is charged to quotas (tools/call); empty at one that never is (tools/list,
+     * notices), for which the step does not run.
+     */
+    default Optional<PolicyOutcome<Decision>> charged(PolicyOutcome<O> outcome) {
+        return Optional.empty();
+    }
+
+    /**
+     * The record of {@code outcome} and what the {@link GateStep#QUOTA} step made of it; an entry point that is never
+     * charged writes {@link #record(PolicyOutcome)}.
+     */
+    default DecisionRecord record(PolicyOutcome<O> outcome, Admission admission) {
+        return record(outcome);
+    }
 
     /**
      * The {@link GateStep#ENFORCE} step: what the logged answer lets the gate do. Anything the PEP cannot carry out

@@ -3,9 +3,12 @@ package dev.gatehouse.gateway.gate;
 import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.audit.DecisionRecord;
 import dev.gatehouse.gateway.audit.LogResult;
+import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.ServedPolicy;
+import dev.gatehouse.gateway.quota.Admission;
+import dev.gatehouse.gateway.quota.QuotaStep;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
 import dev.gatehouse.gateway.telemetry.DecisionMetrics;
 import dev.gatehouse.gateway.telemetry.GateSteps;
@@ -13,14 +16,15 @@ import jakarta.inject.Singleton;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The gate's steps, written once for every entry point (docs/design.md, "The gate's steps"; style card 5):
- * {@code facts → arguments → decision → decision-log → enforce}, then the entry point's own action ({@code handler}
- * for tools/call). tools/call and tools/list run them all through {@link #run}; notice delivery gathers one agent's
- * facts once ({@link #facts}) and asks for each of its notices ({@link #decide}). Each step is timed and traced
+ * {@code facts → arguments → decision → quota → decision-log → enforce}, then the entry point's own action
+ * ({@code handler} for tools/call); {@code quota} runs only for an entry point that is charged (tools/call,
+ * {@link DecisionRequest#charged}). Every entry point gathers its facts once ({@link #facts}) and asks for each
+ * decision ({@link #decide}): tools/call and tools/list once each, between them taking a place of the caller's fair
+ * share ({@code Gate}), notice delivery once for each of one agent's notices. Each step is timed and traced
  * ({@link GateSteps}, named by {@link GateStep}); the PDP's answer time is recorded per method
  * ({@link DecisionMetrics#latency}).
  *
@@ -36,12 +40,15 @@ public class GatePipeline {
     private final DecisionLog decisionLog;
     private final GateSteps steps;
     private final DecisionMetrics metrics;
+    private final QuotaStep quotas;
 
-    public GatePipeline(PolicyDecisionPoint pdp, DecisionLog decisionLog, GateSteps steps, DecisionMetrics metrics) {
+    public GatePipeline(PolicyDecisionPoint pdp, DecisionLog decisionLog, GateSteps steps, DecisionMetrics metrics,
+            QuotaStep quotas) {
         this.pdp = pdp;
         this.decisionLog = decisionLog;
         this.steps = steps;
         this.metrics = metrics;
+        this.quotas = quotas;
     }
 
     /** What the facts step gathered, or the fault that kept it from gathering them. */
@@ -78,23 +85,21 @@ public class GatePipeline {
         /** A step could not be completed; nothing may be done with the request. */
         record Faulted<V>(GateFault fault) implements Gated<V> {
         }
-    }
 
-    /**
-     * Every step but the entry point's own action, for one request.
-     *
-     * @param served    the revision the caller took for this request (empty: none is serving, which faults)
-     * @param pip       the {@link GateStep#FACTS} step; may throw {@link StoreUnavailableException}
-     * @param arguments the {@link GateStep#ARGUMENTS} step: the request for a decision, from the facts
-     */
-    public <F, O, V> Gated<V> run(Optional<ServedPolicy> served, Supplier<F> pip,
-            Function<F, DecisionRequest<O, V>> arguments) {
-        Gathered<F> facts = facts(pip);
-        if (facts instanceof Gathered.Unavailable<F> unavailable) {
-            return new Gated.Faulted<>(unavailable.fault());
+        /**
+         * The request was refused {@code rate_limited} (docs/domain.md §10), and the refusal logged: the decision
+         * allowed it but the {@link GateStep#QUOTA} step found its bucket empty, or ({@link #refused}) its caller had
+         * every place of its fair share and nothing was decided. Not enforced, never handled. Only tools/call comes
+         * here.
+         *
+         * @param decisionId   the id the decision log recorded it under (the record names the refusal)
+         * @param retryAfterMs when to try again, in ms (at least 1)
+         */
+        record RateLimited<V>(UUID decisionId, long retryAfterMs) implements Gated<V> {
+            public RateLimited {
+                Objects.requireNonNull(decisionId, "decisionId");
+            }
         }
-        F gathered = ((Gathered.Facts<F>) facts).value();
-        return decide(served, () -> arguments.apply(gathered));
     }
 
     /**
@@ -113,18 +118,21 @@ public class GatePipeline {
 
     /**
      * The steps from the decision input to the verdict: {@link GateStep#ARGUMENTS}, {@link GateStep#DECISION},
-     * {@link GateStep#DECISION_LOG}, {@link GateStep#ENFORCE}.
+     * {@link GateStep#QUOTA} (when the request is charged), {@link GateStep#DECISION_LOG}, {@link GateStep#ENFORCE}.
      *
      * @param served    the revision the caller took for this request
      * @param arguments builds the request for a decision (its decision input) from facts already gathered
      * @return the verdict under the logged decision id; {@link GateFault.Kind#DECISION_LOG} when the record could not
-     *         be written, {@link GateFault.Kind#DECISION} when the PDP did not decide (the fault is logged)
+     *         be written, {@link GateFault.Kind#DECISION} when the PDP did not decide (the fault is logged),
+     *         {@link Gated.RateLimited} when the quota step refused an allow (logged, not enforced)
      */
     public <O, V> Gated<V> decide(Optional<ServedPolicy> served, Supplier<DecisionRequest<O, V>> arguments) {
         DecisionRequest<O, V> request = steps.run(GateStep.ARGUMENTS.wire(), arguments);
         PolicyOutcome<O> outcome = decision(served, request);
-        // The admission step (quotas; GateStep) goes here: after the decision, before the record that reports it.
-        DecisionRecord record = request.record(outcome);
+        Optional<PolicyOutcome<Decision>> charged = request.charged(outcome);
+        Admission admission = charged.isEmpty() ? new Admission.NotCharged()
+                : steps.run(GateStep.QUOTA.wire(), () -> quotas.admit(charged.get()));
+        DecisionRecord record = request.record(outcome, admission);
         LogResult logged = steps.run(GateStep.DECISION_LOG.wire(), () -> decisionLog.record(record));
         if (logged instanceof LogResult.NotWritten notWritten) {
             return new Gated.Faulted<>(new GateFault(GateFault.Kind.DECISION_LOG, Optional.of(record.decisionId()),
@@ -134,9 +142,30 @@ public class GatePipeline {
             return new Gated.Faulted<>(new GateFault(GateFault.Kind.DECISION, Optional.of(record.decisionId()),
                     "the policy decision point did not decide: " + fault(outcome)));
         }
+        if (admission instanceof Admission.OverBudget over) {
+            return new Gated.RateLimited<>(record.decisionId(), over.retryAfterMs());
+        }
         ServedPolicy deciding = served.orElseThrow(); // a decided outcome came from it
         V verdict = steps.run(GateStep.ENFORCE.wire(), () -> request.enforce(deciding, decided.value()));
         return new Gated.Passed<>(record.decisionId(), verdict);
+    }
+
+    /**
+     * A request refused before its decision because its caller had every place of its fair share (docs/domain.md
+     * §10): nothing is decided, and only the {@link GateStep#DECISION_LOG} step runs, for the record that says so.
+     *
+     * @param record       the refusal's record ({@link DecisionRecord#forOverShare})
+     * @param retryAfterMs when a place is likely free, in ms (at least 1)
+     * @return {@link Gated.RateLimited} under the record's id, or {@link GateFault.Kind#DECISION_LOG} when it could not
+     *         be written
+     */
+    public <V> Gated<V> refused(DecisionRecord record, long retryAfterMs) {
+        LogResult logged = steps.run(GateStep.DECISION_LOG.wire(), () -> decisionLog.record(record));
+        if (logged instanceof LogResult.NotWritten notWritten) {
+            return new Gated.Faulted<>(new GateFault(GateFault.Kind.DECISION_LOG, Optional.of(record.decisionId()),
+                    "decision log: " + notWritten.detail()));
+        }
+        return new Gated.RateLimited<>(record.decisionId(), retryAfterMs);
     }
 
     /** The {@link GateStep#HANDLER} step: the entry point's action on a verdict that allows one. */

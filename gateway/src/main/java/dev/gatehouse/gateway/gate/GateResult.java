@@ -33,6 +33,20 @@ public sealed interface GateResult {
         }
     }
 
+    /**
+     * The call was over its quota, or its caller over its fair share of the gateway (docs/domain.md §10): a retryable
+     * refusal, never a denial, logged under {@code decisionId}. No handler ran and no backend was called.
+     *
+     * @param reason       always {@code rate_limited}
+     * @param retryAfterMs when to try again, in ms (at least 1)
+     */
+    record RateLimited(String decisionId, Reason reason, long retryAfterMs) implements Decided {
+        public RateLimited {
+            Objects.requireNonNull(decisionId, "decisionId");
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
     /** The call was allowed and its handler returned {@code outcome} (a result or a service failure). */
     record Completed(String decisionId, ToolOutcome outcome) implements Decided {
         public Completed {

@@ -6,9 +6,10 @@ package dev.gatehouse.gateway.gate;
  * {@link GatePipeline}. Each step is timed in {@code gatehouse.gate.step} tagged with its {@link #wire()} name and
  * traced as the span {@code gate.<name>} ({@code telemetry.GateSteps}).
  *
- * <p>A further step (an admission step for quotas, say) is one more constant here and one call at the place marked
- * in {@link GatePipeline#decide}, between {@link #DECISION} and {@link #DECISION_LOG}: it acts on a decided answer,
- * and the record the log step writes then says what it did; it serves all three entry points at once.
+ * <p>{@link #QUOTA} runs for tools/call only (a listing and a notice are never charged, docs/domain.md §10): it acts
+ * on the decided answer before {@link #DECISION_LOG}, so the record the log step writes says what it did. The
+ * caller's fair share of the gateway is not a step: it is held around the steps after {@link #FACTS} (it is keyed by
+ * the caller's trusted facts), up to the end of {@link #HANDLER} ({@code quota.FairShare}).
  */
 public enum GateStep {
 
@@ -18,6 +19,11 @@ public enum GateStep {
     ARGUMENTS("arguments"),
     /** The served revision's entry point evaluated on the decision input. */
     DECISION("decision"),
+    /**
+     * A tools/call's quota (docs/domain.md §10): an allow carrying a {@code quota} obligation takes one token of its
+     * bucket, or is refused {@code rate_limited} ({@code quota.QuotaStep}).
+     */
+    QUOTA("quota"),
     /** The decision record written before anything is done with the decision. */
     DECISION_LOG("decision-log"),
     /** What the logged decision lets the gate do: a literal allow carrying every obligation its row implies. */

@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * What the PEP answers for one tools/list, as a value. A listing is either the tools the policy made visible (possibly
  * none, which is a decision) or nothing decided at all ({@link GateFault}), which the transport answers as
- * unavailable (HTTP 503 with {@code Retry-After}) so a client never caches an empty list that a fault produced.
+ * unavailable (HTTP 503 with {@code Retry-After}) so a client never caches an empty list that a fault produced, or
+ * refused for the caller's fair share ({@link RateLimited}, HTTP 429).
  */
 public sealed interface Listing {
 
@@ -23,6 +24,15 @@ public sealed interface Listing {
             Objects.requireNonNull(revision, "revision");
             Objects.requireNonNull(table, "table");
         }
+    }
+
+    /**
+     * The caller had every place of its fair share of the gateway (docs/domain.md §10): nothing was decided; the
+     * transport answers HTTP 429 with {@code Retry-After}.
+     *
+     * @param retryAfterMs when a place is likely free, in ms (at least 1)
+     */
+    record RateLimited(long retryAfterMs) implements Listing {
     }
 
     /** Nothing was decided: the store did not answer, the PDP did not decide, or the decision could not be logged. */

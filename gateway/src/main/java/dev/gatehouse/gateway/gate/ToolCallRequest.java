@@ -11,6 +11,7 @@ import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.ServedPolicy;
+import dev.gatehouse.gateway.quota.Admission;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * tools/call at the entry point {@code decision} (schemas/decision.json): the decision input of one call and what
  * enforcing its decision needs. Its enforce step allows only a literal allow for a served tool with an object of
  * arguments and every obligation its row implies (a resolved mode for each mode field, a resolved wiki path for each
- * path field and the wiki root when it has any); the check knows fields, not tools (docs/design.md, "Decision
- * contract").
+ * path field and the wiki root when it has any) and the quota every allowed call is charged to (docs/domain.md §10:
+ * an allow without one is {@code policy_unavailable}); the check knows fields, not tools (docs/design.md, "Decision
+ * contract"). A call is the one request the {@link GateStep#QUOTA} step charges.
  *
  * @param input     the decision input, with the facts {@link ArgumentFacts#of} derived from the arguments
  * @param tool      the tool as the deciding revision serves it; empty for a name it does not serve
@@ -90,7 +92,17 @@ record ToolCallRequest(DecisionInput input, Optional<ServedTool> tool, Object ar
 
     @Override
     public DecisionRecord record(PolicyOutcome<Decision> outcome) {
-        return DecisionRecord.forCall(input, caller.context().provider(), outcome);
+        return record(outcome, new Admission.NotCharged());
+    }
+
+    @Override
+    public Optional<PolicyOutcome<Decision>> charged(PolicyOutcome<Decision> outcome) {
+        return Optional.of(outcome);
+    }
+
+    @Override
+    public DecisionRecord record(PolicyOutcome<Decision> outcome, Admission admission) {
+        return DecisionRecord.forCall(input, caller.context().provider(), outcome, admission);
     }
 
     @Override
@@ -114,6 +126,7 @@ record ToolCallRequest(DecisionInput input, Optional<ServedTool> tool, Object ar
     private static boolean carriesObligations(AccessRow row, Obligations obligations) {
         return obligations.modes().keySet().containsAll(row.modeFields().values())
                 && obligations.wikiPaths().keySet().containsAll(row.pathFields())
-                && (row.pathFields().isEmpty() || obligations.wikiRoot().isPresent());
+                && (row.pathFields().isEmpty() || obligations.wikiRoot().isPresent())
+                && obligations.quota().isPresent();
     }
 }

@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.mcp;
 
 import dev.gatehouse.facade.error.ServiceError;
+import dev.gatehouse.gateway.gate.GateReasons;
 import dev.gatehouse.gateway.gate.GateResult;
 import dev.gatehouse.gateway.policy.api.Decision.Reason;
 import dev.gatehouse.gateway.tools.ToolOutcome;
@@ -15,6 +16,9 @@ import java.util.Optional;
  * <li>denied: {@code isError: true}, {@code structuredContent {kind: "denied", reasons: [{code, message}],
  * decisionId}}; when every reason is retryable ({@link GateResult.Denied#retryable()}) the kind is
  * {@code unavailable} with {@code retryable: true}: nothing about the call was wrong;</li>
+ * <li>rate limited (docs/domain.md §10): {@code isError: true}, {@code {kind: "rate_limited", retryable: true,
+ * retryAfterMs, reasons: [{code: "rate_limited", message}], decisionId}}: nothing was wrong with the call, and no
+ * service was called; try again after {@code retryAfterMs};</li>
  * <li>handler succeeded: {@code structuredContent} = the handler's projected result;</li>
  * <li>service failure: {@code isError: true}, {@code {kind, message, hint?, operationId?, decisionId}}; the hint
  * is the toolkit's own (docs/domain.md §8): the tool that shows the current state;</li>
@@ -36,6 +40,15 @@ public record ToolReply(Map<String, Object> structuredContent, boolean isError, 
     public static ToolReply of(GateResult.Decided result) {
         if (result instanceof GateResult.Denied denied) {
             return denial(denied.decisionId(), denied.reasons(), denied.retryable());
+        }
+        if (result instanceof GateResult.RateLimited limited) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("kind", GateReasons.RATE_LIMITED);
+            body.put("retryable", true);
+            body.put("retryAfterMs", limited.retryAfterMs());
+            body.put("reasons", List.of(reason(limited.reason())));
+            body.put("decisionId", limited.decisionId());
+            return new ToolReply(body, true, limited.decisionId());
         }
         if (result instanceof GateResult.Completed completed) {
             if (completed.outcome() instanceof ToolOutcome.Succeeded ok) {

@@ -20,7 +20,7 @@ public final class DecisionJson {
     private DecisionJson() {
     }
 
-    /** {@code {"allow": …, "reasons": [{code, message}…], "obligations": {modes?, wikiPaths?, wikiRoot?}}}. */
+    /** {@code {"allow": …, "reasons": [{code, message}…], "obligations": {modes?, wikiPaths?, wikiRoot?, quota?}}}. */
     public static ObjectNode decision(Decision decision) {
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
         json.put("allow", decision.allow());
@@ -33,7 +33,8 @@ public final class DecisionJson {
     }
 
     /**
-     * {@code {"modes": {field: mode}?, "wikiPaths": {field: path}?, "wikiRoot": root?}}, each only when not empty;
+     * {@code {"modes": {field: mode}?, "wikiPaths": {field: path}?, "wikiRoot": root?, "quota": {bucket, class,
+     * ratePerMinute, burst}?}}, each only when not empty;
      * {@code {}} for none.
      */
     public static ObjectNode obligations(Obligations obligations) {
@@ -41,6 +42,10 @@ public final class DecisionJson {
         putFields(json, "modes", obligations.modes());
         putFields(json, "wikiPaths", obligations.wikiPaths());
         obligations.wikiRoot().ifPresent(root -> json.put("wikiRoot", root));
+        // Written as ints (they are at most Quota.MAX_TOKENS) so the tree equals the same JSON read back.
+        obligations.quota().ifPresent(quota -> json.putObject("quota").put("bucket", quota.bucket())
+                .put("class", quota.bucketClass()).put("ratePerMinute", Math.toIntExact(quota.ratePerMinute()))
+                .put("burst", Math.toIntExact(quota.burst())));
         return json;
     }
 

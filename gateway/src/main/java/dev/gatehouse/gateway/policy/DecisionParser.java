@@ -6,7 +6,9 @@ import dev.gatehouse.gateway.policy.api.Decision.Reason;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.Quota;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -25,7 +27,10 @@ import java.util.TreeSet;
  *   <li>more than one result, an element other than {@code {"result": value}}, or a value that does not match
  *       schemas/decision.json exactly (allow a JSON boolean; reasons a list of {@code {code, message}} strings;
  *       obligations an object with optional {@code modes} and {@code wikiPaths}, each an object of strings keyed by
- *       argument field, and an optional string {@code wikiRoot}; no other members) →
+ *       argument field, an optional string {@code wikiRoot} and an optional {@code quota} of exactly {@code bucket}
+ *       and {@code class} (non-empty strings, the bucket at most {@value Quota#MAX_BUCKET_CHARS} characters) and
+ *       {@code ratePerMinute} and {@code burst} (whole JSON numbers from 1 to {@value Quota#MAX_TOKENS}); no other
+ *       members) →
  *       {@link PolicyFault#MALFORMED_RESULT};</li>
  *   <li>{@code allow: true} with reasons, or {@code allow: false} without any → {@link PolicyFault#MALFORMED_RESULT}
  *       (the policy guarantees allow ⇔ no reasons, so a break means the bundle is not the one we test);</li>
@@ -39,7 +44,8 @@ public final class DecisionParser {
 
     private static final Set<String> DECISION_MEMBERS = Set.of("allow", "reasons", "obligations");
     private static final Set<String> REASON_MEMBERS = Set.of("code", "message");
-    private static final Set<String> OBLIGATION_MEMBERS = Set.of("modes", "wikiPaths", "wikiRoot");
+    private static final Set<String> OBLIGATION_MEMBERS = Set.of("modes", "wikiPaths", "wikiRoot", "quota");
+    private static final Set<String> QUOTA_MEMBERS = Set.of("bucket", "class", "ratePerMinute", "burst");
 
     private DecisionParser() {
     }
@@ -170,8 +176,32 @@ public final class DecisionParser {
         Map<String, String> wikiPaths = fieldMap(obligations, "wikiPaths");
         Optional<String> wikiRoot = obligations.has("wikiRoot") ? Optional.of(text(obligations, "wikiRoot"))
                 : Optional.empty();
-        return modes.isEmpty() && wikiPaths.isEmpty() && wikiRoot.isEmpty() ? Obligations.NONE
-                : new Obligations(modes, wikiPaths, wikiRoot);
+        Optional<Quota> quota = obligations.has("quota") ? Optional.of(quota(obligations.get("quota")))
+                : Optional.empty();
+        return modes.isEmpty() && wikiPaths.isEmpty() && wikiRoot.isEmpty() && quota.isEmpty() ? Obligations.NONE
+                : new Obligations(modes, wikiPaths, wikiRoot, quota);
+    }
+
+    /** The quota obligation, exactly its four members; a number must be a whole one in range, never rounded. */
+    private static Quota quota(JsonNode quota) throws Malformed {
+        requireObjectWith(quota, QUOTA_MEMBERS, QUOTA_MEMBERS, "obligations.quota");
+        String bucket = text(quota, "bucket");
+        String bucketClass = text(quota, "class");
+        if (bucket.isEmpty() || bucket.length() > Quota.MAX_BUCKET_CHARS || bucketClass.isEmpty()) {
+            throw new Malformed("obligations.quota names an empty or too long bucket or class");
+        }
+        return new Quota(bucket, bucketClass, tokens(quota, "ratePerMinute"), tokens(quota, "burst"));
+    }
+
+    private static long tokens(JsonNode quota, String member) throws Malformed {
+        JsonNode value = quota.get(member);
+        // 5.0 is a whole number in JSON (OPA writes integral floats without a fraction); 5.5, 0 and 10^10 are not.
+        if (!value.isNumber() || value.decimalValue().stripTrailingZeros().scale() > 0
+                || value.decimalValue().compareTo(BigDecimal.ONE) < 0
+                || value.decimalValue().compareTo(BigDecimal.valueOf(Quota.MAX_TOKENS)) > 0) {
+            throw new Malformed("obligations.quota." + member + " is not a whole number from 1 to " + Quota.MAX_TOKENS);
+        }
+        return value.longValue();
     }
 
     /** An optional member that maps argument fields to strings; which fields a row needs is the gate's check. */

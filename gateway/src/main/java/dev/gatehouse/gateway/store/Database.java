@@ -158,6 +158,17 @@ public class Database {
         });
     }
 
+    /**
+     * A pooled connection for a library that runs its own statements (the quota buckets, {@link BoundedDataSource}),
+     * under the same deadline as a store call made now: the request's budget when this thread serves one. The caller
+     * closes it, which hands it back to the pool with its settings restored.
+     *
+     * @throws StoreUnavailableException when no connection could be had in time
+     */
+    public Connection boundedConnection() {
+        return connection(end());
+    }
+
     /** True when the store answers a trivial query now. */
     public boolean ping() {
         try {

@@ -14,7 +14,7 @@ import java.util.Locale;
  * <ul>
  * <li>{@value #DECISIONS} (counter) tagged {@code method} ({@code tools/call|tools/list}), {@code tool} (a served
  *     tool's name, {@code unknown} for any other name, so callers cannot grow the series, and {@code -} for
- *     tools/list) and {@code outcome} ({@code allow|deny|unavailable});</li>
+ *     tools/list) and {@code outcome} ({@code allow|deny|unavailable|rate_limited});</li>
  * <li>{@value #REASONS} (counter) tagged {@code tool} and {@code reason}: one per reason code of a denial or fault;</li>
  * <li>{@value #LATENCY} (timer with a percentile histogram) tagged {@code method}: the PDP's answer time, queue wait
  *     included, in seconds on the Prometheus side.</li>
@@ -29,7 +29,7 @@ public class DecisionMetrics {
 
     /** The outcome of one decision as the caller saw it. */
     public enum Outcome {
-        ALLOW, DENY, UNAVAILABLE;
+        ALLOW, DENY, UNAVAILABLE, RATE_LIMITED;
 
         String tag() {
             return name().toLowerCase(Locale.ROOT);

@@ -396,9 +396,9 @@ class AdminApiTest {
             }
         }
         assertTrue(counted, response.body());
-        // The denied call (and the listing) ran every step but the handler; both lookups of a thread caller were
-        // timed.
-        assertEquals(java.util.Set.of("facts", "arguments", "decision", "decision-log", "enforce"),
+        // The denied call ran every step but the handler (its quota step charged nothing), the listing every step
+        // but the quota and the handler; both lookups of a thread caller were timed.
+        assertEquals(java.util.Set.of("facts", "arguments", "decision", "quota", "decision-log", "enforce"),
                 gateSteps, response.body());
         assertTrue(lookups.containsAll(java.util.Set.of("lookup.agent_session", "lookup.agent_settings")),
                 response.body());

@@ -86,6 +86,19 @@ final class McpHttp {
         return result.has("tools") || (result.has("content") && !result.path("isError").asBoolean(true));
     }
 
+    /**
+     * Over the agent's quota or its share of the gateway (docs/domain.md §10): the tool error {@code rate_limited}
+     * with {@code retryAfterMs}, or for tools/list HTTP 429 with {@code Retry-After}. Retryable; nothing was called.
+     */
+    static boolean rateLimited(HttpResponse<String> response) throws IOException {
+        if (response.statusCode() == 429) {
+            return response.headers().firstValue("Retry-After").isPresent();
+        }
+        JsonNode content = firstJson(response.body()).path("result").path("structuredContent");
+        return response.statusCode() == 200 && content.path("kind").asText().equals("rate_limited")
+                && content.path("retryable").asBoolean(false) && content.path("retryAfterMs").asLong() >= 1;
+    }
+
     /** HTTP 503 with {@code Retry-After}: nothing was decided, retry. */
     static boolean unavailable(HttpResponse<String> response) {
         return response.statusCode() == 503 && response.headers().firstValue("Retry-After").isPresent();

@@ -34,7 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two gateway processes (replicas A and B) on one PostgreSQL, as behind a load balancer: a token minted through A
  * works on B, a revocation on A is refused on B and a settings change on A applies on B once B's cache heard of it
- * (at the next call after the notification; the 1 s bound without one is StoreCacheTest's), 5,000 2026-07-28 calls alternating A and B all succeed, a handshake-era session of A is 404 on B and
+ * (at the next call after the notification; the 1 s bound without one is StoreCacheTest's), 5,000 2026-07-28 calls
+ * alternating A and B as fast as eight clients can send them are each served or rate_limited (never an error), and
+ * the served ones fit the agent's one read budget, shared by both replicas, not doubled (docs/domain.md §10); a
+ * handshake-era session of A is 404 on B and
  * re-initialize on B works; then the database goes down (503 unavailable with Retry-After, /health says why, the
  * gateways stay up) and comes back (calls work again without a restart); and a restarted replica still knows every
  * session. Also the embedded default: a gateway restarted on its own embedded PostgreSQL keeps its sessions.
@@ -93,11 +96,21 @@ class ScaleOutIT {
             assertEquals(version + 1, JSON.readTree(stale.body()).path("currentVersion").asLong());
             assertAllowed(call(a, token, 4));
 
-            // 5,000 calls alternating A and B, none failing.
+            // 5,000 calls alternating A and B, none failing; beyond the agent's read budget they are rate_limited,
+            // and both replicas together serve no more than the one budget: burst, refill over the run, and what
+            // each replica may take before it syncs (sync-tokens 0.1 of the burst).
             Load load = alternate(a, b, token);
-            System.out.printf("scale-out: %d calls alternating A/B in %d ms, %d errors, p50 %.2f ms%n", CALLS,
-                    load.millis, load.errors, load.p50Millis);
+            JsonNode read = JSON.readTree(dev.gatehouse.gateway.policy.TestBundle.policies()
+                    .resolve("gatehouse/quotas/data.json").toFile()).path("budgets").path("thread").path("read");
+            long burst = read.path("burst").asLong();
+            long budget = burst + 2 * (long) Math.floor(burst * 0.1)
+                    + (long) Math.ceil(read.path("ratePerMinute").asLong() * (load.millis / 60_000.0 + 1 / 60.0));
+            System.out.printf("scale-out: %d calls alternating A/B in %d ms, %d served, %d rate_limited (budget of"
+                    + " both replicas together %d), %d errors, p50 %.2f ms%n", CALLS, load.millis, load.served,
+                    load.rateLimited, budget, load.errors, load.p50Millis);
             assertEquals(0, load.errors, load.firstError);
+            assertEquals(CALLS, load.served + load.rateLimited);
+            assertTrue(load.served >= burst && load.served <= budget, "served " + load.served + ", budget " + budget);
 
             // GET /admin/sessions lists it without any token or hash.
             HttpResponse<String> listed = b.admin("GET", "/admin/sessions", "");
@@ -188,11 +201,13 @@ class ScaleOutIT {
         return last;
     }
 
-    private record Load(long millis, int errors, String firstError, double p50Millis) {
+    private record Load(long millis, int served, int rateLimited, int errors, String firstError, double p50Millis) {
     }
 
     private static Load alternate(GatewayStack a, GatewayStack b, String token) throws Exception {
         AtomicInteger errors = new AtomicInteger();
+        AtomicInteger served = new AtomicInteger();
+        AtomicInteger rateLimited = new AtomicInteger();
         AtomicLong next = new AtomicLong();
         List<String> firstError = java.util.Collections.synchronizedList(new ArrayList<>());
         long[] latencies = new long[CALLS];
@@ -206,7 +221,11 @@ class ScaleOutIT {
                         long t0 = System.nanoTime();
                         try {
                             HttpResponse<String> response = call(i % 2 == 0 ? a : b, token, 1000 + i);
-                            if (!allowed(response)) {
+                            if (allowed(response)) {
+                                served.incrementAndGet();
+                            } else if (rateLimited(response)) {
+                                rateLimited.incrementAndGet();
+                            } else {
                                 errors.incrementAndGet();
                                 firstError.add(response.statusCode() + " " + response.body());
                             }
@@ -227,7 +246,7 @@ class ScaleOutIT {
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         java.util.Arrays.sort(latencies);
-        return new Load(millis, errors.get(), firstError.isEmpty() ? "" : firstError.get(0),
+        return new Load(millis, served.get(), rateLimited.get(), errors.get(), firstError.isEmpty() ? "" : firstError.get(0),
                 latencies[CALLS / 2] / 1e6);
     }
 
@@ -288,6 +307,13 @@ class ScaleOutIT {
     private static HttpResponse<String> get(GatewayStack stack, String path) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create(stack.baseUrl() + path)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A tool error {@code rate_limited}: over the agent's quota or its share, retryable, nothing was called. */
+    private static boolean rateLimited(HttpResponse<String> response) throws IOException {
+        JsonNode content = firstJson(response.body()).path("result").path("structuredContent");
+        return response.statusCode() == 200 && content.path("kind").asText().equals("rate_limited")
+                && content.path("retryable").asBoolean(false) && content.path("retryAfterMs").asLong() >= 1;
     }
 
     private static boolean allowed(HttpResponse<String> response) throws IOException {

@@ -18,6 +18,7 @@ import dev.gatehouse.gateway.policy.OpaCli;
 import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
+import dev.gatehouse.gateway.quota.TestQuotas;
 import dev.gatehouse.gateway.support.Callers;
 import dev.gatehouse.gateway.support.InMemoryAgentDirectory;
 import dev.gatehouse.gateway.support.LoggedRecords;
@@ -58,7 +59,7 @@ class GateAuditTrailTest {
         configuration.setPath(dir.resolve("decisions.jsonl").toString());
         DecisionLog log = new DecisionLog(configuration);
         Gate gate = GateTest.gate(tables, new TrustedContextResolver(new ThreadStateHost(), settings,
-                new GatewayProperties()), pdp, log);
+                new GatewayProperties()), pdp, log, new TestQuotas());
 
         List<String> earlier = new ArrayList<>();
         earlier.add(decided(gate.call(Callers.a1(), "wiki_read", Map.of("path", "notes/plan.md"))));

@@ -14,6 +14,8 @@ import dev.gatehouse.gateway.context.AgentSettingsStore;
 import dev.gatehouse.gateway.context.TrustedContextResolver;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
+import dev.gatehouse.gateway.quota.FairShare;
+import dev.gatehouse.gateway.quota.TestQuotas;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
 import dev.gatehouse.gateway.support.Callers;
 import dev.gatehouse.gateway.support.InMemoryAgentDirectory;
@@ -28,6 +30,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -47,6 +50,7 @@ class GatePipelineTest {
     private static final String FACTS = "facts";
     private static final String ARGUMENTS = "arguments";
     private static final String DECISION = "decision";
+    private static final String QUOTA = "quota";
     private static final String DECISION_LOG = "decision-log";
     private static final String ENFORCE = "enforce";
     private static final String HANDLER = "handler";
@@ -72,15 +76,19 @@ class GatePipelineTest {
                 new AgentSettings.Wiki(true, true)));
     }
 
+    private final TestQuotas quotas = new TestQuotas();
+    private FairShare share;
+
     private Gate gate(PolicyDecisionPoint engine, InMemoryAgentDirectory directory, Path log) {
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(log.toString());
         DecisionMetrics metrics = new DecisionMetrics(new SimpleMeterRegistry());
         GatePipeline pipeline = new GatePipeline(engine, new DecisionLog(configuration),
-                new GateSteps(meters, new Tracing(OpenTelemetry.noop())), metrics);
+                new GateSteps(meters, new Tracing(OpenTelemetry.noop())), metrics, quotas.step());
+        share = quotas.fairShare();
         return new Gate(new ToolTables(handlers.all(), new ClosedSchemaArgumentCheck()),
                 new TrustedContextResolver(new ThreadStateHost(), directory, new GatewayProperties()), engine,
-                pipeline, metrics, new ArgumentLimits());
+                pipeline, metrics, new ArgumentLimits(), share);
     }
 
     /** How often each step was timed: step → count. */
@@ -106,7 +114,7 @@ class GatePipelineTest {
                 Map.of("path", "notes/page.md"));
 
         assertInstanceOf(GateResult.Completed.class, result, result::toString);
-        assertEquals(once(FACTS, ARGUMENTS, DECISION, DECISION_LOG, ENFORCE, HANDLER), timed());
+        assertEquals(once(FACTS, ARGUMENTS, DECISION, QUOTA, DECISION_LOG, ENFORCE, HANDLER), timed());
     }
 
     @Test
@@ -115,12 +123,12 @@ class GatePipelineTest {
                 Map.of("path", "../a2/secret.md"));
 
         assertInstanceOf(GateResult.Denied.class, result, result::toString);
-        assertEquals(once(FACTS, ARGUMENTS, DECISION, DECISION_LOG, ENFORCE), timed());
+        assertEquals(once(FACTS, ARGUMENTS, DECISION, QUOTA, DECISION_LOG, ENFORCE), timed());
         assertEquals(0, handlers.calls.size());
     }
 
     @Test
-    void aListingRunsTheSameStepsAsACallButTheHandler() {
+    void aListingRunsTheSameStepsAsACallButTheQuotaAndTheHandler() {
         assertInstanceOf(Listing.Listed.class, gate(pdp, settings, logFile).list(Callers.a1()));
         assertEquals(once(FACTS, ARGUMENTS, DECISION, DECISION_LOG, ENFORCE), timed());
     }
@@ -162,7 +170,7 @@ class GatePipelineTest {
         assertEquals(GateFault.Kind.DECISION, fault.kind());
         String decisionId = fault.decisionId().orElseThrow().toString();
         assertTrue(Files.readString(logFile).contains(decisionId), "the fault is in the decision log");
-        assertEquals(once(FACTS, ARGUMENTS, DECISION, DECISION_LOG), timed());
+        assertEquals(once(FACTS, ARGUMENTS, DECISION, QUOTA, DECISION_LOG), timed());
         assertEquals(0, handlers.calls.size());
     }
 
@@ -176,7 +184,54 @@ class GatePipelineTest {
 
         assertEquals(GateFault.Kind.DECISION_LOG, fault.kind());
         assertTrue(fault.decisionId().isPresent(), "the record that could not be written is named");
-        assertEquals(once(FACTS, ARGUMENTS, DECISION, DECISION_LOG), timed());
+        assertEquals(once(FACTS, ARGUMENTS, DECISION, QUOTA, DECISION_LOG), timed());
         assertEquals(0, handlers.calls.size());
+    }
+
+    /**
+     * The quota step comes between the decision and its record: a call over its bucket (the policy's thread read
+     * budget, a burst of 120, with no wait allowed and no time passing) is decided, charged nothing, logged and never
+     * enforced or handled.
+     */
+    @Test
+    void aCallOverItsQuotaIsLoggedAndStopsBeforeEnforce() throws IOException {
+        quotas.properties.setMaxWait(Duration.ZERO);
+        Gate gate = gate(pdp, settings, logFile);
+        int admitted = 0;
+        GateResult result = gate.call(Callers.a1(), "wiki_read", Map.of("path", "notes/page.md"));
+        while (result instanceof GateResult.Completed) {
+            admitted++;
+            result = gate.call(Callers.a1(), "wiki_read", Map.of("path", "notes/page.md"));
+        }
+
+        GateResult.RateLimited limited = assertInstanceOf(GateResult.RateLimited.class, result, result::toString);
+        assertEquals(120, admitted, "the burst of the thread read budget");
+        assertTrue(Files.readString(logFile).contains(limited.decisionId()), "the refusal is in the decision log");
+        Map<String, Long> expected = new TreeMap<>(Map.of(FACTS, 121L, ARGUMENTS, 121L, DECISION, 121L, QUOTA, 121L,
+                DECISION_LOG, 121L, ENFORCE, 120L, HANDLER, 120L));
+        assertEquals(expected, timed());
+        assertEquals(120, handlers.calls.size());
+    }
+
+    /**
+     * The fair share is held around the steps after the facts: a call whose caller has every place is logged and
+     * refused without a decision, and a listing is refused without one and without a record.
+     */
+    @Test
+    void aCallerOverItsFairShareIsRefusedAfterTheFactsWithoutADecision() throws IOException {
+        quotas.properties.setInFlight(1);
+        quotas.properties.setQueued(0);
+        Gate gate = gate(pdp, settings, logFile);
+        TrustedContextResolver pip = new TrustedContextResolver(new ThreadStateHost(), settings,
+                new GatewayProperties());
+        try (FairShare.Place held = share.enter(pip.resolve(Callers.a1()).facts())) {
+            GateResult.RateLimited limited = assertInstanceOf(GateResult.RateLimited.class,
+                    gate.call(Callers.a1(), "wiki_read", Map.of("path", "notes/page.md")));
+            assertInstanceOf(Listing.RateLimited.class, gate.list(Callers.a1()));
+
+            assertTrue(Files.readString(logFile).contains(limited.decisionId()), "the refusal is in the decision log");
+            assertEquals(new TreeMap<>(Map.of(FACTS, 2L, DECISION_LOG, 1L)), timed());
+            assertEquals(0, handlers.calls.size());
+        }
     }
 }

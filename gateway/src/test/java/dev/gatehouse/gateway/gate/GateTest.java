@@ -22,6 +22,7 @@ import dev.gatehouse.gateway.context.AgentSettingsStore;
 import dev.gatehouse.gateway.context.OutsideAgentRegistration;
 import dev.gatehouse.facts.Modes;
 import dev.gatehouse.gateway.policy.api.Obligations;
+import dev.gatehouse.gateway.policy.api.Quota;
 import dev.gatehouse.gateway.context.TrustedContextResolver;
 import dev.gatehouse.facts.ClosedSchemaArgumentCheck;
 import dev.gatehouse.gateway.policy.api.Decision;
@@ -31,6 +32,7 @@ import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdp;
 import dev.gatehouse.gateway.policy.TestBundle;
 import dev.gatehouse.gateway.policy.embedded.EmbeddedPdpConfiguration;
+import dev.gatehouse.gateway.quota.TestQuotas;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
 import dev.gatehouse.gateway.support.Callers;
 import dev.gatehouse.gateway.support.DecidingPdp;
@@ -70,6 +72,7 @@ class GateTest {
     private final dev.gatehouse.gateway.support.InMemoryAgentDirectory settings =
             new dev.gatehouse.gateway.support.InMemoryAgentDirectory();
     private final RecordingHandlers handlers = new RecordingHandlers();
+    private final TestQuotas quotas = new TestQuotas();
     private Path logFile;
     private Gate gate;
 
@@ -101,15 +104,16 @@ class GateTest {
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(log.toString());
         return gate(tables, new TrustedContextResolver(host, settings, new GatewayProperties()), engine,
-                new DecisionLog(configuration));
+                new DecisionLog(configuration), quotas);
     }
 
-    /** A gate with its own step pipeline, meters and tracing (nothing of ours replaced). */
-    static Gate gate(ToolTables tables, TrustedContextResolver pip, PolicyDecisionPoint engine, DecisionLog log) {
+    /** A gate with its own step pipeline, meters and tracing and the real quota enforcement of {@code quotas}. */
+    static Gate gate(ToolTables tables, TrustedContextResolver pip, PolicyDecisionPoint engine, DecisionLog log,
+            TestQuotas quotas) {
         DecisionMetrics metrics = new DecisionMetrics(new SimpleMeterRegistry());
         GatePipeline pipeline = new GatePipeline(engine, log,
-                new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())), metrics);
-        return new Gate(tables, pip, engine, pipeline, metrics, new ArgumentLimits());
+                new GateSteps(new SimpleMeterRegistry(), new Tracing(OpenTelemetry.noop())), metrics, quotas.step());
+        return new Gate(tables, pip, engine, pipeline, metrics, new ArgumentLimits(), quotas.fairShare());
     }
 
     /** The decision ids of the tools/call records written so far, in order. */
@@ -520,7 +524,7 @@ class GateTest {
         configuration.setPath(logFile.toString());
         Gate unreadable = gate(new ToolTables(handlers.all(), new ClosedSchemaArgumentCheck()),
                 new TrustedContextResolver(host, new InMemoryAgentDirectory(down), new GatewayProperties()), pdp,
-                new DecisionLog(configuration));
+                new DecisionLog(configuration), quotas);
         Listing listing = unreadable.list(Callers.a1());
         assertEquals(GateFault.Kind.FACTS, assertInstanceOf(Listing.Unavailable.class, listing).fault().kind());
         assertEquals(GateFault.Kind.FACTS, unavailable(unreadable.call(Callers.a1(), "t3_thread_list", Map.of())));
@@ -546,16 +550,18 @@ class GateTest {
         assertEquals(List.of(), handlers.calls);
     }
 
+    private static final Optional<Quota> QUOTA = Optional.of(new Quota("thread/read/a1", "read", 600, 100));
+
     /**
      * Obligations are matched to the row by field: one for another field, only some of them, or the paths without
-     * the subtree they lie in, is not enough.
+     * the subtree they lie in, is not enough, even with a quota.
      */
     @Test
     void anAllowWithObligationsForOtherFieldsIsNotEnforced() {
         for (Obligations wrong : List.of(
-                new Obligations(Map.of(), Map.of("other", "agents/a1/page.md"), Optional.of("agents/a1")),
-                new Obligations(Map.of(), Map.of("path", "agents/a1/page.md"), Optional.empty()),
-                new Obligations(Map.of("runtimeMode", "auto"), Map.of(), Optional.empty()))) {
+                new Obligations(Map.of(), Map.of("other", "agents/a1/page.md"), Optional.of("agents/a1"), QUOTA),
+                new Obligations(Map.of(), Map.of("path", "agents/a1/page.md"), Optional.empty(), QUOTA),
+                new Obligations(Map.of("runtimeMode", "auto"), Map.of(), Optional.empty(), QUOTA))) {
             Gate gated = gate(allowing(wrong), logFile);
             assertEquals(List.of("policy_unavailable"), denial(gated.call(Callers.a1(), "wiki_read",
                     Map.of("path", "page.md"))));
@@ -563,6 +569,94 @@ class GateTest {
                     Map.of("projectId", "proj-1", "prompt", "go"))));
         }
         assertEquals(List.of(), handlers.calls);
+    }
+
+    /** A quota obligation for the caller of {@code input}, of {@code rate} tokens a minute and {@code burst}. */
+    private static Quota quota(DecisionInput input, long rate, long burst) {
+        return new Quota("thread/read/" + input.caller().logicalAgentId(), "read", rate, burst);
+    }
+
+    /** wiki_read's row obligations for a1's page.md, with {@code quota} or none. */
+    private static Obligations wikiRead(Optional<Quota> quota) {
+        return new Obligations(Map.of(), Map.of("path", "agents/a1/page.md"), Optional.of("agents/a1"), quota);
+    }
+
+    /**
+     * Fail closed (docs/domain.md §10): an allow that carries every obligation of its row but no quota is refused
+     * {@code policy_unavailable}; a gap in the quota data never lets a call through unlimited. The same allow with
+     * a quota runs, so the quota is what was missing.
+     */
+    @Test
+    void anAllowWithoutAQuotaIsPolicyUnavailableAndRunsNothing() {
+        Gate unquoted = gate(allowing(wikiRead(Optional.empty())), logFile);
+        assertEquals(List.of("policy_unavailable"), denial(unquoted.call(Callers.a1(), "wiki_read",
+                Map.of("path", "page.md"))));
+        assertEquals(List.of(), handlers.calls);
+        Gate quoted = gate(new DecidingPdp(pdp, input -> new PolicyOutcome.Decided<>(new Decision(true, List.of(),
+                wikiRead(Optional.of(quota(input, 60, 5))), "rev", 1))), logFile);
+        assertInstanceOf(GateResult.Completed.class, quoted.call(Callers.a1(), "wiki_read",
+                Map.of("path", "page.md")));
+        assertEquals(1, handlers.calls.size());
+    }
+
+    /**
+     * A quota obligation of the wrong shape is a malformed decision, a {@code DECISION} fault (answered
+     * {@code unavailable}): refused, never run, never charged.
+     */
+    @Test
+    void aMalformedQuotaObligationIsPolicyUnavailable() {
+        Gate malformed = gate(new DecidingPdp(pdp, input -> dev.gatehouse.gateway.policy.DecisionParser.decision(
+                new dev.gatehouse.gateway.policy.ResultSet(JSON.valueToTree(List.of(Map.of("result", Map.of(
+                        "allow", true, "reasons", List.of(), "obligations", Map.of("wikiPaths",
+                                Map.of("path", "agents/a1/page.md"), "wikiRoot", "agents/a1", "quota",
+                                Map.of("bucket", "thread/read/a1", "class", "read", "ratePerMinute", 0,
+                                        "burst", 5)))))), "rev"), System.nanoTime())), logFile);
+        assertEquals(GateFault.Kind.DECISION, unavailable(malformed.call(Callers.a1(), "wiki_read",
+                Map.of("path", "page.md"))));
+        assertEquals(List.of(), handlers.calls);
+        assertEquals(0, quotas.meters.find(dev.gatehouse.gateway.quota.QuotaMetrics.CHARGES).counters().size());
+    }
+
+    /**
+     * Over its quota a call is {@code rate_limited} with when to retry, logged with its own code, and never reaches
+     * its handler; another agent's bucket is its own. A rate of one a minute and a burst of one: the second call
+     * waits {@code max-wait} (250 ms of the test time) for nothing and is told the rest of the minute.
+     */
+    @Test
+    void aCallOverItsQuotaIsRateLimitedAndNeverReachesItsHandler() throws IOException {
+        Gate limited = gate(new DecidingPdp(pdp, input -> new PolicyOutcome.Decided<>(new Decision(true, List.of(),
+                new Obligations(Map.of(), Map.of("path", "agents/" + input.caller().logicalAgentId() + "/page.md"),
+                        Optional.of("agents/" + input.caller().logicalAgentId()), Optional.of(quota(input, 1, 1))),
+                "rev", 1))), logFile);
+        assertInstanceOf(GateResult.Completed.class, limited.call(Callers.a1(), "wiki_read",
+                Map.of("path", "page.md")));
+        GateResult.RateLimited over = assertInstanceOf(GateResult.RateLimited.class,
+                limited.call(Callers.a1(), "wiki_read", Map.of("path", "page.md")));
+        assertEquals("rate_limited", over.reason().code());
+        assertEquals(59_750, over.retryAfterMs());
+        assertEquals(1, handlers.calls.size());
+        JsonNode record = lastRecord(new int[1]);
+        assertEquals(over.decisionId(), record.path("decision_id").asText());
+        assertEquals("rate_limited", record.path("quota").path("code").asText());
+        assertEquals("thread/read/a1", record.path("quota").path("bucket").asText());
+        assertEquals(59_750, record.path("quota").path("retryAfterMs").asLong());
+        assertInstanceOf(GateResult.Completed.class, limited.call(Callers.a2(), "wiki_read",
+                Map.of("path", "page.md")));
+        assertEquals(2, handlers.calls.size());
+    }
+
+    /** Denials and tools/list are never charged; an allowed call is, once, to its row's bucket class. */
+    @Test
+    void onlyAllowedCallsAreCharged() {
+        for (int i = 0; i < 50; i++) {
+            assertInstanceOf(GateResult.Denied.class, gate.call(Callers.a1(), "wiki_read",
+                    Map.of("path", "../a2/page.md")));
+            assertInstanceOf(Listing.Listed.class, gate.list(Callers.a1()));
+        }
+        assertEquals(0, quotas.meters.find(dev.gatehouse.gateway.quota.QuotaMetrics.CHARGES).counters().size());
+        assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1(), "wiki_read", Map.of("path", "page.md")));
+        assertEquals(1.0, quotas.meters.get(dev.gatehouse.gateway.quota.QuotaMetrics.CHARGES).tag("class", "read")
+                .tag("outcome", "admitted").tag("budget", "shared").counter().count());
     }
 
     private PolicyDecisionPoint allowing(Obligations obligations) {

@@ -9,6 +9,7 @@ import dev.gatehouse.gateway.gate.GateResult;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.tools.ToolOutcome;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -53,5 +54,19 @@ class ToolReplyTest {
         ToolReply denied = ToolReply.of(new GateResult.Denied("d-3", List.of(new Decision.Reason("x", "m")), false));
         assertEquals("denied", denied.structuredContent().get("kind"));
         assertFalse(denied.structuredContent().containsKey("retryable"));
+    }
+
+    /** Over a quota or a fair share (docs/domain.md §10): a retryable tool error that says when to retry. */
+    @Test
+    void aRateLimitedCallSaysWhenToRetry() {
+        ToolReply limited = ToolReply.of(new GateResult.RateLimited("d-4",
+                new Decision.Reason("rate_limited", "over this agent's budget"), 1_250));
+        assertTrue(limited.isError());
+        assertEquals("rate_limited", limited.structuredContent().get("kind"));
+        assertEquals(true, limited.structuredContent().get("retryable"));
+        assertEquals(1_250L, limited.structuredContent().get("retryAfterMs"));
+        assertEquals("d-4", limited.structuredContent().get("decisionId"));
+        assertEquals(List.of(Map.of("code", "rate_limited", "message", "over this agent's budget")),
+                limited.structuredContent().get("reasons"));
     }
 }

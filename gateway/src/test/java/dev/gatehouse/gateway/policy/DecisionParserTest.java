@@ -10,6 +10,7 @@ import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.api.Quota;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import java.util.List;
 import java.util.Map;
@@ -77,11 +78,44 @@ class DecisionParserTest {
             [{"result":{"allow":false,"reasons":[{"code":1,"message":"m"}],"obligations":{}}}] | malformed_result
             [{"result":{"allow":true,"reasons":[],"obligations":{}}},{"result":{"allow":true,"reasons":[],"obligations":{}}}] | malformed_result
             [{"result":{"allow":true,"reasons":[],"obligations":{}},"x":1}]            | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":{"bucket":"thread/read/a1","class":"read","ratePerMinute":60}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":{"bucket":"thread/read/a1","class":"read","ratePerMinute":60,"burst":5,"extra":1}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":{"bucket":"thread/read/a1","class":"read","ratePerMinute":0,"burst":5}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":{"bucket":"thread/read/a1","class":"read","ratePerMinute":-1,"burst":5}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":{"bucket":"thread/read/a1","class":"read","ratePerMinute":1.5,"burst":5}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":{"bucket":"thread/read/a1","class":"read","ratePerMinute":"60","burst":5}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":{"bucket":"thread/read/a1","class":"read","ratePerMinute":60,"burst":10000000000}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":{"bucket":"thread/read/a1","class":"read","ratePerMinute":60,"burst":null}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":{"bucket":"","class":"read","ratePerMinute":60,"burst":5}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":{"bucket":"thread/read/a1","class":"","ratePerMinute":60,"burst":5}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":{"bucket":1,"class":"read","ratePerMinute":60,"burst":5}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":{"bucket":"thread/read/a1","class":["read"],"ratePerMinute":60,"burst":5}}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":"thread/read/a1"}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":null}}}] | malformed_result
+            [{"result":{"allow":true,"reasons":[],"obligations":{"quota":[]}}}] | malformed_result
             """)
     void everyOtherShapeIsAFault(String raw, String code) {
         PolicyOutcome<Decision> outcome = DecisionParser.decision(resultSet(raw), System.nanoTime());
         PolicyFault fault = assertInstanceOf(PolicyOutcome.Failed.class, outcome).fault();
         assertEquals(code, fault.code());
+    }
+
+    /** A whole number written with a fraction of zero is whole; the numbers are never rounded. */
+    @Test
+    void aQuotaIsDecidedWithItsWholeNumbers() {
+        Decision decision = decided("[{\"result\":{\"allow\":true,\"reasons\":[],\"obligations\":{\"quota\":"
+                + "{\"bucket\":\"thread/read/a1\",\"class\":\"read\",\"ratePerMinute\":60.0,\"burst\":5}}}}]");
+        assertEquals(Optional.of(new Quota("thread/read/a1", "read", 60, 5)), decision.obligations().quota());
+    }
+
+    @Test
+    void aBucketLongerThanTheLimitIsAFault() {
+        String bucket = "b".repeat(Quota.MAX_BUCKET_CHARS + 1);
+        PolicyOutcome<Decision> outcome = DecisionParser.decision(resultSet("[{\"result\":{\"allow\":true,"
+                + "\"reasons\":[],\"obligations\":{\"quota\":{\"bucket\":\"" + bucket + "\",\"class\":\"read\","
+                + "\"ratePerMinute\":60,\"burst\":5}}}}]"), System.nanoTime());
+        assertEquals(PolicyFault.MALFORMED_RESULT,
+                assertInstanceOf(PolicyOutcome.Failed.class, outcome).fault().code());
     }
 
     @Test
@@ -114,7 +148,8 @@ class DecisionParserTest {
     @Test
     void theParsedDecisionWritesBackToTheSameJson() throws Exception {
         String raw = "{\"allow\":true,\"reasons\":[],\"obligations\":{\"modes\":{\"runtimeMode\":\"auto\","
-                + "\"interactionMode\":\"plan\"},\"wikiPaths\":{\"path\":\"agents/a1/x\"}}}";
+                + "\"interactionMode\":\"plan\"},\"wikiPaths\":{\"path\":\"agents/a1/x\"},\"quota\":{\"bucket\":"
+                + "\"thread/read/a1\",\"class\":\"read\",\"ratePerMinute\":1200,\"burst\":120}}}";
         Decision decision = decided("[{\"result\":" + raw + "}]");
         assertEquals(PolicyJson.MAPPER.readTree(raw), DecisionJson.decision(decision));
         assertEquals(PolicyJson.MAPPER.readTree(DENY), DecisionJson.decision(decided("[{\"result\":" + DENY + "}]")));

@@ -199,7 +199,8 @@ class OperabilityTest implements TestPropertyProvider {
         assertEquals("POST /mcp", root.getName());
         assertEquals(CLIENT_SPAN, root.getParentSpanId());
         for (String step : List.of("transport.origin", "transport.authentication", "transport.era", "gate.facts",
-                "gate.arguments", "gate.decision", "gate.decision-log", "gate.enforce", "gate.handler", "facade wiki")) {
+                "gate.arguments", "gate.decision", "gate.quota", "gate.decision-log", "gate.enforce", "gate.handler",
+                "facade wiki")) {
             assertEquals(3, trace.stream().filter(s -> s.getName().equals(step)).count(), step);
         }
         Matcher sent = Pattern.compile("00-" + TRACE_ID + "-([0-9a-f]{16})-01")

@@ -16,16 +16,25 @@ import java.util.Optional;
  *                  handler uses these and never the raw path arguments
  * @param wikiRoot  the caller's wiki subtree, chosen by the policy from the caller facts (docs/domain.md §1, §7);
  *                  present on every allowed call whose row has paths, and the only subtree its handler works in
+ * @param quota     the bucket an allowed tools/call is charged to (docs/domain.md §10); present on every allowed
+ *                  tools/call, absent on denials, notices and tools/list
  */
-public record Obligations(Map<String, String> modes, Map<String, String> wikiPaths, Optional<String> wikiRoot) {
+public record Obligations(Map<String, String> modes, Map<String, String> wikiPaths, Optional<String> wikiRoot,
+        Optional<Quota> quota) {
 
-    /** No obligations (a denied call, or an allowed row without modes or paths). */
+    /** No obligations (a denied call). */
     public static final Obligations NONE = new Obligations(Map.of(), Map.of(), Optional.empty());
 
     public Obligations {
         modes = Map.copyOf(modes);
         wikiPaths = Map.copyOf(wikiPaths);
         Objects.requireNonNull(wikiRoot, "wikiRoot");
+        Objects.requireNonNull(quota, "quota");
+    }
+
+    /** Obligations without a quota (a notice decision, or a call decided by a revision that names none). */
+    public Obligations(Map<String, String> modes, Map<String, String> wikiPaths, Optional<String> wikiRoot) {
+        this(modes, wikiPaths, wikiRoot, Optional.empty());
     }
 
     /** The resolved mode for the row's mode field {@code field}. */
