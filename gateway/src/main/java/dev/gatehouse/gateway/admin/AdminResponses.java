@@ -14,7 +14,7 @@ import java.util.function.Function;
  * "unsupported_provider", message}} for a provider kind, else {@code {error: "invalid_fields", invalid[],
  * messages}};</li>
  * <li>{@link AdminResult.Conflict}: 409 {@code {error: "version_conflict", currentVersion}} with {@code ETag};</li>
- * <li>{@link AdminResult.NotFound}: 404.</li>
+ * <li>{@link AdminResult.NotFound}: 404 {@code {error: "not_found", message}}.</li>
  * </ul>
  */
 final class AdminResponses {
@@ -34,7 +34,12 @@ final class AdminResponses {
         if (result instanceof AdminResult.Refused<T> refused) {
             return refusal(refused.problems());
         }
-        return HttpResponse.notFound();
+        return notFound();
+    }
+
+    /** 404 {@code {error: "not_found", message}}: nothing by that id (or nothing stored under it). */
+    static HttpResponse<?> notFound() {
+        return HttpResponse.notFound(Map.of("error", "not_found", "message", "Nothing by that id."));
     }
 
     static HttpResponse<?> refusal(List<FieldProblem> problems) {

@@ -36,14 +36,15 @@ public class AgentAdminController {
         return agents.settings(agentId)
                 .<HttpResponse<?>>map(stored -> HttpResponse.ok(AgentSettingsView.of(agentId, stored))
                         .header("ETag", AdminResponses.etag(stored.version())))
-                .orElseGet(HttpResponse::notFound);
+                .orElseGet(AdminResponses::notFound);
     }
 
     @Put("/{agentId}")
-    public HttpResponse<?> putAgentSettings(String agentId, @Body AgentSettingsRequest request,
+    public HttpResponse<?> putAgentSettings(String agentId, @Nullable @Body String body,
             @Nullable @Header("If-Match") String ifMatch) {
-        return AdminResponses.answer(agents.put(agentId, request, Optional.ofNullable(ifMatch), Actor.ADMIN_API),
-                stored -> HttpResponse.ok(AgentSettingsView.of(agentId, stored))
-                        .header("ETag", AdminResponses.etag(stored.version())));
+        return AdminResponses.answer(AdminBodies.read(body, AgentSettingsRequest.class), request -> AdminResponses
+                .answer(agents.put(agentId, request, Optional.ofNullable(ifMatch), Actor.ADMIN_API),
+                        stored -> HttpResponse.ok(AgentSettingsView.of(agentId, stored))
+                                .header("ETag", AdminResponses.etag(stored.version()))));
     }
 }

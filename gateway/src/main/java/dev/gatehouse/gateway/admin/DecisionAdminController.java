@@ -122,7 +122,7 @@ public class DecisionAdminController {
     @Get("/{decisionId}")
     public HttpResponse<?> one(@PathVariable String decisionId) {
         return AdminResponses.answer(DecisionQueries.decisionId(decisionId), id -> index.find(id)
-                .<HttpResponse<?>>map(found -> HttpResponse.ok(one(found))).orElseGet(HttpResponse::notFound));
+                .<HttpResponse<?>>map(found -> HttpResponse.ok(one(found))).orElseGet(AdminResponses::notFound));
     }
 
     private static Map<String, Object> one(StoredDecision decision) {

@@ -127,7 +127,7 @@ public class DecisionQueries {
             // answered below
         }
         return AdminResult.refused(FieldProblem.invalid("decisionId",
-                "A decision id is a UUID, as in the error a client got (data.decisionId)."));
+                "A decision id is a UUID, as a denial carries it (structuredContent.decisionId, _meta[\"dev.gatehouse/decisionId\"])."));
     }
 
     /** The codes of every kept revision's reason catalogue, sorted. */

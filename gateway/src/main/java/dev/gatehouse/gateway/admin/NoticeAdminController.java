@@ -6,6 +6,7 @@ import dev.gatehouse.gateway.notice.NoticeProperties;
 import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.notice.NoticeStore;
 import io.micronaut.http.HttpRequest;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
@@ -121,9 +122,10 @@ public class NoticeAdminController {
     }
 
     @Put("/agents/{agentId}")
-    public HttpResponse<?> put(@PathVariable String agentId, @Body DeliveryProfileAdmin.ProfileRequest request) {
-        return AdminResponses.answer(profiles.put(agentId, request, Actor.ADMIN_API),
-                profile -> HttpResponse.ok(view(profile)));
+    public HttpResponse<?> put(@PathVariable String agentId, @Nullable @Body String body) {
+        return AdminResponses.answer(AdminBodies.read(body, DeliveryProfileAdmin.ProfileRequest.class),
+                request -> AdminResponses.answer(profiles.put(agentId, request, Actor.ADMIN_API),
+                        profile -> HttpResponse.ok(view(profile))));
     }
 
     @Get("/agents/{agentId}")

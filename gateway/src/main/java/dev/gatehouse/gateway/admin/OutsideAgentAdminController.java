@@ -33,8 +33,9 @@ public class OutsideAgentAdminController {
     }
 
     @Put
-    public HttpResponse<?> putOutsideAgent(@Body OutsideAgentRequest request) {
-        return AdminResponses.answer(outsideAgents.register(request, Actor.ADMIN_API), HttpResponse::ok);
+    public HttpResponse<?> putOutsideAgent(@Nullable @Body String body) {
+        return AdminResponses.answer(AdminBodies.read(body, OutsideAgentRequest.class),
+                request -> AdminResponses.answer(outsideAgents.register(request, Actor.ADMIN_API), HttpResponse::ok));
     }
 
     @Get

@@ -45,9 +45,10 @@ public class ServiceClientAdminController {
     }
 
     @Put("/{service}/credential")
-    public HttpResponse<?> replace(String service, @Body CredentialRequest request) {
-        return AdminResponses.answer(clients.replace(service, request.credential(), Actor.ADMIN_API),
-                HttpResponse::ok);
+    public HttpResponse<?> replace(String service, @Nullable @Body String body) {
+        return AdminResponses.answer(AdminBodies.read(body, CredentialRequest.class),
+                request -> AdminResponses.answer(clients.replace(service, request.credential(), Actor.ADMIN_API),
+                        HttpResponse::ok));
     }
 
     @Delete("/{service}/credential")

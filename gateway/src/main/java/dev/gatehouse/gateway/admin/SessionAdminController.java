@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.admin.audit.Actor;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
@@ -34,8 +35,9 @@ public class SessionAdminController {
     }
 
     @Post
-    public HttpResponse<?> createSession(@Body CreateSessionRequest request) {
-        return AdminResponses.answer(sessions.attach(request, Actor.ADMIN_API), HttpResponse::created);
+    public HttpResponse<?> createSession(@Nullable @Body String body) {
+        return AdminResponses.answer(AdminBodies.read(body, CreateSessionRequest.class),
+                request -> AdminResponses.answer(sessions.attach(request, Actor.ADMIN_API), HttpResponse::created));
     }
 
     @Get

@@ -2,11 +2,14 @@ package dev.gatehouse.gateway.lifecycle;
 
 import dev.gatehouse.gateway.store.Database;
 import io.micronaut.context.annotation.Factory;
+import io.micronaut.core.annotation.Order;
+import io.micronaut.core.order.Ordered;
 import io.micronaut.servlet.api.annotation.ServletFilterBean;
 import jakarta.inject.Singleton;
 
 /**
- * Mounts {@link StoreBudgetFilter} on every path with the servlet container. The method returns the filter's own type:
+ * Mounts {@link QueryStringFilter} and {@link StoreBudgetFilter} on every path with the servlet container. Each method
+ * returns the filter's own type:
  * the container registers a filter bean under its type's name, and {@code jakarta.servlet.Filter} is taken. It
  * supports asynchronous requests, as every filter in front of the MCP servlet must (its SDK transports use them).
  */
@@ -17,5 +20,12 @@ public class LifecycleFilters {
     @ServletFilterBean(filterName = "store-budget", urlPatterns = "/*", asyncSupported = true)
     public StoreBudgetFilter storeBudgetFilter(Database database) {
         return new StoreBudgetFilter(database);
+    }
+
+    @Singleton
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    @ServletFilterBean(filterName = "query-string", urlPatterns = "/*", asyncSupported = true)
+    public QueryStringFilter queryStringFilter() {
+        return new QueryStringFilter();
     }
 }

@@ -156,7 +156,7 @@ class DecisionAdminApiTest {
             {"cursor=" + "A".repeat(5000), "cursor"},
             {"agent=" + "a".repeat(600), "agent"},
             {"method=tools%2Fdelete", "method"},
-            {"from=%00", "from"},
+            {"from=%01", "from"}, // a NUL (%00) is refused before, by QueryStringFilter
         };
         for (String[] c : cases) {
             HttpResponse<String> response = get("/admin/decisions?" + c[0]);

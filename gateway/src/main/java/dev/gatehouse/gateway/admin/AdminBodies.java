@@ -1,0 +1,77 @@
+package dev.gatehouse.gateway.admin;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import io.micronaut.core.annotation.Nullable;
+import java.util.stream.Collectors;
+
+/**
+ * The one reader of admin API request bodies: a JSON object whose members are all known and of their declared type.
+ * An unknown member, a wrong type (no coercion: {@code "yes"} or {@code 1} is not a boolean, {@code 5} is not a
+ * string), a body that is not JSON, or no body at all is refused with an {@code invalid_fields} problem naming the
+ * member ({@code wiki.raed}; {@code body} for the whole), before anything is written.
+ */
+final class AdminBodies {
+
+    /** The field a problem with the body as a whole is reported on. */
+    static final String BODY_FIELD = "body";
+
+    private static final ObjectMapper STRICT = strict();
+
+    private AdminBodies() {
+    }
+
+    /** {@code body} read as {@code type}, or the problem that refuses it. */
+    static <T> AdminResult<T> read(@Nullable String body, Class<T> type) {
+        if (body == null || body.isBlank()) {
+            return AdminResult.refused(FieldProblem.invalid(BODY_FIELD, "A JSON object is required."));
+        }
+        try {
+            T value = STRICT.readValue(body, type);
+            if (value == null) {
+                return AdminResult.refused(FieldProblem.invalid(BODY_FIELD, "A JSON object is required."));
+            }
+            return new AdminResult.Done<>(value);
+        } catch (UnrecognizedPropertyException unknown) {
+            return AdminResult.refused(FieldProblem.invalid(path(unknown), "Not a member of this request."));
+        } catch (MismatchedInputException wrongType) {
+            String field = path(wrongType);
+            return AdminResult.refused(FieldProblem.invalid(field.isEmpty() ? BODY_FIELD : field,
+                    field.isEmpty() ? "A JSON object is required." : "Wrong type for this member."));
+        } catch (JacksonException notJson) {
+            return AdminResult.refused(FieldProblem.invalid(BODY_FIELD, "Not valid JSON."));
+        }
+    }
+
+    private static String path(JsonMappingException problem) {
+        return problem.getPath().stream().map(ref -> ref.getFieldName() != null ? ref.getFieldName()
+                : String.valueOf(ref.getIndex())).collect(Collectors.joining("."));
+    }
+
+    private static ObjectMapper strict() {
+        JsonMapper mapper = JsonMapper.builder()
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .build();
+        for (LogicalType scalar : new LogicalType[] {LogicalType.Textual, LogicalType.Boolean, LogicalType.Integer}) {
+            for (CoercionInputShape shape : new CoercionInputShape[] {CoercionInputShape.Integer,
+                    CoercionInputShape.Float, CoercionInputShape.Boolean, CoercionInputShape.String}) {
+                if (!shape.name().equals(scalar == LogicalType.Textual ? "String" : scalar.name())) {
+                    mapper.coercionConfigFor(scalar).setCoercion(shape, CoercionAction.Fail);
+                }
+            }
+        }
+        return mapper;
+    }
+}

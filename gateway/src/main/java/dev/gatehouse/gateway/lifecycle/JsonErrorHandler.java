@@ -1,0 +1,52 @@
+package dev.gatehouse.gateway.lifecycle;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+
+/**
+ * Jetty's error answer as {@code {"error": code, "message": reason phrase}} ({@code invalid_request} for 400,
+ * {@code not_found} for 404, {@code internal_error} for 5xx, {@code http_<status>} otherwise), whatever the client
+ * accepts: no stack, no servlet name, no exception text, no Jetty version.
+ */
+final class JsonErrorHandler extends ErrorHandler {
+
+    JsonErrorHandler() {
+        setShowStacks(false);
+        setShowServlet(false);
+        setShowMessageInTitle(false);
+    }
+
+    @Override
+    protected void generateAcceptableResponse(Request baseRequest, HttpServletRequest request,
+            HttpServletResponse response, int code, String message) throws IOException {
+        response.setContentType("application/json");
+        response.setCharacterEncoding("UTF-8");
+        response.getWriter().write(body(code));
+        baseRequest.setHandled(true);
+    }
+
+    @Override
+    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+        fields.put(new HttpField(HttpHeader.CONTENT_TYPE, "application/json;charset=utf-8"));
+        return ByteBuffer.wrap(body(status).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String body(int status) {
+        String error = switch (status) {
+            case 400 -> "invalid_request";
+            case 404 -> "not_found";
+            default -> status >= 500 ? "internal_error" : "http_" + status;
+        };
+        String reason = HttpStatus.getMessage(status);
+        return "{\"error\":\"" + error + "\",\"message\":\"" + (reason == null ? "" : reason.replace("\"", "'")) + "\"}";
+    }
+}

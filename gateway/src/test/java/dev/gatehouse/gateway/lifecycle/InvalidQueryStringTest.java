@@ -1,0 +1,105 @@
+package dev.gatehouse.gateway.lifecycle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.gateway.support.RawHttp;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A query string that is not a valid URI query is a 400 with a small JSON body on every path family, with or without
+ * the admin credential, and no answer ever carries a stack trace or the container's name.
+ */
+@MicronautTest(transactional = false)
+@Property(name = "micronaut.server.port", value = "-1")
+@Property(name = "gatehouse.policy.bundle-path", value = "../target/bundle/bundle.tar.gz")
+@Property(name = "gatehouse.admin.credential", value = "query-test-credential")
+@Property(name = "gatehouse.audit.path", value = "target/test-decisions/query.jsonl")
+@Property(name = "gatehouse.public-url", value = "https://gatehouse.example")
+@Property(name = "gatehouse.oauth.issuer", value = "https://issuer.example")
+class InvalidQueryStringTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<String> PATHS = List.of("/health", "/console", "/admin/decisions", "/admin/sessions",
+            "/.well-known/oauth-protected-resource", "/prometheus", "/nonexistent");
+    private static final List<String> ILLEGAL = List.of("<", ">", "|", "^", "`", "{", "}", "\\", "\"", "<script>");
+    private static final List<String> BROKEN_ESCAPES = List.of("%zz", "%f", "%", "a%", "%g0", "%0g");
+    private static final List<String> BAD_BYTES = List.of("%ff", "%c3%28", "%00", "%00%ff", "%e2%82", "%c0%af");
+
+    @Inject
+    EmbeddedServer server;
+
+    @Test
+    void invalidQueriesAreRefusedWith400JsonOnEveryPath() throws Exception {
+        for (String path : PATHS) {
+            for (List<String> kind : List.of(ILLEGAL, BROKEN_ESCAPES, BAD_BYTES)) {
+                for (String bad : kind) {
+                    for (boolean credential : List.of(false, true)) {
+                        assertRefused(send(path + "?x=" + bad, credential), path + "?x=" + bad);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aSpaceInTheRequestTargetIsRefusedWithJsonByTheContainer() throws Exception {
+        for (String path : PATHS) {
+            RawHttp.Response response = send(path + "?x=a b", true);
+            assertEquals(400, response.status(), path);
+            assertClean(response, path);
+        }
+    }
+
+    @Test
+    void validQueriesStillPass() throws Exception {
+        for (String query : List.of("x=1", "x=%41%c3%a9", "a=b&c=d", "x=%3Cscript%3E", "q=a+b:c@d/e?f")) {
+            assertEquals(200, send("/health?" + query, false).status(), query);
+        }
+        assertTrue(QueryStringFilter.valid("reason=not_allowed&tool=wiki.read"));
+    }
+
+    @Test
+    void theDecisionForEachRawQueryFollowsTheRule() {
+        for (List<String> kind : List.of(ILLEGAL, BROKEN_ESCAPES, BAD_BYTES)) {
+            for (String bad : kind) {
+                assertFalse(QueryStringFilter.valid("x=" + bad), bad);
+                assertFalse(QueryStringFilter.valid(bad + "&y=1"), bad);
+            }
+        }
+        for (char c = 0; c < 0x20; c++) {
+            assertFalse(QueryStringFilter.valid("x=" + c), "control " + (int) c);
+        }
+        assertFalse(QueryStringFilter.valid("x=é"), "raw non-ASCII");
+    }
+
+    private RawHttp.Response send(String target, boolean credential) throws Exception {
+        String head = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + server.getPort() + "\r\nAccept: */*"
+                + (credential ? "\r\nAuthorization: Bearer query-test-credential" : "");
+        return RawHttp.send(server.getPort(), head, new byte[0]);
+    }
+
+    private static void assertRefused(RawHttp.Response response, String target) throws Exception {
+        assertEquals(400, response.status(), target + " " + response.body());
+        JsonNode body = JSON.readTree(response.body());
+        assertEquals("invalid_request", body.path("error").asText(), target);
+        assertClean(response, target);
+    }
+
+    private static void assertClean(RawHttp.Response response, String target) throws Exception {
+        JSON.readTree(response.body());
+        String text = response.body().toLowerCase(Locale.ROOT);
+        assertFalse(text.contains("at org.") || text.contains("jetty") || text.contains("dev.gatehouse")
+                || text.contains("exception"), target + " " + response.body());
+        assertTrue(response.headers().getOrDefault("content-type", "").startsWith("application/json"), target);
+    }
+}
