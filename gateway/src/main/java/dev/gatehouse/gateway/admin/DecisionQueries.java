@@ -1,5 +1,8 @@
 package dev.gatehouse.gateway.admin;
 
+import static dev.gatehouse.gateway.admin.QueryParameters.blankToNull;
+import static dev.gatehouse.gateway.admin.QueryParameters.text;
+
 import dev.gatehouse.gateway.decisions.DecisionIndexConfiguration;
 import dev.gatehouse.gateway.decisions.DecisionQuery;
 import dev.gatehouse.gateway.decisions.Outcome;
@@ -28,7 +31,7 @@ import java.util.UUID;
  * <li>{@code callerKind}: {@code thread}, {@code outside_agent} or {@code project_notice}; {@code outcome}:
  * {@code allowed}, {@code denied} or {@code unavailable}.</li>
  * <li>{@code reason}: a code of the reason catalogue of a revision this gateway keeps (docs/domain.md §8).</li>
- * <li>{@code agent}, {@code tool}, {@code revision}: matched exactly, at most {@value #MAX_TEXT} characters.</li>
+ * <li>{@code agent}, {@code tool}, {@code revision}: matched exactly, at most {@value QueryParameters#MAX_TEXT} characters.</li>
  * <li>{@code limit}: 1 to {@value #MAX_LIMIT}, default {@value #DEFAULT_LIMIT}; {@code cursor}: a {@code next}
  * value of an earlier page.</li>
  * </ul>
@@ -38,7 +41,6 @@ public class DecisionQueries {
 
     public static final int DEFAULT_LIMIT = 50;
     public static final int MAX_LIMIT = 500;
-    static final int MAX_TEXT = 512;
     private static final Set<String> CALLER_KINDS = Set.of("thread", "outside_agent", "project_notice");
 
     private final DecisionIndexConfiguration configuration;
@@ -151,19 +153,6 @@ public class DecisionQueries {
         }
         problems.add(FieldProblem.invalid(field, "A time is ISO-8601 with an offset, e.g. 2026-12-01T10:00:00Z."));
         return Optional.empty();
-    }
-
-    private static Optional<String> text(String field, @Nullable String text, List<FieldProblem> problems) {
-        String value = blankToNull(text);
-        if (value != null && value.length() > MAX_TEXT) {
-            problems.add(FieldProblem.invalid(field, "At most " + MAX_TEXT + " characters."));
-            return Optional.empty();
-        }
-        return Optional.ofNullable(value);
-    }
-
-    private static String blankToNull(@Nullable String value) {
-        return value == null || value.isBlank() ? null : value.strip();
     }
 
     private static String days(Duration duration) {

@@ -1,9 +1,11 @@
 package dev.gatehouse.gateway.admin;
 
+import static dev.gatehouse.gateway.admin.QueryParameters.blankToNull;
+import static dev.gatehouse.gateway.admin.QueryParameters.text;
+
 import dev.gatehouse.gateway.notice.NoticeQuery;
 import dev.gatehouse.gateway.notice.NoticeState;
 import dev.gatehouse.gateway.notice.NoticeStore;
-import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,7 +19,7 @@ import java.util.Optional;
  * input, every problem is a {@link FieldProblem} naming its field:
  * <ul>
  * <li>{@code state}: {@code pending}, {@code coalesced}, {@code delivered}, {@code refused} or {@code stale};</li>
- * <li>{@code agent}, {@code project}: matched exactly, at most {@value #MAX_TEXT} characters;</li>
+ * <li>{@code agent}, {@code project}: matched exactly, at most {@value QueryParameters#MAX_TEXT} characters;</li>
  * <li>{@code limit}: 1 to {@value #MAX_LIMIT}, default {@value #DEFAULT_LIMIT}.</li>
  * </ul>
  * The store not answering throws {@code StoreUnavailableException} (a 503).
@@ -27,7 +29,6 @@ public class NoticeQueries {
 
     public static final int DEFAULT_LIMIT = 50;
     public static final int MAX_LIMIT = 500;
-    static final int MAX_TEXT = 512;
 
     /**
      * What a listing shows.
@@ -79,18 +80,5 @@ public class NoticeQueries {
     /** The counts, notices and aggregates per thread the query selects. */
     public Listing find(NoticeQuery query) {
         return new Listing(query, store.counts(query), store.list(query), store.threads(query));
-    }
-
-    private static Optional<String> text(String field, @Nullable String text, List<FieldProblem> problems) {
-        String value = blankToNull(text);
-        if (value != null && value.length() > MAX_TEXT) {
-            problems.add(FieldProblem.invalid(field, "At most " + MAX_TEXT + " characters."));
-            return Optional.empty();
-        }
-        return Optional.ofNullable(value);
-    }
-
-    private static String blankToNull(@Nullable String value) {
-        return value == null || value.isBlank() ? null : value.strip();
     }
 }
