@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.admin;
 
 import static dev.gatehouse.gateway.admin.QueryParameters.blankToNull;
+import static dev.gatehouse.gateway.admin.QueryParameters.limit;
 import static dev.gatehouse.gateway.admin.QueryParameters.text;
 
 import dev.gatehouse.gateway.decisions.DecisionIndexConfiguration;
@@ -89,16 +90,7 @@ public class DecisionQueries {
         if (method.isPresent() && !Set.of("tools/call", "tools/list", "notice").contains(method.get())) {
             problems.add(FieldProblem.invalid("method", "A method is tools/call, tools/list or notice."));
         }
-        int limit = DEFAULT_LIMIT;
-        String limitText = blankToNull(parameters.get("limit"));
-        if (limitText != null) {
-            if (!limitText.matches("[0-9]{1,4}") || Integer.parseInt(limitText) < 1
-                    || Integer.parseInt(limitText) > MAX_LIMIT) {
-                problems.add(FieldProblem.invalid("limit", "A limit is a number from 1 to " + MAX_LIMIT + "."));
-            } else {
-                limit = Integer.parseInt(limitText);
-            }
-        }
+        int limit = limit(parameters.get("limit"), DEFAULT_LIMIT, MAX_LIMIT, problems);
         Optional<DecisionQuery.Cursor> cursor = Optional.empty();
         String cursorText = blankToNull(parameters.get("cursor"));
         if (cursorText != null) {

@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.admin;
 
 import static dev.gatehouse.gateway.admin.QueryParameters.blankToNull;
+import static dev.gatehouse.gateway.admin.QueryParameters.limit;
 import static dev.gatehouse.gateway.admin.QueryParameters.text;
 
 import dev.gatehouse.gateway.notice.NoticeQuery;
@@ -61,16 +62,7 @@ public class NoticeQueries {
         }
         Optional<String> agent = text("agent", parameters.get("agent"), problems);
         Optional<String> project = text("project", parameters.get("project"), problems);
-        int limit = DEFAULT_LIMIT;
-        String limitText = blankToNull(parameters.get("limit"));
-        if (limitText != null) {
-            if (!limitText.matches("[0-9]{1,4}") || Integer.parseInt(limitText) < 1
-                    || Integer.parseInt(limitText) > MAX_LIMIT) {
-                problems.add(FieldProblem.invalid("limit", "A limit is a number from 1 to " + MAX_LIMIT + "."));
-            } else {
-                limit = Integer.parseInt(limitText);
-            }
-        }
+        int limit = limit(parameters.get("limit"), DEFAULT_LIMIT, MAX_LIMIT, problems);
         if (!problems.isEmpty()) {
             return new AdminResult.Refused<>(problems);
         }

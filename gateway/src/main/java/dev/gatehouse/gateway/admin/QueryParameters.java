@@ -23,6 +23,19 @@ final class QueryParameters {
         return Optional.ofNullable(value);
     }
 
+    /** A page size: {@code fallback} when absent or blank; a problem for {@code limit} unless 1 to {@code max}. */
+    static int limit(@Nullable String text, int fallback, int max, List<FieldProblem> problems) {
+        String value = blankToNull(text);
+        if (value == null) {
+            return fallback;
+        }
+        if (!value.matches("[0-9]{1,4}") || Integer.parseInt(value) < 1 || Integer.parseInt(value) > max) {
+            problems.add(FieldProblem.invalid("limit", "A limit is a number from 1 to " + max + "."));
+            return fallback;
+        }
+        return Integer.parseInt(value);
+    }
+
     /** The value stripped, or null when absent or blank. */
     static String blankToNull(@Nullable String value) {
         return value == null || value.isBlank() ? null : value.strip();
