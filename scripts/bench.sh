@@ -50,6 +50,27 @@ PY
     -o "$out/bundles/bundle-$rows.tar.gz"
   rm -rf "$tmp"
 done
+# The load harness's throughput series send thousands of calls per second as one agent (a1), far past any real
+# budget: they run on the same policies with every quota of policies/gatehouse/quotas/data.json raised 10^4-fold,
+# signed with the local key as `make bundle` signs, so they measure the gate and not the limiter. The fairness series
+# (LoadHarness only=fairness) runs the real budgets.
+tmp="$(mktemp -d)"
+cp -r policies "$tmp/policies"
+python3 - "$tmp/policies/gatehouse/quotas/data.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+quotas = json.load(open(path))
+for budgets in quotas["budgets"].values():
+    for budget in budgets.values():
+        budget["ratePerMinute"] *= 10000
+        budget["burst"] *= 10000
+json.dump(quotas, open(path, "w"), indent=2)
+PY
+echo "{\"iat\": $(date +%s)}" > "$tmp/claims.json"
+OPA="$opa" scripts/build-bundle.sh --wasm --policies "$tmp/policies" --revision "$revision-bench-budget" \
+  -o "$out/bundles/bench-budget.tar.gz" -- --signing-key "$(realpath "$(scripts/bundle-signing-key.sh)/private.pem")" \
+  --claims-file "$tmp/claims.json"
+rm -rf "$tmp"
 real_rows="$(python3 -c 'import json; print(len(json.load(open("policies/gatehouse/access_table/data.json"))))')"
 echo "$real_rows" > "$out/jmh/real-rows.txt"
 
@@ -103,7 +124,7 @@ fi
 
 # The load harness: both servers as processes on free loopback ports, stopped at the end (also on failure).
 load=(java -Xmx512m -cp "$cp" dev.gatehouse.bench.LoadHarness "local-jar=$local_jar" "gateway-jar=$gateway_jar"
-  bundle=target/bundle/bundle.tar.gz "work=$out/load-work" "out=$out/load.json" requests=5000 mixed=10000)
+  bundle="$out/bundles/bench-budget.tar.gz" "work=$out/load-work" "out=$out/load.json" requests=5000 mixed=10000)
 if [[ "$quick" == 1 ]]; then load+=(warmup=1000 series-seconds=150); else load+=(warmup=3000 series-seconds=300); fi
 rm -rf "$out/load-work"
 echo ">> load: ${load[*]}" | sed "s#-cp [^ ]*#-cp <bench classpath>#"
