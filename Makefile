@@ -118,7 +118,8 @@ browser:
 # The inner loop, what a developer runs before each commit (README, "Testing"): the policy checks and unit tests,
 # the mutants on the policy lines the working tree changed, the bundle, and every module's unit tests (surefire) with
 # small generated runs and without the slow tier (@Slow). Not the end-to-end *IT tests, not the whole mutation run.
-CHECK_RUNS := -Dgatehouse.differential.count=1000 -Dgatehouse.confinement.cases=2000 -DexcludedGroups=slow
+CHECK_RUNS := -Dgatehouse.differential.count=1000 -Dgatehouse.confinement.cases=2000 -Dgatehouse.parity.count=1000 \
+  -DexcludedGroups=slow
 check: policy policy-mutation-changed bundle
 	@echo ">> mvn test (unit tests of every module; slow tier and end-to-end tests: make test)"
 	@$(MVN) test $(CHECK_RUNS)
