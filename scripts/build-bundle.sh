@@ -24,11 +24,12 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n "$out" ]] || { echo "build-bundle.sh: -o <out> is required" >&2; exit 2; }
 [[ -n "$revision" ]] || revision="$("$repo/scripts/source-revision.sh")"
-out="$(realpath -m "$out")"
+# Relative paths are the caller's: resolved here, before the staging below changes directory.
+out="$(realpath -m "$out")" policies="$(realpath "$policies")" schemas="$(realpath "$schemas")"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
-(cd "$repo/scripts" && python3 bundle-source.py "$opa" "$stage/policies" --policies "$(realpath "$policies")" \
-  --schemas "$(realpath "$schemas")" >/dev/null)
+(cd "$repo/scripts" && python3 bundle-source.py "$opa" "$stage/policies" --policies "$policies" \
+  --schemas "$schemas" >/dev/null)
 options=(build -b policies --revision "$revision" -o "$out.tmp")
 if [[ "$wasm" == 1 ]]; then options+=(-t wasm --capabilities "$repo/scripts/wasm-capabilities.json"); fi
 (cd "$stage" && "$opa" "${options[@]}" "${extra[@]}")
