@@ -159,7 +159,8 @@ bench: bundle
 	@scripts/bench.sh
 
 # A policy change against a baseline: BASE's policies (default HEAD) vs the working tree's, same inputs, one JVM.
-bench-compare: opa
+# The bundle first: the sized inputs are built with the served tool schemas and rows (bench Fixture).
+bench-compare: opa bundle
 	@BASE="$(BASE)" scripts/bench-compare.sh
 
 clean:
