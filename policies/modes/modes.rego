@@ -112,14 +112,14 @@ escalations contains [axis, concat("", ["requested ", axis, " is above the calle
 	not requested_within_axis(axis)
 }
 
-escalations contains [axis, concat("", ["target thread in ", field, " runs with a ", axis, " above the caller's limit"])] if {
+escalations contains [axis, concat("", ["target thread in ", field, " runs with its ", axis, " above the caller's limit"])] if {
 	some field in tools.row.threadFields
 	found_target(field)
 	some axis in axes
 	not target_within_axis(field, axis)
 }
 
-escalations contains [axis, concat("", ["this tool needs a ", axis, " limit of ", minimum])] if {
+escalations contains [axis, concat("", ["this tool needs the caller's ", axis, " limit to be at least ", minimum])] if {
 	some axis, minimum in data.gatehouse.access_classes[tools.row.class].minimumLimits
 	not at_or_below(axis, minimum)
 }

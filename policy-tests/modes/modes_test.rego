@@ -228,7 +228,7 @@ test_modes_every_escalation_on_an_axis_is_named if {
 		{"targets": {"threads": {"t9": {"lookup": "found", "runtimeMode": "full-access", "interactionMode": "plan"}}}},
 	)
 	d := authz.decision with input as i with data.gatehouse.access_table as made_up_rows
-	d.reasons == [{"code": "runtime_mode_escalation_denied", "message": "requested runtimeMode is above the caller's limit; target thread in threadId runs with a runtimeMode above the caller's limit"}]
+	d.reasons == [{"code": "runtime_mode_escalation_denied", "message": "requested runtimeMode is above the caller's limit; target thread in threadId runs with its runtimeMode above the caller's limit"}]
 }
 
 test_modes_every_escalation_on_the_interaction_axis_is_named if {
@@ -237,7 +237,7 @@ test_modes_every_escalation_on_the_interaction_axis_is_named if {
 		{"targets": {"threads": {"t9": {"lookup": "found", "runtimeMode": "approval-required", "interactionMode": "default"}}}},
 	)
 	d := authz.decision with input as i with data.gatehouse.access_table as made_up_rows
-	d.reasons == [{"code": "interaction_mode_escalation_denied", "message": "requested interactionMode is above the caller's limit; target thread in threadId runs with a interactionMode above the caller's limit"}]
+	d.reasons == [{"code": "interaction_mode_escalation_denied", "message": "requested interactionMode is above the caller's limit; target thread in threadId runs with its interactionMode above the caller's limit"}]
 }
 
 # An omitted target is the caller's own thread only for a thread caller that has one.
