@@ -1,8 +1,10 @@
 """Renders bench/results.md and bench/results.json from what scripts/bench.sh leaves in bench/target/.
 
 Usage: python3 bench/render-results.py <bench/target> <results.md> <results.json>
-Reads jmh/*.json (+ *.args, the JMH arguments of each run), decision-errors/*.errors, load.json (+ load.args).
-results.json is a list of {name, p50_us, p99_us, ops_s, errors, refused}, plus memo.hit_rate.mixed as
+Reads jmh/*.json (+ *.args, the JMH arguments of each run), decision-errors/*.errors, load.json (+ load.args) and
+fairness.json (+ fairness.args) when present. results.json is a list of {name, p50_us, p99_us, ops_s, errors,
+refused}; every load.gated.* row also has gateway_cpu_us_per_call; the load.fairness.* rows add what the fairness bar
+reads (p99_ratio, the abuser's rate_limited, served and budget); plus memo.hit_rate.mixed as
 {name, calls, hits, misses, skipped, hit_rate} (memo-hit-rate.json). Appends bench/notes.md when present.
 """
 import glob
@@ -101,10 +103,22 @@ memo_hit_rate = json.load(open(hit_rate_path)) if os.path.exists(hit_rate_path) 
 if memo_hit_rate:
     results.append({"name": "memo.hit_rate.mixed", **memo_hit_rate})
 
+ROW = ("name", "p50_us", "p99_us", "ops_s", "errors", "refused")
 load = json.load(open(os.path.join(out, "load.json")))
 by_name = {r["name"]: r for r in load["results"]}
 for r in load["results"]:
-    results.append({k: r[k] for k in ("name", "p50_us", "p99_us", "ops_s", "errors", "refused")})
+    row = {k: r[k] for k in ROW}
+    if r["name"].startswith("load.gated."):
+        # Every gated row says what its calls cost the gateway's own JVM (issue 27); a row without it is a harness bug.
+        row["gateway_cpu_us_per_call"] = r["gateway_cpu_us_per_call"]
+    results.append(row)
+
+fairness_path = os.path.join(out, "fairness.json")
+fairness = json.load(open(fairness_path)) if os.path.exists(fairness_path) else None
+FAIRNESS_EXTRA = ("requests", "p99_ratio", "rate_limited", "served", "within_one_budget")
+if fairness:
+    for r in fairness["results"]:
+        results.append({k: r[k] for k in ROW + FAIRNESS_EXTRA if k in r})
 
 order = ["decision.launch.allowed", "decision.wiki_write.ascii", "decision.wiki_write.nonascii", "decision.denied"]
 results.sort(key=lambda r: (order.index(r["name"]) if r["name"] in order else len(order), 0))
@@ -134,6 +148,9 @@ for args in sorted(glob.glob(os.path.join(out, "jmh", "*.args"))):
       f"org.openjdk.jmh.Main {open(args).read().strip()}")
 w(f"java -Xmx512m -cp <bench classpath> dev.gatehouse.bench.LoadHarness "
   f"{open(os.path.join(out, 'load.args')).read().strip()}")
+if fairness and os.path.exists(os.path.join(out, "fairness.args")):
+    w(f"java -Xmx512m -cp <bench classpath> dev.gatehouse.bench.LoadHarness "
+      f"{open(os.path.join(out, 'fairness.args')).read().strip()}")
 w("```\n")
 
 w("## results.json\n")
@@ -141,12 +158,15 @@ w("`decision.*`: JMH sample mode, one thread, embedded PDP (typed input → JSON
   "benchmark cycles through a ring of 4,096 distinct inputs (caller ids and so wiki subtrees, paths, arguments), so no "
   "memo can answer; ops/s = 1 / mean. errors/refused: outcomes checked on every timed operation (a refusal is a "
   "denial of an input that must be allowed). `load.*`: client-side wall time per request, see below.\n")
-w("| name | p50 µs | p99 µs | ops/s | errors | refused |")
-w("|---|---|---|---|---|---|")
+w("`gateway CPU µs/call`: the gateway JVM's CPU time (user + system) per call of a `load.gated.*` series.\n")
+w("| name | p50 µs | p99 µs | ops/s | errors | refused | gateway CPU µs/call |")
+w("|---|---|---|---|---|---|---|")
 for r in results:
     if "hit_rate" in r:
         continue
-    w(f"| {r['name']} | {r['p50_us']:,} | {r['p99_us']:,} | {r['ops_s']:,} | {r['errors']} | {r['refused']} |")
+    cpu_per_call = f"{r['gateway_cpu_us_per_call']:,}" if "gateway_cpu_us_per_call" in r else ""
+    w(f"| {r['name']} | {r['p50_us']:,} | {r['p99_us']:,} | {r['ops_s']:,} | {r['errors']} | {r['refused']} | "
+      f"{cpu_per_call} |")
 w("")
 w("`memo.*`: the decision memo's hit path (policy/MemoizingPdp in front of the same engine): the same rings, each "
   "input decided once in setup, then every timed call answered from the memo (a timed miss counts as an error).")
@@ -252,6 +272,92 @@ mem = load["memory"]
 w("Memory after the load (from /proc/<pid>/status): gateway VmRSS "
   f"{mem['gateway'].get('VmRSS_kib', 0) / 1024:,.0f} MiB (peak VmHWM {mem['gateway'].get('VmHWM_kib', 0) / 1024:,.0f}"
   f" MiB, heap -Xmx512m); local-services VmRSS {mem['local_services'].get('VmRSS_kib', 0) / 1024:,.0f} MiB.\n")
+
+if fairness:
+    fc = fairness["config"]
+    budgets = fc["abuser_budgets"]
+    w("## Fair under load (issue 25)\n")
+    w(f"The real budgets (`{fc['bundle']}`, built by `make bundle`; policies/gatehouse/quotas/data.json) and the "
+      "gateway's default fair share (`gatehouse.quotas.in-flight` 2, `queued` 32, `max-wait` 250 ms). "
+      f"{fc['well_behaved']} well-behaved agents, each its own thread and session, one call at a time paced every "
+      f"{fc['pace_ms']} ms (wiki_read, project_work_list, t3_thread_list, every eighth a wiki_write): within their "
+      f"budgets. One abusive agent at concurrency {fc['abuser_concurrency']}, resending as soon as answered: "
+      "wiki_write of the longest path the policy admits (32 segments of 251 bytes; the wiki storage refuses it, 422 "
+      "`path_too_long`, after the gate admitted and charged it) and project_work_submit with 64 members to its own "
+      "run (the first commits, the rest are stale, 409), each call's arguments distinct. Its budgets: "
+      + ", ".join(f"{tool} → `{b['class']}` {b['rate_per_minute']}/min, burst {b['burst']}"
+                  for tool, b in budgets.items())
+      + f". In one run, {fc['rounds']} rounds of a {fc['phase_seconds']} s phase alone and one with the abuser "
+      "(the order alternating), the well-behaved agents calling throughout; 1 s between phases and a "
+      f"{fc['warmup_seconds']} s warm-up count for neither. Series `one`: one gateway; series `two`: a second "
+      "replica on the first one's PostgreSQL, every agent's calls split across both.\n")
+    w("**The bar**: the well-behaved agents' p99 with the abuser at most 2× their p99 without it, none of their calls "
+      "refused, 0 errors, the abuser `rate_limited` beyond its budget, and the abuser's served calls within ONE budget "
+      "in every phase (burst + rate × the phase's window, on two replicas plus what each may take before it syncs, "
+      "0.1 of the burst), not two.\n")
+    w("| series | replicas | well-behaved p50 µs alone / abused | p99 µs alone / abused | p99 ratio | refused | "
+      "errors | abuser calls | rate_limited | served / one budget / doubled | held |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|")
+    fby = {r["name"]: r for r in fairness["results"]}
+    for name, series in fairness["series"].items():
+        alone = fby[f"load.fairness.{name}.well_behaved.alone"]
+        abused = fby[f"load.fairness.{name}.well_behaved.abused"]
+        abuser = fby[f"load.fairness.{name}.abuser"]
+        bar = series["bar"]
+        served = "; ".join(f"{c}: {v['served']} / {v['one_budget']} / {v['doubled']}"
+                           for c, v in abuser["served"].items())
+        w(f"| {name} | {series['replicas']} | {alone['p50_us']:,} / {abused['p50_us']:,} | {alone['p99_us']:,} / "
+          f"{abused['p99_us']:,} | {bar['p99_ratio']} | {bar['well_behaved_refused']} | {bar['errors']} | "
+          f"{abuser['calls']:,} | {abuser['rate_limited']:,} | {served} | "
+          f"{'**yes**' if bar['held'] else '**no**'} |")
+    w("")
+    for name, series in fairness["series"].items():
+        bar = series["bar"]
+        missed = [what for what, ok in (("p99 within 2×", bar["p99_within_2x"]),
+                                        ("no refusal", bar["well_behaved_refused"] == 0),
+                                        ("0 errors", bar["errors"] == 0),
+                                        ("abuser rate_limited", bar["abuser_rate_limited"] > 0),
+                                        ("within one budget", bar["abuser_within_one_budget"])) if not ok]
+        w(f"- Series `{name}`: the bar {'held' if bar['held'] else 'did not hold (' + ', '.join(missed) + ')'}; "
+          f"load average (1, 5, 15 min) {series['load_average_start']} at its start, {series['load_average_end']} "
+          "at its end.")
+    w("")
+    w("What one abuser call cost, in µs of CPU per call (the abused phases' CPU less their well-behaved calls at the "
+      "alone phases' CPU per call), and the well-behaved p99 per tool, alone / abused:\n")
+    w("| series | gateway(s) | PostgreSQL | local-services | client | well-behaved p99 µs per tool, alone / abused |")
+    w("|---|---|---|---|---|---|")
+    for name, series in fairness["series"].items():
+        cost = series["abuser_cost"]
+        alone = fby[f"load.fairness.{name}.well_behaved.alone"]["p99_us_by_tool"]
+        abused = fby[f"load.fairness.{name}.well_behaved.abused"]["p99_us_by_tool"]
+        tools = "; ".join(f"{t} {alone[t]:,} / {abused.get(t, 0):,}" for t in alone)
+        w(f"| {name} | {cost['gateways_cpu_us_per_call']:,} | {cost['database_cpu_us_per_call']:,} | "
+          f"{cost['local_services_cpu_us_per_call']:,} | {cost['client_cpu_us_per_call']:,} | {tools} |")
+    w("")
+    w("Per phase (CPU: cores the process used during the phase, CPU time ÷ wall time; host exchanges: the gateways' "
+      "thread-shell reads and watch polls per call of the phase):\n")
+    w("| series | round | phase | well-behaved calls | p50 µs | p99 µs | refused | errors | abuser calls | "
+      "rate_limited | served (class: served/one budget) | CPU gateway(s) | client | local-services | "
+      "host exchanges/call |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, series in fairness["series"].items():
+        for ph in series["phases"]:
+            wb = ph["well_behaved"]
+            ab = ph.get("abuser")
+            cpu = ph["cpu_cores"]
+            gw = f"{cpu['gateway']}" + (f" + {cpu['gateway_b']}" if series["replicas"] > 1 else "")
+            served = "; ".join(f"{c}: {v['served']}/{v['one_budget']}" for c, v in ab["served"].items()) if ab else ""
+            w(f"| {name} | {ph['round']} | {ph['condition']} | {wb['requests']:,} | {wb['p50_us']:,} | "
+              f"{wb['p99_us']:,} | {wb['refused']} | {wb['errors']} | {format(ab['calls'], ',') if ab else ''} | "
+              f"{format(ab['rate_limited'], ',') if ab else ''} | {served} | {gw} | {cpu['client']} | {cpu['local_services']} | "
+              f"{ph['host_exchanges_per_call']} |")
+    w("")
+    faults = {}
+    for log in ("pdp_faults", "pdp_faults_b"):
+        for code, count in fairness.get(log, {}).items():
+            faults[code] = faults.get(code, 0) + count
+    w("PDP faults in the gateways' decision logs over the fairness run: "
+      + (", ".join(f"`{k}` {v}" for k, v in faults.items()) if faults else "none") + ".\n")
 
 steps = load.get("transport_steps", {})
 if steps:

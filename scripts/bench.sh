@@ -3,6 +3,9 @@
 # JMH JSON and the load report to bench/target/, then bench/results.md (machine, exact commands, tables) and
 # bench/results.json (a list of {name, p50_us, p99_us, ops_s, errors, refused}).
 #
+# The load harness runs twice: its throughput series on a bench-budget bundle, then the fairness series
+# (only=fairness) on the real budgets; results.md reports whether the fairness bar held.
+#
 # The modules are built here in one reactor (`mvn -pl bench,local-services -am package`), so the benchmarks run on
 # this worktree's jars and nothing is installed into ~/.m2. BENCH_QUICK=1: the decision.* benchmarks and the load
 # harness only (and the memo.* rows with the memo's hit rate), with short JMH iterations (the load counts stay: 5,000 requests per name, 10,000 mixed calls); the
@@ -128,8 +131,18 @@ load=(java -Xmx512m -cp "$cp" dev.gatehouse.bench.LoadHarness "local-jar=$local_
 if [[ "$quick" == 1 ]]; then load+=(warmup=1000 series-seconds=150); else load+=(warmup=3000 series-seconds=300); fi
 rm -rf "$out/load-work"
 echo ">> load: ${load[*]}" | sed "s#-cp [^ ]*#-cp <bench classpath>#"
-echo "${load[*]:4}" > "$out/load.args"
+echo "${load[*]:5}" > "$out/load.args"
 timeout 1500 "${load[@]}"
+
+# Fair under load (issue 25): nine agents on the REAL budgets (the bundle of `make bundle`), one of them abusive, on
+# one gateway and then on two replicas of one PostgreSQL (LoadHarness only=fairness, FairnessLoad).
+fairness=(java -Xmx512m -cp "$cp" dev.gatehouse.bench.LoadHarness only=fairness "local-jar=$local_jar"
+  "gateway-jar=$gateway_jar" bundle=target/bundle/bundle.tar.gz "work=$out/fairness-work" "out=$out/fairness.json")
+if [[ "$quick" == 1 ]]; then fairness+=(rounds=3 phase-seconds=10); else fairness+=(rounds=4 phase-seconds=20); fi
+rm -rf "$out/fairness-work" "$out/fairness.json"
+echo ">> fairness: ${fairness[*]}" | sed "s#-cp [^ ]*#-cp <bench classpath>#"
+echo "${fairness[*]:5}" > "$out/fairness.args"
+timeout 1200 "${fairness[@]}"
 
 echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/run.txt"
 python3 bench/render-results.py "$out" bench/results.md bench/results.json

@@ -41,9 +41,10 @@ import java.util.function.IntFunction;
  * transport steps, the PEP's steps ({@code facts}, {@code arguments}, {@code decision}, {@code quota},
  * {@code decision-log}, {@code enforce}, {@code handler}) and the session and settings lookups (count, share answered from the
  * replica's cache, mean, p50/p99 as bucket bounds). Each result also has the CPU time per call of every process
- * on the machine ({@link CpuTime}, taken around each batch, so the targets of one round are told apart): the
- * gateway's JVM and its PostgreSQL for a gated series, local-services and this client for all, and the
- * {@code ceiling_ops_s} those leave a gateway that cost nothing. CPU time is not inflated by waiting for a core on a
+ * on the machine ({@link CpuTime}, taken around each batch, so the targets of one round are told apart; around the
+ * whole series for the mixed and swap series, which have one target): the gateway's JVM and its PostgreSQL for a
+ * gated series, local-services and this client for all, and the {@code ceiling_ops_s} those leave a gateway that
+ * cost nothing. CPU time is not inflated by waiting for a core on a
  * shared machine. A gated series also has {@code host_exchanges_per_call}: that gateway's exchanges with the host
  * during the series (thread-shell reads and its shell watch's polls, from its {@code /prometheus}) per call.
  *
@@ -52,7 +53,8 @@ import java.util.function.IntFunction;
  * default 2000), {@code series-seconds} (time bound of one operation × concurrency series, default 180),
  * {@code gateway-options} (extra gateway JVM options, space-separated; default none: the gateway's defaults),
  * {@code operations} (default {@code project_work_list,wiki_read}), {@code concurrency} (default {@code 1,16,64})
- * and {@code only=mixed} (the mixed series alone, for diagnosing it).
+ * and {@code only=mixed} (the mixed series alone, for diagnosing it). {@code only=fairness}: nine agents on the real
+ * budgets instead, one of them abusive, on one gateway and on two replicas ({@link FairnessLoad}, its own arguments).
  *
  * <p>Before/after in one run: {@code gateway-b-jar=<another gateway jar>} (and {@code gateway-b-options}) starts a
  * second gateway in front of the same local-services; each round then sends the batch to all three targets in
@@ -162,6 +164,10 @@ public final class LoadHarness {
             int eq = arg.indexOf('=');
             args.put(arg.substring(0, eq), arg.substring(eq + 1));
         }
+        if ("fairness".equals(args.get("only"))) {
+            FairnessLoad.main(args);
+            return;
+        }
         int requests = Integer.parseInt(args.getOrDefault("requests", "5000"));
         int mixed = Integer.parseInt(args.getOrDefault("mixed", "10000"));
         int warmup = Integer.parseInt(args.getOrDefault("warmup", "2000"));
@@ -228,12 +234,22 @@ public final class LoadHarness {
 
     /** The load's thread session (a1/t1) and agent settings on the gateway at {@code base}; its token. */
     static String session(Stack stack, String base) throws IOException, InterruptedException {
+        return session(stack, base, "a1", "t1", "pi-1");
+    }
+
+    /**
+     * A thread session of agent {@code agent} on host thread {@code thread} (run by provider instance
+     * {@code providerInstance}), and the agent's settings (browser, Project on ps-demo, wiki read and write), through
+     * the admin API of the gateway at {@code base}; its token.
+     */
+    static String session(Stack stack, String base, String agent, String thread, String providerInstance)
+            throws IOException, InterruptedException {
         JsonNode session = JSON.readTree(stack.admin(base, "POST", "/admin/sessions", JSON.writeValueAsString(Map.of(
-                "environmentId", "local", "threadId", "t1", "providerSessionId", "ps-t1",
-                "providerInstanceId", "pi-1", "logicalAgentId", "a1", "t3ProjectId", "demo",
+                "environmentId", "local", "threadId", thread, "providerSessionId", "ps-" + thread,
+                "providerInstanceId", providerInstance, "logicalAgentId", agent, "t3ProjectId", "demo",
                 "provider", "codex")), 201));
-        stack.admin(base, "PUT", "/admin/agents/a1", "{\"browserAccess\":true,\"project\":{\"enabled\":true,"
-                + "\"projectServiceProjectId\":\"ps-demo\"},\"wiki\":{\"read\":true,\"write\":true}}", 200);
+        stack.admin(base, "PUT", "/admin/agents/" + agent, "{\"browserAccess\":true,\"project\":{\"enabled\":"
+                + "true,\"projectServiceProjectId\":\"ps-demo\"},\"wiki\":{\"read\":true,\"write\":true}}", 200);
         return session.path("token").asText();
     }
 
@@ -337,17 +353,21 @@ public final class LoadHarness {
             JsonNode before = timings(stack.baseUrl());
             long deadline = System.nanoTime() + seriesNanos;
             int per = mixedCount / ROUNDS;
+            CpuTime cpuStart = CpuTime.of(stack);
             for (int round = 0; round < ROUNDS; round++) {
                 int offset = round * per;
                 int n = round == ROUNDS - 1 ? mixedCount - offset : per;
                 batch(pool, 64, i -> mixed[offset + i], n, mixedSamples, deadline);
             }
+            Map<String, Object> cpuPerCall = CpuTime.of(stack).minus(cpuStart).perCall(mixedSamples.nanos.length, 0);
             JsonNode after = timings(stack.baseUrl());
             steps.put(mixedSamples.name, stepDelta(before, after, "transport"));
             gateSteps.put(mixedSamples.name, stepDelta(before, after, "gate"));
             lookups.put(mixedSamples.name, lookupDelta(before, after));
-            results.add(mixedSamples.result());
-            System.out.println(">> " + summary(mixedSamples));
+            Map<String, Object> mixedResult = mixedSamples.result();
+            mixedResult.putAll(cpuPerCall);
+            results.add(mixedResult);
+            System.out.println(">> " + summary(mixedSamples) + ", CPU µs/call " + cpuPerCall);
         } finally {
             pool.shutdownNow();
             pool.awaitTermination(30, TimeUnit.SECONDS);
@@ -388,8 +408,9 @@ public final class LoadHarness {
         try {
             batch(pool, 16, i -> call, warmup, new Samples("warmup"), System.nanoTime() + seriesNanos);
             Samples steady = new Samples("load.gated.wiki_read.c16.steady");
+            CpuTime cpuStart = CpuTime.of(stack);
             batch(pool, 16, i -> call, requests, steady, System.nanoTime() + seriesNanos);
-            results.add(steady.result());
+            results.add(withCpu(steady, CpuTime.of(stack).minus(cpuStart)));
             System.out.println(">> " + summary(steady));
             java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
             List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -414,10 +435,12 @@ public final class LoadHarness {
                 return null;
             });
             Samples swapping = new Samples("load.gated.wiki_read.c16.swapping");
+            cpuStart = CpuTime.of(stack);
             batch(pool, 16, i -> call, requests, swapping, System.nanoTime() + seriesNanos);
+            CpuTime swappingCpu = CpuTime.of(stack).minus(cpuStart);
             running.set(false);
             swapper.get(30, TimeUnit.SECONDS);
-            results.add(swapping.result());
+            results.add(withCpu(swapping, swappingCpu));
             System.out.println(">> " + summary(swapping));
             swaps.put("activated", seen.size() - 1);
             swaps.put("every_ms", everyMillis);
@@ -431,6 +454,13 @@ public final class LoadHarness {
         report.put("results", results);
         report.put("swaps", swaps);
         return report;
+    }
+
+    /** {@code samples}' result with the CPU per call of the first gateway's series that used {@code cpu}. */
+    private static Map<String, Object> withCpu(Samples samples, CpuTime cpu) {
+        Map<String, Object> result = samples.result();
+        result.putAll(cpu.perCall(samples.nanos.length, 0));
+        return result;
     }
 
     /** The revision {@code /health} reports. */
@@ -534,13 +564,18 @@ public final class LoadHarness {
 
     private Call gated(String base, String token, String kind, String tool, Map<String, Object> arguments,
             boolean allowed) {
+        return new Call(kind, toolCall(base, token, tool, arguments, ids.incrementAndGet()), true, allowed);
+    }
+
+    /** A 2026-07-28 {@code tools/call} of {@code tool} to the gateway at {@code base}, with JSON-RPC id {@code id}. */
+    static HttpRequest toolCall(String base, String token, String tool, Map<String, Object> arguments, int id) {
         Map<String, Object> meta = Map.of("io.modelcontextprotocol/protocolVersion", VERSION,
                 "io.modelcontextprotocol/clientInfo", Map.of("name", "gatehouse-bench", "version", "1"),
                 "io.modelcontextprotocol/clientCapabilities", Map.of());
-        Map<String, Object> body = Map.of("jsonrpc", "2.0", "id", ids.incrementAndGet(), "method", "tools/call",
+        Map<String, Object> body = Map.of("jsonrpc", "2.0", "id", id, "method", "tools/call",
                 "params", Map.of("name", tool, "arguments", arguments, "_meta", meta));
         try {
-            return new Call(kind, HttpRequest.newBuilder(URI.create(base + "/mcp"))
+            return HttpRequest.newBuilder(URI.create(base + "/mcp"))
                     .timeout(Duration.ofSeconds(30))
                     .header("Authorization", "Bearer " + token)
                     .header("Content-Type", "application/json")
@@ -548,7 +583,7 @@ public final class LoadHarness {
                     .header("Mcp-Method", "tools/call")
                     .header("Mcp-Name", tool)
                     .header("MCP-Protocol-Version", VERSION)
-                    .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(), true, allowed);
+                    .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -622,7 +657,7 @@ public final class LoadHarness {
      * {@code gatehouse_facade_call_seconds_count{service="host"}}, every outcome): thread-shell reads, the shell
      * watch's polls and host tool calls.
      */
-    private static double hostExchanges(String base) throws IOException, InterruptedException {
+    static double hostExchanges(String base) throws IOException, InterruptedException {
         String scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/prometheus"))
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
         double total = 0;
@@ -726,7 +761,7 @@ public final class LoadHarness {
         return timer.path("timer").asText() + "/" + timer.path("step").asText() + "/" + timer.path("outcome").asText();
     }
 
-    private static long percentile(long[] sorted, double p) {
+    static long percentile(long[] sorted, double p) {
         if (sorted.length == 0) {
             return 0;
         }

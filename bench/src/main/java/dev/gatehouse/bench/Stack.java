@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * local-services and the gateway as two {@code java -jar} processes on free loopback ports, with fresh data and fresh
  * credentials, as the gateway's end-to-end tests start them (gateway/src/test/…/e2e/GatewayStack.java). The gateway's
- * heap is bounded ({@code -Xmx512m}), local-services' too ({@code -Xmx256m}). {@link #close} stops both, and a
- * shutdown hook does it when the harness is interrupted.
+ * heap is bounded ({@code -Xmx512m}), local-services' too ({@code -Xmx256m}). The gateway starts its embedded
+ * PostgreSQL on a known port ({@link #databasePort}), so a second replica can share it ({@link #startReplica}).
+ * {@link #close} stops every process, and a shutdown hook does it when the harness is interrupted.
  */
 final class Stack implements AutoCloseable {
 
@@ -35,8 +36,12 @@ final class Stack implements AutoCloseable {
     final int gatewayPort = freePort();
     final int gatewayPortB = freePort();
     final int localPort = freePort();
+    /** The port of the first gateway's embedded PostgreSQL, which a replica ({@link #startReplica}) uses too. */
+    final int databasePort = freePort();
     final String adminCredential = secret();
     final String serviceCredential = secret();
+    /** The 2026-07-28 request-state key (standard base64 of 32 bytes), the same on every gateway, as replicas need. */
+    private final String requestStateKey = Base64.getEncoder().encodeToString(randomBytes());
     private final List<Process> processes = new ArrayList<>();
     private final Thread hook = new Thread(this::stopAll, "stack-stop");
     Process gateway;
@@ -70,7 +75,8 @@ final class Stack implements AutoCloseable {
                 "GATEHOUSE_LOCAL_CREDENTIAL", serviceCredential, "GATEHOUSE_LOCAL_PORT", String.valueOf(localPort),
                 "GATEHOUSE_LOCAL_DATA_DIR", workDir.resolve("services").toString()));
         awaitHttp(URI.create(local + "/"), services, "local-services");
-        gateway = gateway("gateway", gatewayPort, gatewayJar, bundle, gatewayOptions);
+        gateway = gateway("gateway", gatewayPort, gatewayJar, bundle, gatewayOptions,
+                Map.of("GATEHOUSE_DATABASE_EMBEDDED_PORT", String.valueOf(databasePort)));
     }
 
     /**
@@ -78,11 +84,24 @@ final class Stack implements AutoCloseable {
      * {@code decisions-b.jsonl}) in front of the same local-services, for before/after runs interleaved in one run.
      */
     void startB(Path gatewayJar, Path bundle, List<String> gatewayOptions) throws Exception {
-        gatewayB = gateway("gateway-b", gatewayPortB, gatewayJar, bundle, gatewayOptions);
+        gatewayB = gateway("gateway-b", gatewayPortB, gatewayJar, bundle, gatewayOptions, Map.of());
     }
 
-    private Process gateway(String name, int port, Path gatewayJar, Path bundle, List<String> gatewayOptions)
-            throws Exception {
+    /**
+     * Starts a second replica of the gateway ({@code gateway-b} on {@link #gatewayPortB}: its own data directory and
+     * decision log {@code decisions-b.jsonl}) on the first gateway's PostgreSQL as an external database, as
+     * {@code make replicas} starts replica B: both then share sessions, agent settings and quota buckets. Its
+     * database CPU is counted with the first gateway's ({@link CpuTime}).
+     */
+    void startReplica(Path gatewayJar, Path bundle, List<String> gatewayOptions) throws Exception {
+        gatewayB = gateway("gateway-b", gatewayPortB, gatewayJar, bundle, gatewayOptions, Map.of(
+                "GATEHOUSE_DATABASE_EMBEDDED", "false",
+                "GATEHOUSE_DATABASE_URL", "jdbc:postgresql://127.0.0.1:" + databasePort + "/gatehouse",
+                "GATEHOUSE_DATABASE_USER", "postgres"));
+    }
+
+    private Process gateway(String name, int port, Path gatewayJar, Path bundle, List<String> gatewayOptions,
+            Map<String, String> extraEnv) throws Exception {
         String local = localUrl();
         String suffix = name.equals("gateway") ? "" : name.substring("gateway".length());
         List<String> command = new ArrayList<>(List.of("java", "-Xmx512m",
@@ -100,6 +119,8 @@ final class Stack implements AutoCloseable {
         env.put("GATEHOUSE_PUBLIC_URL", url(port));
         env.put("GATEHOUSE_ADMIN_CREDENTIAL", adminCredential);
         env.put("GATEHOUSE_DATA_DIR", workDir.resolve(name + "-data").toString());
+        env.put("GATEHOUSE_MCP_REQUEST_STATE_KEY", requestStateKey);
+        env.putAll(extraEnv);
         for (String service : List.of("HOST", "PROJECT", "WIKI")) {
             env.put("GATEHOUSE_SERVICES_" + service + "_CREDENTIAL", serviceCredential);
         }
@@ -219,7 +240,7 @@ final class Stack implements AutoCloseable {
     }
 
     private void awaitHttp(URI uri, Process process, String name) throws Exception {
-        Instant deadline = Instant.now().plusSeconds(120);
+        Instant deadline = Instant.now().plusSeconds(300);
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(name + " exited:\n" + log(name));
@@ -232,13 +253,17 @@ final class Stack implements AutoCloseable {
                 Thread.sleep(300);
             }
         }
-        throw new IllegalStateException(name + " did not start within 120 s:\n" + log(name));
+        throw new IllegalStateException(name + " did not start within 300 s:\n" + log(name));
     }
 
     private static String secret() {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(randomBytes());
+    }
+
+    private static byte[] randomBytes() {
         byte[] bytes = new byte[32];
         RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return bytes;
     }
 
     private static int freePort() {
