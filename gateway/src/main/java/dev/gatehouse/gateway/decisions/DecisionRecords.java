@@ -1,6 +1,9 @@
 package dev.gatehouse.gateway.decisions;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.gatehouse.facts.PolicyJson;
+import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -9,64 +12,222 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Predicate;
 
-/** Reads what the index lists of a decision-log record (schemas/decision-log-record.json). */
+/**
+ * Reads what the index lists of a decision-log record (schemas/decision-log-record.json) straight from its line, with
+ * a streaming parser: only the members the index lists are read, everything else ({@code input}, {@code result},
+ * {@code obligations}, ...) is skipped without building a tree. The line is still parsed as the log's readers parse
+ * it ({@link PolicyJson#MAPPER}'s parser: a duplicate member name anywhere makes the line no record).
+ */
 public final class DecisionRecords {
+
+    /**
+     * What the index lists of one record.
+     *
+     * @param summary  the summary
+     * @param standIns whether the record has {@code reduced}, {@code redacted} or {@code redactedKeys}: stand-ins
+     *                 for values kept in the values file beside its log file
+     */
+    public record Listed(DecisionSummary summary, boolean standIns) {
+    }
 
     private DecisionRecords() {
     }
 
     /**
-     * The summary of one record.
+     * The summary of one record, each member read as a tree's {@code asText}, {@code asBoolean} and
+     * {@code forEach} read it (a member that is not of the schema's type reads as absent or empty).
      *
+     * @param line      one line of a decision-log file, UTF-8, with or without its newline
      * @param replica   the replica whose log holds it
      * @param retryable whether a reason code reports a retryable fault (the serving revision's reason catalogue)
-     * @return empty when the line is not a record (no decision id, time or caller)
+     * @return empty when the line is not a record (not one JSON object, or no decision id, time or caller)
      */
-    public static Optional<DecisionSummary> summary(JsonNode record, String replica, Predicate<String> retryable) {
-        UUID id;
+    public static Optional<Listed> summary(byte[] line, String replica, Predicate<String> retryable) {
+        try (JsonParser parser = PolicyJson.MAPPER.createParser(line)) {
+            return parser.nextToken() == JsonToken.START_OBJECT ? summary(parser, replica, retryable)
+                    : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<Listed> summary(JsonParser parser, String replica, Predicate<String> retryable)
+            throws IOException {
+        String id = "";
+        String timestamp = "";
+        String method = "";
+        Optional<String> tool = Optional.empty();
+        Caller caller = null;
+        List<String> codes = new ArrayList<>();
+        boolean allow = false;
+        boolean fault = false;
+        Optional<String> revision = Optional.empty();
+        Optional<String> keyId = Optional.empty();
+        boolean standIns = false;
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            parser.nextToken();
+            switch (name) {
+                case "decision_id" -> id = scalar(parser);
+                case "timestamp" -> timestamp = scalar(parser);
+                case "method" -> method = scalar(parser);
+                case "tool" -> tool = text(parser);
+                case "caller" -> caller = caller(parser);
+                case "reasons" -> codes = codes(parser);
+                case "allow" -> allow = parser.getValueAsBoolean(false);
+                case "fault" -> fault = true;
+                case "bundles" -> {
+                    Bundle bundle = bundle(parser);
+                    revision = bundle.revision;
+                    keyId = bundle.keyId;
+                }
+                case "reduced", "redacted", "redactedKeys" -> standIns = true;
+                default -> {
+                    // not listed
+                }
+            }
+            parser.skipChildren();
+        }
+        UUID decisionId;
         Instant at;
         try {
-            id = UUID.fromString(record.path("decision_id").asText(""));
-            at = Instant.parse(record.path("timestamp").asText(""));
+            decisionId = UUID.fromString(id);
+            at = Instant.parse(timestamp);
         } catch (IllegalArgumentException | DateTimeParseException e) {
             return Optional.empty();
         }
-        JsonNode caller = record.path("caller");
-        if (!caller.isObject() || caller.path("kind").asText("").isEmpty()) {
+        if (caller == null || caller.kind.isEmpty()) {
             return Optional.empty();
         }
-        List<String> codes = new ArrayList<>();
-        record.path("reasons").forEach(reason -> codes.add(text(reason.path("code")).orElse("")));
-        Outcome outcome = outcome(record, codes, retryable);
-        JsonNode bundle = record.path("bundles").path("gatehouse");
-        return Optional.of(new DecisionSummary(id, at, replica, record.path("method").asText(""),
-                text(record.path("tool")), caller.path("kind").asText(), text(caller.path("logicalAgentId"))
-                        .orElse(""), text(caller.path("threadId")), outcome, codes, text(bundle.path("revision")),
-                text(bundle.path("keyid"))));
+        return Optional.of(new Listed(new DecisionSummary(decisionId, at, replica, method, tool, caller.kind,
+                caller.agentId.orElse(""), caller.threadId, outcome(fault, allow, codes, retryable), codes, revision,
+                keyId), standIns));
     }
 
     /**
      * Allowed when {@code allow} is true; unavailable when the PDP could not decide ({@code fault}) or every reason
      * is retryable; otherwise denied.
      */
-    static Outcome outcome(JsonNode record, List<String> codes, Predicate<String> retryable) {
-        if (record.has("fault")) {
+    static Outcome outcome(boolean fault, boolean allow, List<String> codes, Predicate<String> retryable) {
+        if (fault) {
             return Outcome.UNAVAILABLE;
         }
-        if (record.path("allow").asBoolean(false)) {
+        if (allow) {
             return Outcome.ALLOWED;
         }
         return !codes.isEmpty() && codes.stream().allMatch(retryable) ? Outcome.UNAVAILABLE : Outcome.DENIED;
     }
 
+    private record Caller(String kind, Optional<String> agentId, Optional<String> threadId) {
+    }
+
+    private record Bundle(Optional<String> revision, Optional<String> keyId) {
+    }
+
+    /** The caller object at the parser; null when the member is no object. */
+    private static Caller caller(JsonParser parser) throws IOException {
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            return null;
+        }
+        String kind = "";
+        Optional<String> agentId = Optional.empty();
+        Optional<String> threadId = Optional.empty();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            parser.nextToken();
+            switch (name) {
+                case "kind" -> kind = scalar(parser);
+                case "logicalAgentId" -> agentId = text(parser);
+                case "threadId" -> threadId = text(parser);
+                default -> {
+                    // not listed
+                }
+            }
+            parser.skipChildren();
+        }
+        return new Caller(kind, agentId, threadId);
+    }
+
+    /** {@code bundles.gatehouse.revision} and {@code .keyid}. */
+    private static Bundle bundle(JsonParser parser) throws IOException {
+        Bundle bundle = new Bundle(Optional.empty(), Optional.empty());
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            return bundle;
+        }
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            if (parser.nextToken() == JsonToken.START_OBJECT && name.equals("gatehouse")) {
+                Optional<String> revision = Optional.empty();
+                Optional<String> keyId = Optional.empty();
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String member = parser.currentName();
+                    parser.nextToken();
+                    if (member.equals("revision")) {
+                        revision = text(parser);
+                    } else if (member.equals("keyid")) {
+                        keyId = text(parser);
+                    }
+                    parser.skipChildren();
+                }
+                bundle = new Bundle(revision, keyId);
+            } else {
+                parser.skipChildren();
+            }
+        }
+        return bundle;
+    }
+
+    /** The reason codes: each element's (or member's) {@code code}, "" for one without a readable code. */
+    private static List<String> codes(JsonParser parser) throws IOException {
+        List<String> codes = new ArrayList<>();
+        JsonToken start = parser.currentToken();
+        if (start != JsonToken.START_ARRAY && start != JsonToken.START_OBJECT) {
+            return codes;
+        }
+        JsonToken end = start == JsonToken.START_ARRAY ? JsonToken.END_ARRAY : JsonToken.END_OBJECT;
+        for (JsonToken token = parser.nextToken(); token != end; token = parser.nextToken()) {
+            if (token == JsonToken.FIELD_NAME) {
+                token = parser.nextToken();
+            }
+            Optional<String> code = Optional.empty();
+            if (token == JsonToken.START_OBJECT) {
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = parser.currentName();
+                    parser.nextToken();
+                    if (name.equals("code")) {
+                        code = text(parser);
+                    }
+                    parser.skipChildren();
+                }
+            } else {
+                parser.skipChildren();
+            }
+            codes.add(code.orElse(""));
+        }
+        return codes;
+    }
+
+    /** A scalar as text (a number's or boolean's digits or word), "" for null, an object or an array. */
+    private static String scalar(JsonParser parser) throws IOException {
+        return parser.getValueAsString("");
+    }
+
     /** A string as logged, or {@code sha256:<hex>} for the stand-in of a long one. */
-    private static Optional<String> text(JsonNode value) {
-        if (value.isTextual()) {
-            return Optional.of(value.textValue());
+    private static Optional<String> text(JsonParser parser) throws IOException {
+        if (parser.currentToken() == JsonToken.VALUE_STRING) {
+            return Optional.of(parser.getText());
         }
-        if (value.isObject() && value.path("sha256").isTextual()) {
-            return Optional.of("sha256:" + value.path("sha256").textValue());
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        Optional<String> sha256 = Optional.empty();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            if (parser.nextToken() == JsonToken.VALUE_STRING && name.equals("sha256")) {
+                sha256 = Optional.of("sha256:" + parser.getText());
+            }
+            parser.skipChildren();
+        }
+        return sha256;
     }
 }

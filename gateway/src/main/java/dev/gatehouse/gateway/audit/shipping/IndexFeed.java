@@ -210,20 +210,23 @@ public class IndexFeed implements DecisionLogSink {
         status.indexed(decisions.size(), clock.instant());
     }
 
-    /** One line as the index keeps it, with the values its stand-ins name; empty for a line that is no record. */
+    /**
+     * One line as the index keeps it, with the values its stand-ins name; empty for a line that is no record. Only
+     * the members the index lists are read from the line, and the line itself is stored as it is; a record with
+     * stand-ins (rare: long or secret values, reduced lines) is also read whole, for the values they name.
+     */
     private Optional<StoredDecision> stored(byte[] line, ValueLookup values, Predicate<String> retryable)
             throws IOException {
-        JsonNode record;
-        try {
-            record = PolicyJson.MAPPER.readTree(line);
-        } catch (IOException e) {
+        Optional<DecisionRecords.Listed> listed = DecisionRecords.summary(line, replica, retryable);
+        if (listed.isEmpty()) {
             return Optional.empty();
         }
-        Optional<dev.gatehouse.gateway.decisions.DecisionSummary> summary = DecisionRecords.summary(record, replica,
-                retryable);
-        if (summary.isEmpty()) {
-            return Optional.empty();
+        int end = line.length > 0 && line[line.length - 1] == '\n' ? line.length - 1 : line.length;
+        String text = new String(line, 0, end, StandardCharsets.UTF_8);
+        if (!listed.get().standIns()) {
+            return Optional.of(new StoredDecision(listed.get().summary(), text, Optional.empty(), false));
         }
+        JsonNode record = PolicyJson.MAPPER.readTree(line);
         List<String> keys = new ArrayList<>(OpaDecisionEvent.valueKeys(record));
         ArrayNode kept = PolicyJson.MAPPER.createArrayNode();
         boolean missing = false;
@@ -240,16 +243,14 @@ public class IndexFeed implements DecisionLogSink {
         }
         Optional<String> json = Optional.empty();
         if (!kept.isEmpty()) {
-            String text = PolicyJson.write(kept);
-            if (text.getBytes(StandardCharsets.UTF_8).length <= configuration.getMaxValuesBytes()) {
-                json = Optional.of(text);
+            String written = PolicyJson.write(kept);
+            if (written.getBytes(StandardCharsets.UTF_8).length <= configuration.getMaxValuesBytes()) {
+                json = Optional.of(written);
             } else {
                 missing = true;
             }
         }
-        int end = line.length > 0 && line[line.length - 1] == '\n' ? line.length - 1 : line.length;
-        return Optional.of(new StoredDecision(summary.get(), new String(line, 0, end, StandardCharsets.UTF_8), json,
-                missing));
+        return Optional.of(new StoredDecision(listed.get().summary(), text, json, missing));
     }
 
     /**

@@ -20,6 +20,11 @@ import java.util.function.Supplier;
  * given time), the log's files in order with their first records' ids, and one look at them from the sink's cursor
  * ({@link #round}): a batch that never passes what the writer reported ({@link LogTail}) and has waited to fill, the
  * start of the file after a finished one, or a wait. The sink keeps its own cursor and decides what a batch becomes.
+ *
+ * <p>While a batch of the live file waits to fill, a write wakes the thread only once the live file may hold a full
+ * batch (estimated from the size of the records already waiting): a busy gateway writes one record per call, and a
+ * wake-up per write would read the waiting records again each time, costing the feed's thread CPU per call that
+ * grows with the batch.
  */
 final class LogFollower {
 
@@ -50,6 +55,12 @@ final class LogFollower {
     private boolean news;
     private volatile LogTail.Live reported = new LogTail.Live(null, 0);
     private volatile boolean closed;
+
+    /**
+     * While a batch of the live file waits to fill, the live file's size from which it may hold a full batch: a
+     * report below it does not wake the thread. 0 otherwise: every report wakes it.
+     */
+    private volatile long wakeAt;
 
     /** Touched by the thread only: since when a batch of the live file waits to fill. */
     private long partialSince;
@@ -95,7 +106,9 @@ final class LogFollower {
     /** The writer's report: the live file whose first record is {@code firstId} holds whole records up to here. */
     void written(String firstId, long liveBytes) {
         reported = new LogTail.Live(firstId, liveBytes);
-        signal();
+        if (liveBytes >= wakeAt) {
+            signal();
+        }
     }
 
     /** Wakes the thread: something was written or rotated. */
@@ -119,6 +132,28 @@ final class LogFollower {
             }
             news = false;
         } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits while a batch of the live file fills: until a report reaches {@code fullAt} bytes, a rotation, close, or
+     * {@code nanos} passed. Reports from before the wait do not end it (what they wrote is read after it); a rotation
+     * reported just before it may not either, which only delays that batch by at most {@code nanos}.
+     */
+    private void awaitFill(long nanos, long fullAt) throws InterruptedException {
+        lock.lock();
+        try {
+            news = false;
+            wakeAt = fullAt;
+            // A report that reached fullAt before wakeAt was set may have had its news cleared above.
+            long left = reported.bytes() >= fullAt ? 0 : nanos;
+            while (!news && !closed && left > 0) {
+                left = changed.awaitNanos(left);
+            }
+            news = false;
+        } finally {
+            wakeAt = 0;
             lock.unlock();
         }
     }
@@ -169,7 +204,9 @@ final class LogFollower {
         }
         long fill = fillWait(chunk);
         if (fill > 0) {
-            await(fill);
+            long waiting = chunk.to() - at.offset();
+            awaitFill(fill, at.offset() + (long) Math.ceil((double) waiting / chunk.lines().size()
+                    * maxRecords.getAsInt()));
             return;
         }
         take.take(file.get(), chunk);

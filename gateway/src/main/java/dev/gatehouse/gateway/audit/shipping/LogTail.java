@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -53,8 +54,10 @@ final class LogTail {
             boolean isLive = !rotated && (firstId == null || Objects.equals(firstId, reported.firstId()));
             long limit = !isLive ? channel.size() : firstId == null ? 0 : Math.min(reported.bytes(), channel.size());
             List<byte[]> lines = new ArrayList<>();
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            // The start of a line that a read cut off; a line within one read is copied out of it whole.
+            ByteArrayOutputStream head = new ByteArrayOutputStream();
             ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+            byte[] bytes = chunk.array();
             long position = offset;
             long end = offset;
             while (position < limit && lines.size() < maxRecords) {
@@ -63,15 +66,25 @@ final class LogTail {
                 if (read <= 0) {
                     break;
                 }
-                for (int i = 0; i < read && lines.size() < maxRecords; i++) {
-                    byte b = chunk.get(i);
-                    line.write(b);
-                    if (b == '\n') {
-                        lines.add(line.toByteArray());
-                        line.reset();
-                        end = position + i + 1;
+                int start = 0;
+                for (int i = 0; i < read; i++) {
+                    if (bytes[i] != '\n') {
+                        continue;
+                    }
+                    if (head.size() == 0) {
+                        lines.add(Arrays.copyOfRange(bytes, start, i + 1));
+                    } else {
+                        head.write(bytes, start, i + 1 - start);
+                        lines.add(head.toByteArray());
+                        head.reset();
+                    }
+                    start = i + 1;
+                    end = position + i + 1;
+                    if (lines.size() == maxRecords) {
+                        break;
                     }
                 }
+                head.write(bytes, start, read - start);
                 position += read;
             }
             return new Chunk(firstId, end, lines, !isLive && end >= limit);

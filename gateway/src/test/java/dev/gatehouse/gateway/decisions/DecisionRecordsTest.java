@@ -1,0 +1,109 @@
+package dev.gatehouse.gateway.decisions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the index lists of a record, read from its line member by member: the listed members whatever else the record
+ * holds (the same names inside {@code input} or {@code result} are not read), the stand-ins of long values as
+ * {@code sha256:<hex>}, the outcome, whether the record has stand-ins, and no summary for a line that is no record.
+ */
+class DecisionRecordsTest {
+
+    private static final String ID = "0d9d693d-133d-4a20-a1d6-6434e49976e0";
+    private static final String DIGEST = "cdad9d46934e4a6fed8ae92fa4b0b1b47c9b7e7c951d7e247a7a9f131e442a18";
+    private static final Predicate<String> RETRYABLE = Set.of("policy_unavailable", "upstream_timeout")::contains;
+
+    private static Optional<DecisionRecords.Listed> read(String line) {
+        return DecisionRecords.summary(line.getBytes(StandardCharsets.UTF_8), "r1", RETRYABLE);
+    }
+
+    private static String record(String members) {
+        return "{\"decision_id\":\"" + ID + "\",\"timestamp\":\"2026-12-02T14:18:49.048264901Z\","
+                + "\"path\":\"gatehouse/authz/decision\"," + members + "}\n";
+    }
+
+    @Test
+    void anAllowedCallIsListedFromItsOwnMembersOnly() {
+        String line = record("\"method\":\"tools/call\",\"tool\":\"project_work_list\",\"caller\":{\"kind\":\"thread\","
+                + "\"logicalAgentId\":\"a1\",\"threadId\":\"t1\",\"provider\":\"codex\"},\"input\":{\"tool\":\"x\","
+                + "\"caller\":{\"kind\":\"outside_agent\",\"logicalAgentId\":\"a2\"},\"allow\":false,"
+                + "\"reasons\":[{\"code\":\"in_input\"}],\"arguments\":{\"redacted\":[1],\"list\":[[],{},null,1.5]}},"
+                + "\"result\":{\"allow\":false,\"reasons\":[{\"code\":\"in_result\"}]},"
+                + "\"bundles\":{\"gatehouse\":{\"revision\":\"rev-7\",\"keyid\":\"default\"}},"
+                + "\"metrics\":{\"timer_eval_us\":146},\"allow\":true,\"reasons\":[],"
+                + "\"obligations\":{\"quota\":{\"bucket\":\"thread/read/a1\"}}");
+        DecisionRecords.Listed listed = read(line).orElseThrow();
+        assertEquals(new DecisionSummary(UUID.fromString(ID), Instant.parse("2026-12-02T14:18:49.048264901Z"), "r1",
+                "tools/call", Optional.of("project_work_list"), "thread", "a1", Optional.of("t1"), Outcome.ALLOWED,
+                List.of(), Optional.of("rev-7"), Optional.of("default")), listed.summary());
+        assertFalse(listed.standIns());
+    }
+
+    @Test
+    void longValuesAreListedByTheirDigestAndTheirStandInsAreSaid() {
+        String standIn = "{\"length\":5000,\"sha256\":\"" + DIGEST + "\"}";
+        DecisionRecords.Listed listed = read(record("\"method\":\"tools/call\",\"tool\":" + standIn
+                + ",\"caller\":{\"kind\":\"outside_agent\",\"logicalAgentId\":" + standIn + "},"
+                + "\"redacted\":[\"/tool\",\"/caller/logicalAgentId\"],\"allow\":false,"
+                + "\"reasons\":[{\"code\":\"schema\",\"message\":" + standIn + "},{\"code\":" + standIn + "}]"))
+                .orElseThrow();
+        assertEquals(Optional.of("sha256:" + DIGEST), listed.summary().tool());
+        assertEquals("sha256:" + DIGEST, listed.summary().agentId());
+        assertEquals(Optional.empty(), listed.summary().threadId());
+        assertEquals(List.of("schema", "sha256:" + DIGEST), listed.summary().reasons());
+        assertEquals(Outcome.DENIED, listed.summary().outcome());
+        assertEquals(Optional.empty(), listed.summary().revision());
+        assertTrue(listed.standIns());
+        for (String member : List.of("\"reduced\":{\"sha256\":\"" + DIGEST + "\"}", "\"redactedKeys\":[]")) {
+            assertTrue(read(record("\"method\":\"notice\",\"caller\":{\"kind\":\"project_notice\","
+                    + "\"logicalAgentId\":\"a1\"}," + member)).orElseThrow().standIns(), member);
+        }
+    }
+
+    @Test
+    void aFaultOrOnlyRetryableReasonsAreUnavailableOtherDenialsDenied() {
+        String caller = "\"method\":\"tools/call\",\"caller\":{\"kind\":\"thread\",\"logicalAgentId\":\"a1\"},";
+        assertEquals(Outcome.UNAVAILABLE, read(record(caller + "\"allow\":false,\"reasons\":[{\"code\":"
+                + "\"policy_unavailable\"}],\"fault\":{\"code\":\"bundle_unavailable\"}")).orElseThrow().summary()
+                .outcome());
+        assertEquals(Outcome.UNAVAILABLE, read(record(caller + "\"allow\":false,\"reasons\":[{\"code\":"
+                + "\"upstream_timeout\"},{\"code\":\"policy_unavailable\"}]")).orElseThrow().summary().outcome());
+        assertEquals(Outcome.DENIED, read(record(caller + "\"allow\":false,\"reasons\":[{\"code\":"
+                + "\"upstream_timeout\"},{\"code\":\"schema\"}]")).orElseThrow().summary().outcome());
+        assertEquals(Outcome.DENIED, read(record(caller + "\"allow\":false,\"reasons\":[]")).orElseThrow().summary()
+                .outcome());
+        assertEquals(Outcome.DENIED, read(record(caller + "\"reasons\":[{\"message\":\"no code\"},\"odd\"]"))
+                .orElseThrow().summary().outcome());
+        assertEquals(List.of("", ""), read(record(caller + "\"reasons\":[{\"message\":\"no code\"},\"odd\"]"))
+                .orElseThrow().summary().reasons());
+    }
+
+    @Test
+    void aLineThatIsNoRecordIsNotListed() {
+        String caller = "\"caller\":{\"kind\":\"thread\",\"logicalAgentId\":\"a1\"}";
+        assertTrue(read(record(caller)).isPresent(), "the lines below differ from this one by one fault each");
+        for (String line : List.of("", "\n", "not json\n", "[1,2]\n", "\"text\"\n",
+                record(caller).substring(0, 60), // cut short
+                record(caller).replace(ID, "not-a-uuid"),
+                record(caller).replace("\"2026-12-02T14:18:49.048264901Z\"", "\"yesterday\""),
+                record(caller).replace("\"timestamp\"", "\"time\""),
+                record("\"caller\":\"a1\""),
+                record("\"caller\":{\"logicalAgentId\":\"a1\"}"),
+                record("\"caller\":{\"kind\":\"\",\"logicalAgentId\":\"a1\"}"),
+                record(caller + ",\"input\":{\"tool\":\"x\",\"tool\":\"y\"}"), // a duplicate member, even unlisted
+                record(caller + ",\"allow\":false,\"allow\":true"))) {
+            assertEquals(Optional.empty(), read(line), line);
+        }
+    }
+}
