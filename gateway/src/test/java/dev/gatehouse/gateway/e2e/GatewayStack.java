@@ -75,7 +75,8 @@ final class GatewayStack implements AutoCloseable {
 
     /**
      * Starts the three processes with the gateway watching a copy of the bundle of {@code make bundle} in the work
-     * directory ({@link #bundle()}), so a test can replace it with another revision, as {@code make bundle} does.
+     * directory ({@link #bundle()}), so a test can replace it with another revision, as {@code make bundle} does; its
+     * Rego bundle is copied beside it, so the console can explain that revision's decisions.
      */
     static GatewayStack startWatching(Path workDir) throws Exception {
         return startWatching(workDir, "");
@@ -86,8 +87,16 @@ final class GatewayStack implements AutoCloseable {
      * ({@code client=ceiling,…}, ceilings as the token carries them, whatever the policy knows).
      */
     static GatewayStack startWatching(Path workDir, String moreClients) throws Exception {
-        GatewayStack stack = new GatewayStack(workDir, freePort(), SessionTokens.mint(), SessionTokens.mint(),
-                Map.of());
+        return startWatching(workDir, moreClients, Map.of());
+    }
+
+    /** {@link #startWatching(Path, String)}, the gateway with {@code env} added as for {@link #start(Path, Map)}. */
+    static GatewayStack startWatching(Path workDir, String moreClients, Map<String, String> env) throws Exception {
+        GatewayStack stack = new GatewayStack(workDir, freePort(), SessionTokens.mint(), SessionTokens.mint(), env);
+        Path rego = stack.bundle.resolveSibling("rego-bundle.tar.gz");
+        if (Files.isRegularFile(rego)) {
+            Files.copy(rego, workDir.resolve(rego.getFileName()));
+        }
         stack.bundle = Files.copy(stack.bundle, workDir.resolve("bundle.tar.gz"));
         stack.authClients = stack.authClients + (moreClients.isEmpty() ? "" : "," + moreClients);
         return launched(stack, Optional.empty());
@@ -100,12 +109,14 @@ final class GatewayStack implements AutoCloseable {
 
     /**
      * A second gateway replica beside {@code first}: same credentials and request-state key, same local-services,
-     * its own process and port; {@code env} as for {@link #start(Path, Map)}. Closing it stops only this gateway.
+     * same bundle file (a watched one is replaced for both at once), its own process and port; {@code env} as for
+     * {@link #start(Path, Map)}. Closing it stops only this gateway.
      */
     static GatewayStack replicaOf(GatewayStack first, Path workDir, Map<String, String> env) throws Exception {
         GatewayStack stack = new GatewayStack(workDir, freePort(), first.adminCredential, first.serviceCredential,
                 env);
         stack.authPort = first.authPort;
+        stack.bundle = first.bundle;
         return launched(stack, Optional.of(first.local));
     }
 
