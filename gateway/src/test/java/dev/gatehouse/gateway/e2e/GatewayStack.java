@@ -35,6 +35,7 @@ final class GatewayStack implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration START_PATIENCE = Duration.ofSeconds(180);
 
     /** The OAuth scope the gateway requires of outside agents' tokens. */
     static final String SCOPE = "mcp";
@@ -361,8 +362,12 @@ final class GatewayStack implements AutoCloseable {
         return process;
     }
 
+    /**
+     * Waits for {@code uri} to answer while {@code process} lives. The bound is generous: on the shared two-core
+     * machines a gateway's start (its Wasm bundle compiled and smoke-tested) has taken over 90 s under others' load.
+     */
     private void awaitHttp(URI uri, Process process, String name) throws Exception {
-        Instant deadline = Instant.now().plusSeconds(90);
+        Instant deadline = Instant.now().plus(START_PATIENCE);
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
                 throw new AssertionError(name + " exited:\n" + log(name));
@@ -375,7 +380,7 @@ final class GatewayStack implements AutoCloseable {
                 Thread.sleep(300);
             }
         }
-        throw new AssertionError(name + " did not start within 90 s:\n" + log(name));
+        throw new AssertionError(name + " did not start within " + START_PATIENCE.toSeconds() + " s:\n" + log(name));
     }
 
     private static String property(String name) {
