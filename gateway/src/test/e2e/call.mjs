@@ -13,5 +13,5 @@ try {
 }
 const outcome = await call(connection, tool, JSON.parse(args));
 console.log(JSON.stringify({ denied: outcome.denied, codes: outcome.codes, kind: outcome.kind,
-  isError: outcome.isError, text: outcome.text, decisionId: outcome.structured?.decisionId }));
+  isError: outcome.isError, text: outcome.text, decisionId: outcome.decisionId }));
 await close(connection);

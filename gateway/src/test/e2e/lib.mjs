@@ -27,7 +27,11 @@ export async function listNames(connection) {
   return result.tools.map((t) => t.name).sort();
 }
 
-/** Calls a tool; returns {denied, codes, kind, structured, text, isError}. Never throws for tool errors. */
+/**
+ * Calls a tool; returns {denied, codes, kind, structured, text, isError, decisionId}. Never throws for tool errors.
+ * The decision id is the result's _meta["dev.gatehouse/decisionId"], which every decided call carries (allowed ones
+ * too, whose structured content is the tool's own).
+ */
 export async function call(connection, name, args, meta) {
   const params = { name, arguments: args };
   if (meta) params._meta = meta;
@@ -41,6 +45,7 @@ export async function call(connection, name, args, meta) {
     kind: structured.kind,
     structured,
     text,
+    decisionId: result._meta?.['dev.gatehouse/decisionId'],
   };
 }
 

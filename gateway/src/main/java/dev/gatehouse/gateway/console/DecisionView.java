@@ -35,6 +35,15 @@ public final class DecisionView {
     }
 
     /**
+     * The record's obligations as {@link #pretty} writes them; empty when there are none (absent, or an empty
+     * object, as a denial logs them), so the page shows no empty box.
+     */
+    public static String obligations(JsonNode record) {
+        JsonNode obligations = record.path("obligations");
+        return obligations.isObject() && obligations.isEmpty() ? "" : pretty(obligations);
+    }
+
+    /**
      * The value as indented JSON, for a {@code <pre>} (the template escapes its markup); empty when absent. Invisible
      * format characters (bidirectional overrides, zero-width joiners: Unicode category Cf) are written as JSON
      * {@code \\uXXXX} escapes ({@link Visible#text}), so a logged argument cannot reorder or hide what an auditor

@@ -12,6 +12,7 @@ import dev.gatehouse.gateway.decisions.DecisionQuery;
 import dev.gatehouse.gateway.decisions.Explain;
 import dev.gatehouse.gateway.decisions.Replay;
 import dev.gatehouse.gateway.decisions.StoredDecision;
+import dev.gatehouse.gateway.notice.NoticeProperties;
 import dev.gatehouse.gateway.policy.api.KeptRevision;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.RevisionHistory;
@@ -39,10 +40,12 @@ import java.util.UUID;
  * <ul>
  * <li>{@code GET /console/decisions?...}: the search form, the decisions newest first, paged, the counts per outcome
  * and per reason, and the scan bound's note; a {@code decisionId} goes straight to that decision's page;</li>
- * <li>{@code GET /console/decisions/{decisionId}[?replay=true][?explain=true]}: one decision: caller, tool, the arguments as logged
- * (shown as text, redacted values redacted), the reasons with their rule family and the sentence of the rule's
- * METADATA, obligations, revision and key; with {@code replay}, the answer of every kept revision to its input; with {@code explain}, the
- * {@code opa eval --explain=fails} trace on the revision that decided ({@link Explain}).</li>
+ * <li>{@code GET /console/decisions/{decisionId}[?replay=true][?explain=true]}: one decision: caller, tool, the
+ * arguments as logged (shown as text, redacted values redacted), the reasons with their rule family and the sentence
+ * of the rule's METADATA, obligations (none shown when there are none), revision and key; with {@code replay}, the
+ * answer of every revision this replica keeps to its input (the replica named, as each keeps its own), the one that
+ * decided marked; with {@code explain}, the {@code opa eval --explain=fails} trace on the revision that decided
+ * ({@link Explain}).</li>
  * </ul>
  */
 @Controller("/console/decisions")
@@ -59,15 +62,17 @@ public class DecisionsController {
     private final RevisionHistory revisions;
     private final Replay replay;
     private final Explain explain;
+    private final NoticeProperties replica;
 
     public DecisionsController(DecisionIndex index, DecisionQueries queries, DecisionIndexConfiguration configuration,
-            RevisionHistory revisions, Replay replay, Explain explain) {
+            RevisionHistory revisions, Replay replay, Explain explain, NoticeProperties replica) {
         this.index = index;
         this.queries = queries;
         this.configuration = configuration;
         this.revisions = revisions;
         this.replay = replay;
         this.explain = explain;
+        this.replica = replica;
     }
 
     @Get
@@ -136,12 +141,13 @@ public class DecisionsController {
         model.put("decision", decision.summary());
         model.put("reasons", DecisionView.reasons(record, catalogue(decision)));
         model.put("arguments", DecisionView.pretty(record.path("input").path("arguments")));
-        model.put("obligations", DecisionView.pretty(record.path("obligations")));
+        model.put("obligations", DecisionView.obligations(record));
         model.put("valuesMissing", decision.valuesMissing());
         model.put("replay", "true".equals(replay) ? Optional.of(this.replay.replay(decision)) : Optional.empty());
         model.put("explanation", "true".equals(explain) ? Optional.of(this.explain.explain(decision))
                 : Optional.empty());
         model.put("servingRevision", revisions.kept().stream().findFirst().map(KeptRevision::revision).orElse(""));
+        model.put("replica", replica.getReplicaName());
         return HttpResponse.ok(ConsolePages.view("console/decision", ConsolePages.page("Decision "
                 + decision.summary().decisionId(), "decisions", operator), model));
     }

@@ -1,5 +1,7 @@
 package dev.gatehouse.gateway.console;
 
+import dev.gatehouse.facts.AccessRow;
+import dev.gatehouse.gateway.notice.NoticeProperties;
 import dev.gatehouse.gateway.policy.api.KeptRevision;
 import dev.gatehouse.gateway.policy.api.RevisionHistory;
 import dev.gatehouse.review.Html;
@@ -11,27 +13,37 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.security.authentication.Authentication;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code GET /console/policy}: the served revision (manifest revision, key id, when it was activated and from which
- * source), its access table, its caller × tool matrix and the diff of that matrix against the revision served before
- * it (the review library's rendering, as {@code scripts/gatehouse matrix} and {@code diff} give it), the other
- * revisions this gateway keeps, and the offers it refused with their reasons.
+ * {@code GET /console/policy}: what this replica (named, as each replica keeps its own revisions) serves, in the order
+ * an operator checks a new revision: the served revision (manifest revision, key id, when it was activated and from
+ * which source), the diff of its caller × tool matrix against the revision served before it (the review library's
+ * rendering, as {@code scripts/gatehouse diff} gives it), the other revisions this gateway keeps and the offers it
+ * refused with their reasons; then the revision's access table, ordered by toolkit and tool as the matrix groups
+ * them, and the whole matrix.
  */
 @Controller("/console/policy")
 @Produces(MediaType.TEXT_HTML)
 public class PolicyController {
 
+    /** The access table's order on the page: by toolkit, then by tool. */
+    static final Comparator<Map.Entry<String, AccessRow>> TABLE_ORDER = Comparator
+            .comparing((Map.Entry<String, AccessRow> row) -> row.getValue().toolkit())
+            .thenComparing(Map.Entry::getKey);
+
     private final RevisionHistory revisions;
     private final RevisionMatrices matrices;
+    private final NoticeProperties replica;
 
-    public PolicyController(RevisionHistory revisions, RevisionMatrices matrices) {
+    public PolicyController(RevisionHistory revisions, RevisionMatrices matrices, NoticeProperties replica) {
         this.revisions = revisions;
         this.matrices = matrices;
+        this.replica = replica;
     }
 
     @Get
@@ -43,6 +55,9 @@ public class PolicyController {
         model.put("refusals", revisions.refusals());
         Optional<KeptRevision> served = kept.stream().findFirst();
         model.put("served", served);
+        model.put("replica", replica.getReplicaName());
+        model.put("rows", served.map(s -> s.contents().rows().entrySet().stream().sorted(TABLE_ORDER).toList())
+                .orElse(List.of()));
         String matrix = "";
         String diff = "";
         String problem = "";

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.gateway.notice.NoticeProperties;
 import dev.gatehouse.gateway.policy.api.RevisionHistory;
 import dev.gatehouse.gateway.support.RawHttp;
 import io.micronaut.context.annotation.Property;
@@ -18,6 +19,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -30,8 +33,8 @@ import org.junit.jupiter.api.Test;
  * client got; its page names the reason in the rule's own words, shows the logged arguments (markup payloads) as
  * text, replays it against the served revision as the same decision and explains it with the trace of
  * {@code opa eval --explain} (the opa binary of {@code make opa}); bad search input is answered next to its
- * field; the export gives the record as logged. The policy page shows the served revision and its
- * matrix.
+ * field; the export gives the record as logged. The policy page shows the served revision, what changed and the
+ * kept revisions before the long tables, the access table by toolkit and tool, and its matrix.
  */
 @MicronautTest(transactional = false)
 @Property(name = "micronaut.server.port", value = "-1")
@@ -52,6 +55,8 @@ class ConsoleDecisionsTest {
     ConsoleSessions consoleSessions;
     @Inject
     RevisionHistory revisions;
+    @Inject
+    NoticeProperties replica;
 
     private String base() {
         return "http://127.0.0.1:" + server.getPort();
@@ -128,11 +133,15 @@ class ConsoleDecisionsTest {
         assertTrue(page.body().contains("&lt;script&gt;alert(1)&lt;/script&gt;"), page.body());
         assertTrue(page.body().contains("\\u202Eevil") && !page.body().contains("\u202E"),
                 "a bidi override in an argument is shown as its escape, never applied");
+        assertFalse(page.body().contains("aria-label=\"Obligations\""), "a denial's empty obligations: no box");
 
         HttpResponse<String> replayed = get("/console/decisions/" + denied + "?replay=true", cookie);
         assertEquals(200, replayed.statusCode(), replayed.body());
         assertTrue(replayed.body().contains("<strong>same</strong> decision"), replayed.body());
         assertTrue(replayed.body().contains("(served)"));
+        assertTrue(replayed.body().contains("(decided it)"), "the revision that decided is marked");
+        assertTrue(replayed.body().contains("each revision replica " + replica.getReplicaName() + " keeps"),
+                "whose kept revisions answered");
 
         HttpResponse<String> explained = get("/console/decisions/" + denied + "?explain=true", cookie);
         assertEquals(200, explained.statusCode(), explained.body());
@@ -172,6 +181,21 @@ class ConsoleDecisionsTest {
         assertEquals(200, page.statusCode(), page.body());
         assertTrue(page.body().contains(revisions.kept().get(0).revision()), "the served revision");
         assertTrue(page.body().contains("<code>wiki_read</code>"), "the access table");
+        assertTrue(page.body().contains("<dd>" + replica.getReplicaName() + " (each replica keeps its own"),
+                "which replica's revisions these are");
+        int changes = page.body().indexOf("<h2>Changes from the revision served before</h2>");
+        int kept = page.body().indexOf("<h2>Kept revisions</h2>");
+        int table = page.body().indexOf("<h2>Access table</h2>");
+        int matrix = page.body().indexOf("<h2>Caller × tool matrix</h2>");
+        assertTrue(0 < changes && changes < kept && kept < table && table < matrix,
+                "what changed and what is kept come before the long tables");
+        Matcher row = Pattern.compile("<tr><td><code>([a-z0-9_]+)</code></td><td>([a-z]+)</td>").matcher(page.body());
+        List<String> rows = new ArrayList<>();
+        while (row.find()) {
+            rows.add(row.group(2) + " " + row.group(1));
+        }
+        assertEquals(revisions.kept().get(0).contents().rows().size(), rows.size(), rows.toString());
+        assertEquals(rows.stream().sorted(Comparator.naturalOrder()).toList(), rows, "by toolkit, then tool");
         assertTrue(page.body().contains("caller profiles ×"), "the review library's matrix");
         assertTrue(page.body().contains("No earlier revision is kept."));
         assertTrue(page.body().contains("None refused since start-up."));

@@ -35,6 +35,7 @@ final class GatewayStack implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration START_PATIENCE = Duration.ofSeconds(180);
 
     /** The OAuth scope the gateway requires of outside agents' tokens. */
     static final String SCOPE = "mcp";
@@ -75,7 +76,8 @@ final class GatewayStack implements AutoCloseable {
 
     /**
      * Starts the three processes with the gateway watching a copy of the bundle of {@code make bundle} in the work
-     * directory ({@link #bundle()}), so a test can replace it with another revision, as {@code make bundle} does.
+     * directory ({@link #bundle()}), so a test can replace it with another revision, as {@code make bundle} does; its
+     * Rego bundle is copied beside it, so the console can explain that revision's decisions.
      */
     static GatewayStack startWatching(Path workDir) throws Exception {
         return startWatching(workDir, "");
@@ -86,8 +88,16 @@ final class GatewayStack implements AutoCloseable {
      * ({@code client=ceiling,…}, ceilings as the token carries them, whatever the policy knows).
      */
     static GatewayStack startWatching(Path workDir, String moreClients) throws Exception {
-        GatewayStack stack = new GatewayStack(workDir, freePort(), SessionTokens.mint(), SessionTokens.mint(),
-                Map.of());
+        return startWatching(workDir, moreClients, Map.of());
+    }
+
+    /** {@link #startWatching(Path, String)}, the gateway with {@code env} added as for {@link #start(Path, Map)}. */
+    static GatewayStack startWatching(Path workDir, String moreClients, Map<String, String> env) throws Exception {
+        GatewayStack stack = new GatewayStack(workDir, freePort(), SessionTokens.mint(), SessionTokens.mint(), env);
+        Path rego = stack.bundle.resolveSibling("rego-bundle.tar.gz");
+        if (Files.isRegularFile(rego)) {
+            Files.copy(rego, workDir.resolve(rego.getFileName()));
+        }
         stack.bundle = Files.copy(stack.bundle, workDir.resolve("bundle.tar.gz"));
         stack.authClients = stack.authClients + (moreClients.isEmpty() ? "" : "," + moreClients);
         return launched(stack, Optional.empty());
@@ -100,12 +110,14 @@ final class GatewayStack implements AutoCloseable {
 
     /**
      * A second gateway replica beside {@code first}: same credentials and request-state key, same local-services,
-     * its own process and port; {@code env} as for {@link #start(Path, Map)}. Closing it stops only this gateway.
+     * same bundle file (a watched one is replaced for both at once), its own process and port; {@code env} as for
+     * {@link #start(Path, Map)}. Closing it stops only this gateway.
      */
     static GatewayStack replicaOf(GatewayStack first, Path workDir, Map<String, String> env) throws Exception {
         GatewayStack stack = new GatewayStack(workDir, freePort(), first.adminCredential, first.serviceCredential,
                 env);
         stack.authPort = first.authPort;
+        stack.bundle = first.bundle;
         return launched(stack, Optional.of(first.local));
     }
 
@@ -350,8 +362,12 @@ final class GatewayStack implements AutoCloseable {
         return process;
     }
 
+    /**
+     * Waits for {@code uri} to answer while {@code process} lives. The bound is generous: on the shared two-core
+     * machines a gateway's start (its Wasm bundle compiled and smoke-tested) has taken over 90 s under others' load.
+     */
     private void awaitHttp(URI uri, Process process, String name) throws Exception {
-        Instant deadline = Instant.now().plusSeconds(90);
+        Instant deadline = Instant.now().plus(START_PATIENCE);
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
                 throw new AssertionError(name + " exited:\n" + log(name));
@@ -364,7 +380,7 @@ final class GatewayStack implements AutoCloseable {
                 Thread.sleep(300);
             }
         }
-        throw new AssertionError(name + " did not start within 90 s:\n" + log(name));
+        throw new AssertionError(name + " did not start within " + START_PATIENCE.toSeconds() + " s:\n" + log(name));
     }
 
     private static String property(String name) {
