@@ -419,22 +419,14 @@ final class FairnessLoad {
             HttpRequest request = LoadHarness.toolCall(bases.get((k + k / 8) % bases.size()), agent.token(), tool(k),
                     arguments(k, id, agent.id()), id);
             Phase phase = current;
-            long t0 = System.nanoTime();
-            Outcome outcome;
-            String detail;
+            Sent sent;
             try {
-                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-                outcome = classify(response);
-                detail = tool(k) + " " + response.statusCode() + " " + brief(response.body());
-            } catch (IOException e) {
-                outcome = Outcome.ERROR;
-                detail = tool(k) + " " + e;
+                sent = send(client, request, tool(k));
             } catch (InterruptedException e) {
                 return;
             }
-            long latency = System.nanoTime() - t0;
             if (phase != null) {
-                phase.wellBehaved(tool(k), latency, outcome, detail);
+                phase.wellBehaved(tool(k), sent.nanos(), sent.outcome(), sent.detail());
             }
             // Behind schedule (a slow answer): the next call goes at once, but the agent never catches up in a burst.
             next = Math.max(next + pace, System.nanoTime());
@@ -473,20 +465,29 @@ final class FairnessLoad {
                 arguments.put("assignmentRevision", "position:1");
             }
             HttpRequest request = LoadHarness.toolCall(base, abuser.token(), tool, arguments, i);
-            long t0 = System.nanoTime();
-            Outcome outcome;
-            String detail;
+            Sent sent;
             try {
-                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-                outcome = classify(response);
-                detail = tool + " " + response.statusCode() + " " + brief(response.body());
-            } catch (IOException e) {
-                outcome = Outcome.ERROR;
-                detail = tool + " " + e;
+                sent = send(client, request, tool);
             } catch (InterruptedException e) {
                 return;
             }
-            phase.abuser(System.nanoTime() - t0, quotaByTool.get(tool).bucketClass(), outcome, detail);
+            phase.abuser(sent.nanos(), quotaByTool.get(tool).bucketClass(), sent.outcome(), sent.detail());
+        }
+    }
+
+    /** One call's answer as judged, a line for the report, and its wall time (send to body received, ns). */
+    private record Sent(Outcome outcome, String detail, long nanos) {
+    }
+
+    /** Sends one call of {@code tool} and judges it; an I/O failure is an {@code ERROR}. */
+    private static Sent send(HttpClient client, HttpRequest request, String tool) throws InterruptedException {
+        long t0 = System.nanoTime();
+        try {
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Sent(classify(response), tool + " " + response.statusCode() + " " + brief(response.body()),
+                    System.nanoTime() - t0);
+        } catch (IOException e) {
+            return new Sent(Outcome.ERROR, tool + " " + e, System.nanoTime() - t0);
         }
     }
 
