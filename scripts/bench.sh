@@ -62,30 +62,19 @@ cp -r policies "$tmp/policies"
 # The smoke cases the gateway runs at activation expect the quota numbers too: raised alike, or the revision is refused.
 python3 - "$tmp/policies/gatehouse/quotas/data.json" "$tmp/policies/gatehouse/smoke/data.json" <<'PY'
 import json, sys
-quotas_path, smoke_path = sys.argv[1], sys.argv[2]
-quotas = json.load(open(quotas_path))
-for budgets in quotas["budgets"].values():
-    for budget in budgets.values():
-        budget["ratePerMinute"] *= 10000
-        budget["burst"] *= 10000
-json.dump(quotas, open(quotas_path, "w"), indent=2)
 
-def raise_quotas(node):
+def raised(node):
+    """Every ratePerMinute and burst number in node, 10^4-fold."""
     if isinstance(node, dict):
-        quota = node.get("quota")
-        if isinstance(quota, dict):
-            for key in ("ratePerMinute", "burst"):
-                if isinstance(quota.get(key), int):
-                    quota[key] *= 10000
-        for value in node.values():
-            raise_quotas(value)
-    elif isinstance(node, list):
-        for value in node:
-            raise_quotas(value)
+        return {key: value * 10000 if key in ("ratePerMinute", "burst") and isinstance(value, int) else raised(value)
+                for key, value in node.items()}
+    if isinstance(node, list):
+        return [raised(value) for value in node]
+    return node
 
-smoke = json.load(open(smoke_path))
-raise_quotas(smoke)
-json.dump(smoke, open(smoke_path, "w"), indent=2)
+for path in sys.argv[1:]:
+    document = raised(json.load(open(path)))
+    json.dump(document, open(path, "w"), indent=2)
 PY
 echo "{\"iat\": $(date +%s)}" > "$tmp/claims.json"
 OPA="$opa" scripts/build-bundle.sh --wasm --policies "$tmp/policies" --revision "$revision-bench-budget" \

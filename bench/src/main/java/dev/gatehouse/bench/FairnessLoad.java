@@ -629,16 +629,25 @@ final class FairnessLoad {
             }
         }
         long[] sorted = pooled.sorted();
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("name", name);
-        row.put("p50_us", LoadHarness.round(LoadHarness.percentile(sorted, 0.50) / 1000.0));
-        row.put("p99_us", LoadHarness.round(LoadHarness.percentile(sorted, 0.99) / 1000.0));
-        row.put("ops_s", LoadHarness.round(sorted.length / Math.max(1e-9, seconds)));
+        Map<String, Object> row = latencyRow(name, sorted, seconds);
         row.put("errors", wellBehavedErrors(outcomes));
         row.put("refused", refused(outcomes));
         row.put("requests", sorted.length);
         row.put("p99_us_by_tool", p99ByTool(phases.stream().filter(p -> p.condition.equals(condition)).toList()));
         row.put("first_errors", firstErrors);
+        return row;
+    }
+
+    /**
+     * A results.json row's start: its name, the p50 and p99 (µs) of {@code sorted} (ns) and its calls per second
+     * over {@code seconds}.
+     */
+    private static Map<String, Object> latencyRow(String name, long[] sorted, double seconds) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("name", name);
+        row.put("p50_us", LoadHarness.round(LoadHarness.percentile(sorted, 0.50) / 1000.0));
+        row.put("p99_us", LoadHarness.round(LoadHarness.percentile(sorted, 0.99) / 1000.0));
+        row.put("ops_s", LoadHarness.round(sorted.length / Math.max(1e-9, seconds)));
         return row;
     }
 
@@ -704,11 +713,7 @@ final class FairnessLoad {
             seconds += (phase.end - phase.start) / 1e9;
         }
         long[] sorted = pooled.sorted();
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("name", name);
-        row.put("p50_us", LoadHarness.round(LoadHarness.percentile(sorted, 0.50) / 1000.0));
-        row.put("p99_us", LoadHarness.round(LoadHarness.percentile(sorted, 0.99) / 1000.0));
-        row.put("ops_s", LoadHarness.round(sorted.length / Math.max(1e-9, seconds)));
+        Map<String, Object> row = latencyRow(name, sorted, seconds);
         Map<String, Object> abuser = abuser(abused, replicas);
         row.put("errors", abuser.get("errors"));
         // The abuser's calls beyond its budget are rate_limited, not refused: a refusal would be a denial.
