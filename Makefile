@@ -118,11 +118,13 @@ browser:
 # The inner loop, what a developer runs before each commit (README, "Testing"): the policy checks and unit tests,
 # the mutants on the policy lines the working tree changed, the bundle, and every module's unit tests (surefire) with
 # small generated runs and without the slow tier (@Slow). Not the end-to-end *IT tests, not the whole mutation run.
+# Two test forks and C1-compiled JVMs: one fork left a core idle (user+sys time equalled wall time), and short test
+# JVMs spend more on C2 compiling than C2 code saves them (measured in README, "Testing").
 CHECK_RUNS := -Dgatehouse.differential.count=1000 -Dgatehouse.confinement.cases=2000 -Dgatehouse.parity.count=1000 \
-  -DexcludedGroups=slow
+  -DexcludedGroups=slow -DforkCount=2 -DargLine=-XX:TieredStopAtLevel=1
 check: policy policy-mutation-changed bundle
 	@echo ">> mvn test (unit tests of every module; slow tier and end-to-end tests: make test)"
-	@$(MVN) test $(CHECK_RUNS)
+	@MAVEN_OPTS="$(MAVEN_OPTS) -XX:TieredStopAtLevel=1" $(MVN) test $(CHECK_RUNS)
 
 # Everything, what CI runs. The differential test (memo vs fresh Wasm vs opa eval) decides 10^5 generated inputs
 # here, 10^4 in a plain verify.
