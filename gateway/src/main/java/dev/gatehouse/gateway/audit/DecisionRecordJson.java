@@ -170,8 +170,9 @@ final class DecisionRecordJson {
 
     /**
      * {@code quota}: what the PEP did with the call's quota (docs/domain.md §10). {@code outcome} is
-     * {@code admitted} or {@code rate_limited} (then {@code code} is the PEP's reason code, the call did not run and
-     * {@code retryAfterMs} says when to try again); {@code limit} is {@code budget} (the bucket of the decision's
+     * {@code admitted}, {@code rate_limited} (then {@code code} is the PEP's reason code, the call did not run and
+     * {@code retryAfterMs} says when to try again) or {@code unavailable} (the request's store time was spent before
+     * its bucket was read: nothing was charged and the call did not run); {@code limit} is {@code budget} (the bucket of the decision's
      * quota obligation, with {@code bucket}, {@code class} and which {@code budget} answered: {@code shared} or
      * {@code local}) or {@code share} (the caller's fair share, before any decision). Absent when nothing was charged.
      */
@@ -184,6 +185,9 @@ final class DecisionRecordJson {
             json.putObject("quota").put("outcome", RATE_LIMITED).put("code", RATE_LIMITED).put("limit", "budget")
                     .put("bucket", over.quota().bucket()).put("class", over.quota().bucketClass())
                     .put("budget", over.budget().wire()).put("retryAfterMs", over.retryAfterMs());
+        } else if (admission instanceof Admission.TimeSpent spent) {
+            json.putObject("quota").put("outcome", "unavailable").put("limit", "budget")
+                    .put("bucket", spent.quota().bucket()).put("class", spent.quota().bucketClass());
         } else if (admission instanceof Admission.OverShare share) {
             json.putObject("quota").put("outcome", RATE_LIMITED).put("code", RATE_LIMITED).put("limit", "share")
                     .put("retryAfterMs", share.retryAfterMs());

@@ -195,8 +195,12 @@ public class Gate {
         return result instanceof GateResult.Denied denied ? denied.reasons() : List.of();
     }
 
-    /** A fault's reason in the metrics: none when nothing was decided, else {@code policy_unavailable}. */
+    /**
+     * A fault's reason in the metrics: none when nothing was decided or the fault is the quota step's (not the
+     * policy's), else {@code policy_unavailable}.
+     */
     private static List<Decision.Reason> reasons(GateFault fault) {
-        return fault.kind() == GateFault.Kind.FACTS ? List.of() : List.of(GateReasons.policyUnavailable());
+        return fault.kind() == GateFault.Kind.FACTS || fault.kind() == GateFault.Kind.QUOTA ? List.of()
+                : List.of(GateReasons.policyUnavailable());
     }
 }

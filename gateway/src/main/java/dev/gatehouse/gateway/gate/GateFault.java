@@ -31,7 +31,12 @@ public record GateFault(Kind kind, Optional<UUID> decisionId, String detail) {
          */
         DECISION,
         /** The decision could not be written to the decision log, so it is not enforced (style card 7). */
-        DECISION_LOG
+        DECISION_LOG,
+        /**
+         * The quota step could not charge an allowed call: the request's store time was spent before its shared
+         * bucket was read. Nothing was charged and the call did not run; the decision and that are in the log.
+         */
+        QUOTA
     }
 
     public GateFault {

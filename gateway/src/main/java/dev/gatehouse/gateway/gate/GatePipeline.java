@@ -124,7 +124,8 @@ public class GatePipeline {
      * @param arguments builds the request for a decision (its decision input) from facts already gathered
      * @return the verdict under the logged decision id; {@link GateFault.Kind#DECISION_LOG} when the record could not
      *         be written, {@link GateFault.Kind#DECISION} when the PDP did not decide (the fault is logged),
-     *         {@link Gated.RateLimited} when the quota step refused an allow (logged, not enforced)
+     *         {@link Gated.RateLimited} when the quota step refused an allow (logged, not enforced),
+     *         {@link GateFault.Kind#QUOTA} when it could not charge one in the request's time (logged, not enforced)
      */
     public <O, V> Gated<V> decide(Optional<ServedPolicy> served, Supplier<DecisionRequest<O, V>> arguments) {
         DecisionRequest<O, V> request = steps.run(GateStep.ARGUMENTS.wire(), arguments);
@@ -144,6 +145,10 @@ public class GatePipeline {
         }
         if (admission instanceof Admission.OverBudget over) {
             return new Gated.RateLimited<>(record.decisionId(), over.retryAfterMs());
+        }
+        if (admission instanceof Admission.TimeSpent) {
+            return new Gated.Faulted<>(new GateFault(GateFault.Kind.QUOTA, Optional.of(record.decisionId()),
+                    "quota: the request's store time was spent before its bucket was read"));
         }
         ServedPolicy deciding = served.orElseThrow(); // a decided outcome came from it
         V verdict = steps.run(GateStep.ENFORCE.wire(), () -> request.enforce(deciding, decided.value()));

@@ -7,7 +7,8 @@ import java.util.Objects;
  * What the PEP's quota enforcement made of one tools/call (docs/domain.md §10), as the decision log records it: the
  * call was not charged (not an enforceable allow), it was admitted and charged one token, or it was refused
  * {@code rate_limited} because its bucket was empty ({@link OverBudget}) or its caller already had every place it
- * may hold in the PDP and the handlers ({@link OverShare}). A refused call never reaches its handler.
+ * may hold in the PDP and the handlers ({@link OverShare}), or its bucket could not be read in the request's time
+ * ({@link TimeSpent}). A refused call never reaches its handler.
  */
 public sealed interface Admission {
 
@@ -42,6 +43,17 @@ public sealed interface Admission {
         public OverBudget {
             Objects.requireNonNull(quota, "quota");
             Objects.requireNonNull(budget, "budget");
+        }
+    }
+
+    /**
+     * The request's store time was spent before its shared bucket could be read (a fault of this request, not of the
+     * store, so the budgets stay shared): nothing was charged and the call does not run. The gate answers it
+     * {@code unavailable} (retryable), never {@code rate_limited} and never a denial.
+     */
+    record TimeSpent(Quota quota) implements Admission {
+        public TimeSpent {
+            Objects.requireNonNull(quota, "quota");
         }
     }
 

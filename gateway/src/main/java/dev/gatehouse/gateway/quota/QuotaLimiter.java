@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.quota;
 
 import dev.gatehouse.gateway.policy.api.Quota;
 import dev.gatehouse.gateway.quota.Admission.Budget;
+import dev.gatehouse.gateway.store.RequestTimeSpentException;
 import io.github.bucket4j.ConsumptionProbe;
 import java.time.Clock;
 import java.time.Instant;
@@ -17,6 +18,10 @@ import org.slf4j.LoggerFactory;
  * {@code retry-store-after}; the first call after that tries the store again and switches back when it answers. So
  * a store outage never lets calls through unlimited and never refuses everyone, and only one call per interval
  * waits for a store that does not answer. {@link #status()} says which budgets answer, for {@code /health}.
+ *
+ * <p>A request whose store time was spent before it reached its bucket ({@link RequestTimeSpentException}) is not a
+ * store failure: switching every bucket to its local share for it would let each such request through uncounted by
+ * the other replicas. That call takes nothing and the limiter stays where it was.
  */
 public class QuotaLimiter {
 
@@ -48,7 +53,12 @@ public class QuotaLimiter {
         this.clock = clock;
     }
 
-    /** Takes one token of {@code quota}'s bucket if it has one; never throws for a store failure. */
+    /**
+     * Takes one token of {@code quota}'s bucket if it has one; never throws for a store failure.
+     *
+     * @throws RequestTimeSpentException when the request had no store time left to read its shared bucket: nothing
+     *         was taken, and the budgets stay shared
+     */
     Taken take(Quota quota) {
         if (!tryStore()) {
             return taken(local.take(quota), Budget.LOCAL);
@@ -58,6 +68,10 @@ public class QuotaLimiter {
             recovered();
             return taken;
         } catch (RuntimeException e) {
+            Optional<RequestTimeSpentException> spent = RequestTimeSpentException.in(e);
+            if (spent.isPresent()) {
+                throw spent.get();
+            }
             failed(e);
             return taken(local.take(quota), Budget.LOCAL);
         }

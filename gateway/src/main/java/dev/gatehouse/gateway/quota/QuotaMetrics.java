@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  *     {@code outcome} ({@code admitted|refused}) and {@code budget} ({@code shared|local}): one per charged
  *     tools/call;</li>
  * <li>{@value #OVER_SHARE} (counter): calls refused because their caller had every place it may hold;</li>
+ * <li>{@value #TIME_SPENT} (counter) tagged {@code class}: allowed calls answered {@code unavailable} because the
+ *     request's store time was spent before their bucket was read;</li>
  * <li>{@value #LOCAL} (gauge): 1 while the budgets are this replica's local share (the shared store does not
  *     answer), else 0.</li>
  * </ul>
@@ -20,6 +22,7 @@ public class QuotaMetrics {
     public static final String CHARGES = "gatehouse.quota.charges";
     public static final String OVER_SHARE = "gatehouse.quota.over_share";
     public static final String LOCAL = "gatehouse.quota.local_budgets";
+    public static final String TIME_SPENT = "gatehouse.quota.time_spent";
 
     private final MeterRegistry meters;
 
@@ -41,6 +44,12 @@ public class QuotaMetrics {
                 .tag("class", bucketClass)
                 .tag("outcome", admission instanceof Admission.Admitted ? "admitted" : "refused")
                 .tag("budget", budget.wire()).register(meters).increment();
+    }
+
+    void timeSpent(String bucketClass) {
+        Counter.builder(TIME_SPENT).description("allowed tools/calls answered unavailable because the request's store"
+                + " time was spent before their bucket was read").tag("class", bucketClass).register(meters)
+                .increment();
     }
 
     void overShare() {

@@ -3,6 +3,7 @@ package dev.gatehouse.gateway.quota;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.Quota;
+import dev.gatehouse.gateway.store.RequestTimeSpentException;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -22,6 +23,8 @@ import java.util.concurrent.TimeUnit;
  *     otherwise, or when it still gets none, the call is {@link Admission.OverBudget} with {@code retryAfterMs}
  *     (when a token is due, counted from the answer). A refused call is answered only after {@code max-wait}, or
  *     when its token would have come if sooner, so a caller that resends at once is paced instead of spinning;</li>
+ * <li>a request whose store time was spent before its bucket was read is {@link Admission.TimeSpent}: nothing is
+ *     charged and the gate answers the call {@code unavailable};</li>
  * <li>it never throws: a shared store that fails is the limiter's local budget, never a refusal.</li>
  * </ul>
  * Every outcome is counted per bucket class ({@link QuotaMetrics}).
@@ -47,6 +50,15 @@ public class QuotaStep {
             return new Admission.NotCharged();
         }
         Quota quota = charged.get();
+        try {
+            return charge(quota);
+        } catch (RequestTimeSpentException e) {
+            metrics.timeSpent(quota.bucketClass());
+            return new Admission.TimeSpent(quota);
+        }
+    }
+
+    private Admission charge(Quota quota) {
         QuotaLimiter.Taken taken = limiter.take(quota);
         if (!taken.admitted() && taken.nanosToWait() <= maxWaitNanos) {
             pause.nanos(taken.nanosToWait());

@@ -163,7 +163,8 @@ public class Database {
      * under the same deadline as a store call made now: the request's budget when this thread serves one. The caller
      * closes it, which hands it back to the pool with its settings restored.
      *
-     * @throws StoreUnavailableException when no connection could be had in time
+     * @throws StoreUnavailableException when no connection could be had in time; {@link RequestTimeSpentException}
+     *         when the request's budget was spent before this call began
      */
     public Connection boundedConnection() {
         return connection(end());
@@ -213,7 +214,7 @@ public class Database {
         try {
             long wait = TimeUnit.NANOSECONDS.toMillis(end - nanoClock.getAsLong()) - DataSourceSetup.VALIDATION_MILLIS;
             if (wait <= 0) {
-                throw new SQLTimeoutException("no store time left for this request");
+                throw new RequestTimeSpentException();
             }
             Connection connection = pool.getConnection(wait);
             long left = TimeUnit.NANOSECONDS.toMillis(end - nanoClock.getAsLong());
