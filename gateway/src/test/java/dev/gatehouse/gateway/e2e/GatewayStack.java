@@ -88,19 +88,46 @@ final class GatewayStack implements AutoCloseable {
      * ({@code client=ceiling,…}, ceilings as the token carries them, whatever the policy knows).
      */
     static GatewayStack startWatching(Path workDir, String moreClients) throws Exception {
-        return startWatching(workDir, moreClients, Map.of());
-    }
-
-    /** {@link #startWatching(Path, String)}, the gateway with {@code env} added as for {@link #start(Path, Map)}. */
-    static GatewayStack startWatching(Path workDir, String moreClients, Map<String, String> env) throws Exception {
-        GatewayStack stack = new GatewayStack(workDir, freePort(), SessionTokens.mint(), SessionTokens.mint(), env);
-        Path rego = stack.bundle.resolveSibling("rego-bundle.tar.gz");
-        if (Files.isRegularFile(rego)) {
-            Files.copy(rego, workDir.resolve(rego.getFileName()));
-        }
-        stack.bundle = Files.copy(stack.bundle, workDir.resolve("bundle.tar.gz"));
+        GatewayStack stack = watching(new GatewayStack(workDir, freePort(), SessionTokens.mint(), SessionTokens.mint(),
+                Map.of()));
         stack.authClients = stack.authClients + (moreClients.isEmpty() ? "" : "," + moreClients);
         return launched(stack, Optional.empty());
+    }
+
+    /**
+     * Two replicas as {@link #startWatching(Path)} and {@link #replicaOf} start them, their gateways started side by
+     * side (the first's local-services and authorization server up before): the first with {@code firstEnv} in
+     * {@code firstDir}, the second with {@code secondEnv} in {@code secondDir}. Both watch the first's bundle copy.
+     */
+    static List<GatewayStack> startWatchingReplicas(Path firstDir, Map<String, String> firstEnv, Path secondDir,
+            Map<String, String> secondEnv) throws Exception {
+        GatewayStack first = watching(new GatewayStack(firstDir, freePort(), SessionTokens.mint(),
+                SessionTokens.mint(), firstEnv));
+        GatewayStack second = new GatewayStack(secondDir, freePort(), first.adminCredential, first.serviceCredential,
+                secondEnv);
+        try {
+            Process firstGateway = first.spawnGateway(Optional.empty());
+            second.authPort = first.authPort;
+            second.bundle = first.bundle;
+            Process secondGateway = second.spawnGateway(Optional.of(first.local));
+            first.awaitHttp(URI.create(first.baseUrl() + "/health"), firstGateway, "gateway");
+            second.awaitHttp(URI.create(second.baseUrl() + "/health"), secondGateway, "gateway");
+            return List.of(first, second);
+        } catch (Exception | AssertionError e) {
+            second.close();
+            first.close();
+            throw e;
+        }
+    }
+
+    /** {@code stack} watching a copy of the bundle in its work directory, with the Rego bundle beside it. */
+    private static GatewayStack watching(GatewayStack stack) throws IOException {
+        Path rego = stack.bundle.resolveSibling("rego-bundle.tar.gz");
+        if (Files.isRegularFile(rego)) {
+            Files.copy(rego, stack.workDir.resolve(rego.getFileName()));
+        }
+        stack.bundle = Files.copy(stack.bundle, stack.workDir.resolve("bundle.tar.gz"));
+        return stack;
     }
 
     /** The bundle file the gateway watches. */
@@ -132,6 +159,15 @@ final class GatewayStack implements AutoCloseable {
     }
 
     private void launch(Optional<String> localServices) throws Exception {
+        Process gateway = spawnGateway(localServices);
+        awaitHttp(URI.create(baseUrl() + "/health"), gateway, "gateway");
+    }
+
+    /**
+     * Starts local-services and the authorization server side by side unless {@code localServices} names running
+     * ones, waits for them, then starts the gateway process, not waiting for it.
+     */
+    private Process spawnGateway(Optional<String> localServices) throws Exception {
         if (localServices.isPresent()) {
             local = localServices.get();
         } else {
@@ -141,7 +177,6 @@ final class GatewayStack implements AutoCloseable {
                     String.valueOf(localPort), "GATEHOUSE_LOCAL_DATA_DIR", workDir.resolve("services").toString());
             Process services = spawn("local-services",
                     List.of("java", "-jar", property("gatehouse.local-services.jar")), localEnv);
-            awaitHttp(URI.create(local + "/"), services, "local-services");
             authPort = freePort();
             Process auth = spawn("local-auth", List.of("java", "-jar", property("gatehouse.local-auth.jar")), Map.of(
                     "GATEHOUSE_AUTH_PORT", String.valueOf(authPort),
@@ -149,6 +184,7 @@ final class GatewayStack implements AutoCloseable {
                     "GATEHOUSE_AUTH_CLIENTS", authClients,
                     "GATEHOUSE_AUTH_SCOPE", SCOPE,
                     "GATEHOUSE_AUTH_KEY_FILE", workDir.resolve("auth/signing-key.json").toString()));
+            awaitHttp(URI.create(local + "/"), services, "local-services");
             awaitHttp(URI.create(issuer() + "/.well-known/oauth-authorization-server"), auth, "local-auth");
         }
         List<String> command = new ArrayList<>(List.of("java",
@@ -185,8 +221,7 @@ final class GatewayStack implements AutoCloseable {
         env.putAll(extraEnv);
         gatewayCommand = List.copyOf(command);
         gatewayEnv = Map.copyOf(env);
-        Process gateway = spawn("gateway", command, env);
-        awaitHttp(URI.create(baseUrl() + "/health"), gateway, "gateway");
+        return spawn("gateway", command, env);
     }
 
     /** Stops the gateway process (not local-services) and starts it again with the same data, port and settings. */

@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.e2e;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -23,11 +24,30 @@ final class NodeClients {
         return Path.of(System.getProperty("gatehouse.conformance.dir", "../conformance"));
     }
 
-    /** {@code npm ci} in {@code directory}: exactly the locked versions, into its node_modules. */
+    /**
+     * {@code npm ci} in {@code directory}: exactly the locked versions, into its node_modules. Skipped when this
+     * method already installed the same lock file there (a stamp in node_modules holds the lock's SHA-256; npm ci
+     * deletes node_modules, stamp included), so the test classes of one run install once.
+     */
     static void install(Path directory) throws IOException, InterruptedException {
+        String lock = sha256(Files.readAllBytes(directory.resolve("package-lock.json")));
+        Path stamp = directory.resolve("node_modules/.gatehouse-installed-lock");
+        if (Files.isRegularFile(stamp) && Files.readString(stamp).equals(lock)) {
+            return;
+        }
         Run run = run(directory, List.of("npm", "ci", "--no-audit", "--no-fund"), Map.of(), 600);
         if (run.exitCode() != 0) {
             throw new AssertionError("npm ci in " + directory + " failed:\n" + run.output());
+        }
+        Files.writeString(stamp, lock);
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
