@@ -116,6 +116,8 @@ class ConsoleDecisionsTest {
                 StandardCharsets.UTF_8), cookie);
         assertEquals(200, byAgent.statusCode(), byAgent.body());
         assertTrue(byAgent.body().contains("/console/decisions/" + denied), "found by agent");
+        assertTrue(byAgent.body().contains("<td class=\"caller\"><span class=\"kind\">thread</span> <bdi class=\"id\">"
+                + agent + "</bdi></td>"), "the caller's kind and agent in one column: " + byAgent.body());
         assertTrue(byAgent.body().contains("<code>" + reason + "</code>"), "counted per reason");
 
         HttpResponse<String> byReason = get("/console/decisions?outcome=denied&reason=" + reason, cookie);
