@@ -93,7 +93,12 @@ final class Fixture {
 
     /** The access-table row of {@code tool} in the revision in {@link #bundle()}. */
     static AccessRow row(String tool) {
-        return contents().row(tool).orElseThrow();
+        return servedRow(tool).orElseThrow();
+    }
+
+    /** The row of {@code tool} when the revision in {@link #bundle()} serves it; empty for an unknown name. */
+    static Optional<AccessRow> servedRow(String tool) {
+        return contents().row(tool);
     }
 
     private static synchronized PolicyContents contents() {

@@ -1,5 +1,6 @@
 package dev.gatehouse.bench;
 
+import dev.gatehouse.facts.AccessRow;
 import dev.gatehouse.facts.ArgumentFacts;
 import dev.gatehouse.facts.ArgumentLimits;
 import dev.gatehouse.gateway.policy.MemoConfiguration;
@@ -90,10 +91,13 @@ public final class MemoHitRate {
         return calls;
     }
 
-    /** The input the gate sends for this call, its facts derived as the gate derives them. */
+    /**
+     * The input the gate sends for this call, its facts derived as the gate derives them: a name the revision does
+     * not serve has no row and no schema (the trace's {@code no_such_tool}).
+     */
     private static DecisionInput call(String tool, Map<String, Object> arguments) {
-        return new DecisionInput(tool, ArgumentFacts.of(Optional.of(Fixture.schema(tool)),
-                Optional.of(Fixture.row(tool)), arguments, LIMITS, Fixture.CALLER.subtreeIds()), Fixture.CALLER,
-                Map.of());
+        Optional<AccessRow> row = Fixture.servedRow(tool);
+        return new DecisionInput(tool, ArgumentFacts.of(row.map(served -> Fixture.schema(tool)), row, arguments,
+                LIMITS, Fixture.CALLER.subtreeIds()), Fixture.CALLER, Map.of());
     }
 }
