@@ -64,6 +64,7 @@ public final class DecisionRecords {
         Optional<String> revision = Optional.empty();
         Optional<String> keyId = Optional.empty();
         boolean standIns = false;
+        Quota quota = Quota.NONE;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
             parser.nextToken();
@@ -81,6 +82,7 @@ public final class DecisionRecords {
                     revision = bundle.revision;
                     keyId = bundle.keyId;
                 }
+                case "quota" -> quota = quota(parser);
                 case "reduced", "redacted", "redactedKeys" -> standIns = true;
                 default -> {
                     // not listed
@@ -99,18 +101,29 @@ public final class DecisionRecords {
         if (caller == null || caller.kind.isEmpty()) {
             return Optional.empty();
         }
+        // A refusal of the quota step is searched and counted by its code like the policy's reasons.
+        String quotaCode = quota.code.orElse("");
+        if (!quotaCode.isEmpty() && !codes.contains(quotaCode)) {
+            codes.add(quotaCode);
+        }
         return Optional.of(new Listed(new DecisionSummary(decisionId, at, replica, method, tool, caller.kind,
-                caller.agentId.orElse(""), caller.threadId, outcome(fault, allow, codes, retryable), codes, revision,
+                caller.agentId.orElse(""), caller.threadId, outcome(fault, quota.outcome, allow, codes, retryable), codes,
+                revision,
                 keyId), standIns));
     }
 
     /**
-     * Allowed when {@code allow} is true; unavailable when the PDP could not decide ({@code fault}) or every reason
-     * is retryable; otherwise denied.
+     * Unavailable when the PDP could not decide ({@code fault}); rate_limited or unavailable when the quota step
+     * refused the call or could not charge it ({@code quota.outcome}, whatever the policy decided); allowed when
+     * {@code allow} is true; unavailable when every reason is retryable; otherwise denied.
      */
-    static Outcome outcome(boolean fault, boolean allow, List<String> codes, Predicate<String> retryable) {
-        if (fault) {
+    static Outcome outcome(boolean fault, Optional<String> quota, boolean allow, List<String> codes,
+            Predicate<String> retryable) {
+        if (fault || quota.equals(Optional.of("unavailable"))) {
             return Outcome.UNAVAILABLE;
+        }
+        if (quota.equals(Optional.of("rate_limited"))) {
+            return Outcome.RATE_LIMITED;
         }
         if (allow) {
             return Outcome.ALLOWED;
@@ -122,6 +135,31 @@ public final class DecisionRecords {
     }
 
     private record Bundle(Optional<String> revision, Optional<String> keyId) {
+    }
+
+    /** What the PEP's quota step did ({@code quota.outcome}) and its reason code ({@code quota.code}). */
+    private record Quota(Optional<String> outcome, Optional<String> code) {
+        static final Quota NONE = new Quota(Optional.empty(), Optional.empty());
+    }
+
+    /** The quota object at the parser; none when the member is no object. */
+    private static Quota quota(JsonParser parser) throws IOException {
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            return Quota.NONE;
+        }
+        Optional<String> outcome = Optional.empty();
+        Optional<String> code = Optional.empty();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            parser.nextToken();
+            if (name.equals("outcome")) {
+                outcome = text(parser);
+            } else if (name.equals("code")) {
+                code = text(parser);
+            }
+            parser.skipChildren();
+        }
+        return new Quota(outcome, code);
     }
 
     /** The caller object at the parser; null when the member is no object. */

@@ -4,14 +4,17 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * How a decision ended for the caller, as the decisions search groups them: allowed; denied by the policy; or
- * unavailable, a fault the caller may retry and is not blamed for (the PDP could not decide, or every reason the
- * policy gave is retryable by its METADATA, such as a service lookup that failed; docs/domain.md §3, §8).
+ * How a decision ended for the caller, as the decisions search groups them: allowed; denied by the policy;
+ * unavailable, a fault the caller may retry and is not blamed for (the PDP could not decide, every reason the policy
+ * gave is retryable by its METADATA, such as a service lookup that failed, or the quota step had no time left to
+ * charge the call; docs/domain.md §3, §8, §10); or rate_limited, refused by the PEP's quota enforcement (over its
+ * budget or its caller's fair share, §10), whatever the policy decided: the call did not run.
  */
 public enum Outcome {
     ALLOWED("allowed"),
     DENIED("denied"),
-    UNAVAILABLE("unavailable");
+    UNAVAILABLE("unavailable"),
+    RATE_LIMITED("rate_limited");
 
     private final String wire;
 

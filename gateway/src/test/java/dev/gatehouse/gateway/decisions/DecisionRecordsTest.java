@@ -89,6 +89,37 @@ class DecisionRecordsTest {
                 .orElseThrow().summary().reasons());
     }
 
+    /**
+     * The three refusals of the quota step as DecisionRecordJson writes them: over the budget of an allowed call
+     * (the policy's reasons empty, the PEP's code only in {@code quota}), over the caller's share (no decision, the
+     * code in both), and no store time left (unavailable, no code). An admitted call stays allowed.
+     */
+    @Test
+    void callsTheQuotaStepRefusedAreRateLimitedAndSearchedByItsCode() {
+        String caller = "\"method\":\"tools/call\",\"tool\":\"wiki_write\",\"caller\":{\"kind\":\"thread\","
+                + "\"logicalAgentId\":\"a1\"},";
+        String bucket = "\"limit\":\"budget\",\"bucket\":\"thread/wiki_write/a1\",\"class\":\"wiki_write\"";
+        DecisionSummary overBudget = read(record(caller + "\"allow\":true,\"reasons\":[],\"quota\":{\"outcome\":"
+                + "\"rate_limited\",\"code\":\"rate_limited\"," + bucket + ",\"budget\":\"shared\","
+                + "\"retryAfterMs\":750}")).orElseThrow().summary();
+        assertEquals(Outcome.RATE_LIMITED, overBudget.outcome());
+        assertEquals(List.of("rate_limited"), overBudget.reasons());
+
+        DecisionSummary overShare = read(record(caller + "\"allow\":false,\"reasons\":[{\"code\":\"rate_limited\","
+                + "\"message\":\"m\"}],\"quota\":{\"outcome\":\"rate_limited\",\"code\":\"rate_limited\","
+                + "\"limit\":\"share\",\"retryAfterMs\":250}")).orElseThrow().summary();
+        assertEquals(Outcome.RATE_LIMITED, overShare.outcome());
+        assertEquals(List.of("rate_limited"), overShare.reasons(), "named once");
+
+        DecisionSummary timeSpent = read(record(caller + "\"allow\":true,\"reasons\":[],\"quota\":{\"outcome\":"
+                + "\"unavailable\"," + bucket + "}")).orElseThrow().summary();
+        assertEquals(Outcome.UNAVAILABLE, timeSpent.outcome());
+        assertEquals(List.of(), timeSpent.reasons());
+
+        assertEquals(Outcome.ALLOWED, read(record(caller + "\"allow\":true,\"reasons\":[],\"quota\":{\"outcome\":"
+                + "\"admitted\"," + bucket + ",\"budget\":\"local\"}")).orElseThrow().summary().outcome());
+    }
+
     @Test
     void aLineThatIsNoRecordIsNotListed() {
         String caller = "\"caller\":{\"kind\":\"thread\",\"logicalAgentId\":\"a1\"}";

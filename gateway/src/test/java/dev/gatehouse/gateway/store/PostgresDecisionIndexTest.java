@@ -59,6 +59,7 @@ class PostgresDecisionIndexTest {
                 case ALLOWED -> List.of();
                 case DENIED -> i % 2 == 0 ? List.of("tool.not_granted") : List.of("tool.not_granted", "wiki.path");
                 case UNAVAILABLE -> List.of("service.lookup_failed");
+                case RATE_LIMITED -> List.of("rate_limited"); // not among the twelve: see its own test
             };
             decisions.add(decision(hour.plus(Duration.ofMinutes(i)), agentPrefix + (i % 2), i % 4 == 0
                     ? "outside_agent" : "thread", i % 3 == 0 ? "wiki_read" : "wiki_write", outcome, reasons,
@@ -141,6 +142,29 @@ class PostgresDecisionIndexTest {
                 .decisions().isEmpty());
         assertTrue(index.search(query(hour.plus(Duration.ofHours(1)), f -> f), 50_000).decisions().isEmpty(),
                 "the range's end is exclusive and the next hour is empty");
+    }
+
+    @Test
+    void aCallTheQuotaStepRefusedIsStoredAndFoundByItsOutcomeAndItsCode() {
+        Instant hour = Instant.parse("2021-04-01T10:00:00Z");
+        String agent = "agent-" + UUID.randomUUID();
+        List<StoredDecision> both = List.of(
+                decision(hour, agent, "thread", "wiki_write", Outcome.RATE_LIMITED, List.of("rate_limited"), "rev-1",
+                        "tools/call"),
+                decision(hour.plus(Duration.ofMinutes(1)), agent, "thread", "wiki_write", Outcome.ALLOWED, List.of(),
+                        "rev-1", "tools/call"));
+        index.add(both);
+        List<UUID> limited = ids(both, s -> s.outcome() == Outcome.RATE_LIMITED);
+        assertEquals(limited, ids(index.search(query(hour, f -> {
+            f.agent = Optional.of(agent);
+            f.outcome = Optional.of(Outcome.RATE_LIMITED);
+            return f;
+        }), 50_000)));
+        assertEquals(limited, ids(index.search(query(hour, f -> {
+            f.agent = Optional.of(agent);
+            f.reason = Optional.of("rate_limited");
+            return f;
+        }), 50_000)));
     }
 
     @Test
