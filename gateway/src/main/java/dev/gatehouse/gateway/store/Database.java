@@ -64,6 +64,8 @@ public class Database {
     private static final Executor ON_CALLER = Runnable::run;
     /** The connection of the transaction this thread runs in ({@link #inTransaction}); unset outside one. */
     private static final ThreadLocal<Connection> TRANSACTION = new ThreadLocal<>();
+    /** SQLState class 22: the statement's data was refused (e.g. 22021, U+0000 in a text). */
+    private static final String DATA_EXCEPTION = "22";
 
     private final HikariPool pool;
     private final long deadlineNanos;
@@ -99,8 +101,8 @@ public class Database {
     /**
      * Runs {@code work} in one transaction: every statement it runs through this class uses the same connection, under
      * one deadline (as one call), and all of them commit when it returns or none when it throws (its exception is
-     * rethrown; a failure of the store itself is a {@link StoreUnavailableException}). Inside a transaction already
-     * open, {@code work} simply joins it.
+     * rethrown; a failure of the store itself is a {@link StoreUnavailableException}, a value it refuses a
+     * {@link StoreRefusedValueException}). Inside a transaction already open, {@code work} simply joins it.
      */
     public <T> T inTransaction(Supplier<T> work) {
         if (TRANSACTION.get() != null) {
@@ -120,7 +122,7 @@ public class Database {
             connection.commit();
             return result;
         } catch (SQLException e) {
-            throw unavailable(e);
+            throw failure(e);
         } finally {
             TRANSACTION.remove();
         }
@@ -191,14 +193,14 @@ public class Database {
             try (PreparedStatement statement = transaction.prepareStatement(sql)) {
                 return work.apply(statement);
             } catch (SQLException | RuntimeException e) {
-                throw unavailable(e);
+                throw failure(e);
             }
         }
         try (Connection connection = connection(end());
                 PreparedStatement statement = connection.prepareStatement(sql)) {
             return work.apply(statement);
         } catch (SQLException | RuntimeException e) {
-            throw unavailable(e);
+            throw failure(e);
         }
     }
 
@@ -225,17 +227,24 @@ public class Database {
             connection.setNetworkTimeout(ON_CALLER, (int) left);
             return connection;
         } catch (SQLException | RuntimeException e) {
-            throw unavailable(e);
+            throw failure(e);
         }
     }
 
-    /** A store failure; the SQLState says what failed, while driver messages may quote row values, so none here. */
-    private static StoreUnavailableException unavailable(Exception e) {
-        if (e instanceof StoreUnavailableException unavailable) {
-            return unavailable;
+    /**
+     * A store failure; the SQLState says what failed, while driver messages may quote row values, so none here. A data
+     * exception (class 22) is the request's value, not the store: {@link StoreRefusedValueException}.
+     */
+    private static RuntimeException failure(Exception e) {
+        if (e instanceof StoreUnavailableException || e instanceof StoreRefusedValueException) {
+            return (RuntimeException) e;
+        }
+        Optional<String> state = sqlState(e);
+        if (state.isPresent() && state.get().startsWith(DATA_EXCEPTION)) {
+            return new StoreRefusedValueException(state.get(), e);
         }
         return new StoreUnavailableException("the shared store did not answer (" + e.getClass().getSimpleName()
-                + sqlState(e).map(state -> ", SQLState " + state).orElse("") + ")", e);
+                + state.map(code -> ", SQLState " + code).orElse("") + ")", e);
     }
 
     private static Optional<String> sqlState(Throwable failure) {

@@ -25,6 +25,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -98,6 +99,31 @@ class AdminApiTest {
         HttpResponse<String> response = admin("POST", "/admin/sessions", "{\"environmentId\":\"local\"}");
         assertEquals(400, response.statusCode());
         assertTrue(response.body().contains("providerInstanceId"), response.body());
+    }
+
+    /**
+     * U+0000 in any stored text (PostgreSQL cannot keep it, SQLState 22021) is the caller's bad input: 400
+     * {@code invalid_fields}, never 503 with {@code Retry-After} (the new-user trial found "unavailable", an answer
+     * that asks for a retry that can never succeed), and nothing is written. One text of each kind of stored record.
+     */
+    @Test
+    void aTextThePostgresCannotKeepIsInvalidNotUnavailableAndNothingIsWritten() throws Exception {
+        String nul = "a\\u0000b";
+        Map<String, String[]> requests = Map.of(
+                "session agentName", new String[] {"POST", "/admin/sessions",
+                    SESSION.replace("Agent one", nul)},
+                "agent project binding", new String[] {"PUT", "/admin/agents/a-nul",
+                    "{\"project\":{\"enabled\":true,\"projectServiceProjectId\":\"" + nul + "\"}}"},
+                "outside agent subject", new String[] {"PUT", "/admin/outside-agents",
+                    "{\"issuer\":\"https://issuer.example\",\"subject\":\"" + nul + "\"}"});
+        for (Map.Entry<String, String[]> request : requests.entrySet()) {
+            String[] r = request.getValue();
+            HttpResponse<String> refused = admin(r[0], r[1], r[2]);
+            assertEquals(400, refused.statusCode(), request.getKey() + ": " + refused.body());
+            assertEquals("invalid_fields", JSON.readTree(refused.body()).path("error").asText(), request.getKey());
+            assertTrue(refused.headers().firstValue("Retry-After").isEmpty(), request.getKey());
+        }
+        assertEquals(404, admin("GET", "/admin/agents/a-nul", null).statusCode(), "no settings were stored");
     }
 
     @Test
