@@ -132,9 +132,13 @@ if [[ "$quick" != 1 ]]; then
     -jvmArgsAppend "-Dgatehouse.profile-bundle=$out/profile-bundle.tar.gz"
 fi
 
-# The load harness: both servers as processes on free loopback ports, stopped at the end (also on failure).
+# The load harness: both servers as processes on free loopback ports, stopped at the end (also on failure). Its one
+# agent sends up to 64 calls at once, so the gateway runs with a caller's fair share as large as that (the default,
+# 2 in flight and 32 queued, refused half of the c64 calls as rate_limited): like the budgets, the share is measured by
+# the fairness series, not here.
 load=(java -Xmx512m -cp "$cp" dev.gatehouse.bench.LoadHarness "local-jar=$local_jar" "gateway-jar=$gateway_jar"
-  bundle="$out/bundles/bench-budget.tar.gz" "work=$out/load-work" "out=$out/load.json" requests=5000 mixed=10000)
+  bundle="$out/bundles/bench-budget.tar.gz" "work=$out/load-work" "out=$out/load.json" requests=5000 mixed=10000
+  "gateway-options=-Dgatehouse.quotas.in-flight=64 -Dgatehouse.quotas.queued=64")
 if [[ "$quick" == 1 ]]; then load+=(warmup=1000 series-seconds=150); else load+=(warmup=3000 series-seconds=300); fi
 rm -rf "$out/load-work"
 echo ">> load: ${load[*]}" | sed "s#-cp [^ ]*#-cp <bench classpath>#"
