@@ -53,6 +53,10 @@ public class AgentAdmin {
         if (wanted.isEmpty()) {
             problems.add(FieldProblem.missing(AgentSettingsRequest.PROJECT_ID_FIELD));
         }
+        if (request.project() != null) {
+            StoredText.problem(AgentSettingsRequest.PROJECT_ID_FIELD, request.project().projectServiceProjectId())
+                    .ifPresent(problems::add);
+        }
         Optional<OptionalLong> expected = expectedVersion(ifMatch, request.version());
         if (expected.isEmpty()) {
             problems.add(FieldProblem.invalid("version",

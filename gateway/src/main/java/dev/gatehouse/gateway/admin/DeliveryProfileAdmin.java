@@ -9,7 +9,9 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -38,7 +40,10 @@ public class DeliveryProfileAdmin {
         return store.profile(agentId);
     }
 
-    /** Replaces the agent's profile; refused when the client id or a limit is missing. */
+    /**
+     * Replaces the agent's profile; refused when the client id or a limit is missing, or a text is not one
+     * {@link StoredText} keeps.
+     */
     public AdminResult<DeliveryProfile> put(String agentId, ProfileRequest request, Actor actor) {
         List<FieldProblem> missing = new ArrayList<>();
         if (blank(request.projectClientId())) {
@@ -52,6 +57,16 @@ public class DeliveryProfileAdmin {
         }
         if (!missing.isEmpty()) {
             return new AdminResult.Refused<>(missing);
+        }
+        Map<String, String> texts = new LinkedHashMap<>();
+        texts.put("projectClientId", request.projectClientId());
+        texts.put("runtimeMode", request.runtimeMode());
+        texts.put("interactionMode", request.interactionMode());
+        texts.put("limitRuntimeMode", request.limitRuntimeMode());
+        texts.put("limitInteractionMode", request.limitInteractionMode());
+        List<FieldProblem> invalid = StoredText.problems(texts);
+        if (!invalid.isEmpty()) {
+            return new AdminResult.Refused<>(invalid);
         }
         DeliveryProfile profile = new DeliveryProfile(agentId, request.projectClientId(),
                 Optional.ofNullable(request.runtimeMode()).filter(m -> !m.isBlank()),

@@ -10,7 +10,9 @@ import dev.gatehouse.gateway.context.OutsideAgentIds;
 import dev.gatehouse.gateway.context.OutsideAgentRegistration;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -43,7 +45,8 @@ public class OutsideAgentAdmin {
     /**
      * Registers (or replaces the registration of) an issuer and subject. Refused when either is missing, when the
      * agent id is not a registered-form id in the outside-agent namespace (or is another pair's derived id), when
-     * the shared thread agent is blank or an outside agent, or when Project is enabled without a project.
+     * the shared thread agent is blank or an outside agent, when Project is enabled without a project, or when the
+     * issuer, subject or project is not a text {@link StoredText} keeps.
      */
     public AdminResult<OutsideAgentView> register(OutsideAgentRequest request, Actor actor) {
         List<FieldProblem> missing = new ArrayList<>();
@@ -56,7 +59,7 @@ public class OutsideAgentAdmin {
         if (!missing.isEmpty()) {
             return new AdminResult.Refused<>(missing);
         }
-        List<FieldProblem> problems = new ArrayList<>();
+        List<FieldProblem> problems = new ArrayList<>(StoredText.problems(texts(request)));
         String derived = OutsideAgentIds.derive(request.issuer(), request.subject());
         String agentId = Optional.ofNullable(request.logicalAgentId()).orElse(derived);
         if (!OutsideAgentIds.REGISTERED.matcher(agentId).matches()
@@ -115,5 +118,15 @@ public class OutsideAgentAdmin {
         AgentSettings current = directory.settings(AgentKey.outside(registration.logicalAgentId()));
         return new OutsideAgentView(registration.issuer(), registration.subject(), registration.logicalAgentId(),
                 registration.sharesThreadAgent().orElse(null), AgentSettingsRequest.of(current, null));
+    }
+
+    /** The free texts of a registration, by field. */
+    private static Map<String, String> texts(OutsideAgentRequest request) {
+        Map<String, String> texts = new LinkedHashMap<>();
+        texts.put("issuer", request.issuer());
+        texts.put("subject", request.subject());
+        texts.put(AgentSettingsRequest.PROJECT_ID_FIELD, request.project() == null ? null
+                : request.project().projectServiceProjectId());
+        return texts;
     }
 }

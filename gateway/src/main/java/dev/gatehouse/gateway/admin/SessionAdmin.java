@@ -48,7 +48,7 @@ public class SessionAdmin {
 
     /**
      * Attaches a session. Refused when a required field is missing or blank (every field but {@code agentName} and
-     * {@code managed}), when the agent id is not a thread agent's ({@link ThreadAgentIds}), or for a provider kind
+     * {@code managed}), when a text is not one {@link StoredText} keeps, when the agent id is not a thread agent's ({@link ThreadAgentIds}), or for a provider kind
      * outside {@code gatehouse.attach.providers} or an externally managed local-only one.
      *
      * @return the session id and its token, shown only here
@@ -70,6 +70,12 @@ public class SessionAdmin {
         });
         if (!missing.isEmpty()) {
             return new AdminResult.Refused<>(missing);
+        }
+        Map<String, String> texts = new LinkedHashMap<>(required);
+        texts.put("agentName", request.agentName());
+        List<FieldProblem> invalid = StoredText.problems(texts);
+        if (!invalid.isEmpty()) {
+            return new AdminResult.Refused<>(invalid);
         }
         Optional<FieldProblem> agent = ThreadAgentIds.problem("logicalAgentId", request.logicalAgentId());
         if (agent.isPresent()) {

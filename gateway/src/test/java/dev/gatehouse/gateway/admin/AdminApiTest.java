@@ -102,28 +102,41 @@ class AdminApiTest {
     }
 
     /**
-     * U+0000 in any stored text (PostgreSQL cannot keep it, SQLState 22021) is the caller's bad input: 400
-     * {@code invalid_fields}, never 503 with {@code Retry-After} (the new-user trial found "unavailable", an answer
-     * that asks for a retry that can never succeed), and nothing is written. One text of each kind of stored record.
+     * A stored text PostgreSQL cannot keep (U+0000) or a page cannot show (other control characters), or longer than
+     * a search can match, is the caller's bad input: 400 {@code invalid_fields} naming the field, never 503 with
+     * {@code Retry-After} (the new-user trial found "unavailable" for U+0000, an answer asking for a retry that can
+     * never succeed, and pages a million pixels wide for 100,000-character texts), and nothing is written. Each
+     * variant in each kind of stored record; the longest text allowed is stored.
      */
     @Test
-    void aTextThePostgresCannotKeepIsInvalidNotUnavailableAndNothingIsWritten() throws Exception {
-        String nul = "a\\u0000b";
-        Map<String, String[]> requests = Map.of(
-                "session agentName", new String[] {"POST", "/admin/sessions",
-                    SESSION.replace("Agent one", nul)},
-                "agent project binding", new String[] {"PUT", "/admin/agents/a-nul",
-                    "{\"project\":{\"enabled\":true,\"projectServiceProjectId\":\"" + nul + "\"}}"},
-                "outside agent subject", new String[] {"PUT", "/admin/outside-agents",
-                    "{\"issuer\":\"https://issuer.example\",\"subject\":\"" + nul + "\"}"});
-        for (Map.Entry<String, String[]> request : requests.entrySet()) {
-            String[] r = request.getValue();
-            HttpResponse<String> refused = admin(r[0], r[1], r[2]);
-            assertEquals(400, refused.statusCode(), request.getKey() + ": " + refused.body());
-            assertEquals("invalid_fields", JSON.readTree(refused.body()).path("error").asText(), request.getKey());
-            assertTrue(refused.headers().firstValue("Retry-After").isEmpty(), request.getKey());
+    void textsTheStoreCannotKeepOrAPageCannotShowAreInvalidAndNothingIsWritten() throws Exception {
+        Map<String, String> variants = Map.of("U+0000", "a\\u0000b", "U+0007", "a\\u0007b", "line break", "a\\nb",
+                "U+009C", "a\\u009cb", "513 characters", "x".repeat(513));
+        for (Map.Entry<String, String> variant : variants.entrySet()) {
+            String text = variant.getValue();
+            Map<String, String[]> requests = Map.of(
+                    "agentName", new String[] {"POST", "/admin/sessions", SESSION.replace("Agent one", text)},
+                    "project.projectServiceProjectId", new String[] {"PUT", "/admin/agents/a-text",
+                        "{\"project\":{\"enabled\":true,\"projectServiceProjectId\":\"" + text + "\"}}"},
+                    "subject", new String[] {"PUT", "/admin/outside-agents",
+                        "{\"issuer\":\"https://issuer.example\",\"subject\":\"" + text + "\"}"},
+                    "issuer", new String[] {"PUT", "/admin/outside-agents",
+                        "{\"issuer\":\"" + text + "\",\"subject\":\"s-text\"}"},
+                    "limitRuntimeMode", new String[] {"PUT", "/admin/notices/agents/a-text",
+                        "{\"projectClientId\":\"c\",\"limitRuntimeMode\":\"" + text + "\","
+                            + "\"limitInteractionMode\":\"default\"}"});
+            for (Map.Entry<String, String[]> request : requests.entrySet()) {
+                String[] r = request.getValue();
+                String label = variant.getKey() + " in " + request.getKey();
+                HttpResponse<String> refused = admin(r[0], r[1], r[2]);
+                assertInvalid(refused, request.getKey(), label);
+                assertTrue(refused.headers().firstValue("Retry-After").isEmpty(), label);
+            }
         }
-        assertEquals(404, admin("GET", "/admin/agents/a-nul", null).statusCode(), "no settings were stored");
+        assertEquals(404, admin("GET", "/admin/agents/a-text", null).statusCode(), "no settings were stored");
+        HttpResponse<String> longest = admin("PUT", "/admin/agents/a-text", "{\"project\":{\"enabled\":true,"
+                + "\"projectServiceProjectId\":\"" + "x".repeat(StoredText.MAX_CHARS) + "\"}}");
+        assertEquals(200, longest.statusCode(), longest.body());
     }
 
     @Test

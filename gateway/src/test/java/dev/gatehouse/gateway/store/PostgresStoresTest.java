@@ -70,6 +70,36 @@ class PostgresStoresTest {
         return new AgentSession(id, "local", "t1", "ps-1", "pi-1", "a1", "demo", Optional.of("Agent one"), "claude");
     }
 
+    /**
+     * A value PostgreSQL refuses (U+0000 in a text, SQLState 22021), on its own and inside a transaction, is a
+     * {@link StoreRefusedValueException}: the request's bad input, never a {@link StoreUnavailableException} that
+     * would be answered 503 with Retry-After. Nothing is written. (The admin services refuse such texts before the
+     * store; this is what any other stored text meets.)
+     */
+    @Test
+    void aValueThePostgresRefusesIsNotAnOutage() {
+        Database database = context.getBean(Database.class);
+        String insert = "INSERT INTO handshake_session (mcp_session_id, owner, replica_id, last_used)"
+                + " VALUES (?, ?, 'r', now())";
+        assertThrows(StoreRefusedValueException.class, () -> database.update(insert, statement -> {
+            statement.setString(1, "nul-alone");
+            statement.setString(2, "a\u0000b");
+        }));
+        assertThrows(StoreRefusedValueException.class, () -> database.inTransaction(() -> {
+            database.update(insert, statement -> {
+                statement.setString(1, "nul-first");
+                statement.setString(2, "o");
+            });
+            return database.update(insert, statement -> {
+                statement.setString(1, "nul-second");
+                statement.setString(2, "a\u0000b");
+            });
+        }));
+        assertEquals(List.of(0L), database.query("SELECT count(*) FROM handshake_session WHERE mcp_session_id LIKE"
+                + " 'nul-%'", statement -> {
+                }, row -> row.getLong(1)));
+    }
+
     @Test
     void sessionsAreFoundByTokenUntilRevokedOrExpired() throws Exception {
         SessionStore sessions = context.getBean(SessionStore.class);
