@@ -23,7 +23,8 @@ class MemoHitRateTest {
     @Test
     void theMixedTraceRunsWholeAndEveryCallIsCounted(@TempDir Path dir) throws Exception {
         List<DecisionInput> trace = MemoHitRate.trace(500);
-        assertTrue(trace.stream().anyMatch(input -> input.tool().equals(Optional.of("no_such_tool"))), "an unknown name is in it");
+        assertTrue(trace.stream().anyMatch(input -> input.tool().equals(Optional.of("no_such_tool"))),
+                "an unknown name is in it");
 
         Path out = dir.resolve("memo-hit-rate.json");
         MemoHitRate.main(new String[] {out.toString(), "500"});

@@ -78,7 +78,8 @@ public class DecisionQueries {
         Optional<String> outcomeText = text("outcome", parameters.get("outcome"), problems);
         Optional<Outcome> outcome = outcomeText.flatMap(Outcome::ofWire);
         if (outcomeText.isPresent() && outcome.isEmpty()) {
-            problems.add(FieldProblem.invalid("outcome", "An outcome is allowed, denied, unavailable or rate_limited."));
+            problems.add(FieldProblem.invalid("outcome",
+                    "An outcome is allowed, denied, unavailable or rate_limited."));
         }
         Optional<String> reason = text("reason", parameters.get("reason"), problems);
         if (reason.isPresent() && !knownReasons().contains(reason.get())) {

@@ -48,8 +48,9 @@ public class SessionAdmin {
 
     /**
      * Attaches a session. Refused when a required field is missing or blank (every field but {@code agentName} and
-     * {@code managed}), when a text is not one {@link StoredText} keeps, when the agent id is not a thread agent's ({@link ThreadAgentIds}), or for a provider kind
-     * outside {@code gatehouse.attach.providers} or an externally managed local-only one.
+     * {@code managed}), when a text is not one {@link StoredText} keeps, when the agent id is not a thread agent's
+     * ({@link ThreadAgentIds}), or for a provider kind outside {@code gatehouse.attach.providers} or an externally
+     * managed local-only one.
      *
      * @return the session id and its token, shown only here
      */

@@ -172,8 +172,8 @@ final class DecisionRecordJson {
      * {@code quota}: what the PEP did with the call's quota (docs/domain.md §10). {@code outcome} is
      * {@code admitted}, {@code rate_limited} (then {@code code} is the PEP's reason code, the call did not run and
      * {@code retryAfterMs} says when to try again) or {@code unavailable} (the request's store time was spent before
-     * its bucket was read: nothing was charged and the call did not run); {@code limit} is {@code budget} (the bucket of the decision's
-     * quota obligation, with {@code bucket}, {@code class} and which {@code budget} answered: {@code shared} or
+     * its bucket was read: nothing was charged and the call did not run; the decisions search reads these two words
+     * as its outcomes); {@code limit} is {@code budget} (the bucket of the decision's quota obligation, with {@code bucket}, {@code class} and which {@code budget} answered: {@code shared} or
      * {@code local}) or {@code share} (the caller's fair share, before any decision). Absent when nothing was charged.
      */
     private static void quota(ObjectNode json, Admission admission) {

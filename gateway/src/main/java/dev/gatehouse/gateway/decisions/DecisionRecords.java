@@ -106,24 +106,24 @@ public final class DecisionRecords {
         if (!quotaCode.isEmpty() && !codes.contains(quotaCode)) {
             codes.add(quotaCode);
         }
+        Outcome outcome = outcome(fault, quota.outcome.flatMap(Outcome::ofWire), allow, codes, retryable);
         return Optional.of(new Listed(new DecisionSummary(decisionId, at, replica, method, tool, caller.kind,
-                caller.agentId.orElse(""), caller.threadId, outcome(fault, quota.outcome, allow, codes, retryable), codes,
-                revision,
-                keyId), standIns));
+                caller.agentId.orElse(""), caller.threadId, outcome, codes, revision, keyId), standIns));
     }
 
     /**
-     * Unavailable when the PDP could not decide ({@code fault}); rate_limited or unavailable when the quota step
-     * refused the call or could not charge it ({@code quota.outcome}, whatever the policy decided); allowed when
-     * {@code allow} is true; unavailable when every reason is retryable; otherwise denied.
+     * Unavailable when the PDP could not decide ({@code fault}); the quota step's outcome when it stopped the call
+     * ({@code stopped}: {@code quota.outcome} {@code rate_limited} or {@code unavailable}, whatever the policy
+     * decided; its {@code admitted} names no outcome); allowed when {@code allow} is true; unavailable when every
+     * reason is retryable; otherwise denied.
      */
-    static Outcome outcome(boolean fault, Optional<String> quota, boolean allow, List<String> codes,
+    static Outcome outcome(boolean fault, Optional<Outcome> stopped, boolean allow, List<String> codes,
             Predicate<String> retryable) {
-        if (fault || quota.equals(Optional.of("unavailable"))) {
+        if (fault) {
             return Outcome.UNAVAILABLE;
         }
-        if (quota.equals(Optional.of("rate_limited"))) {
-            return Outcome.RATE_LIMITED;
+        if (stopped.isPresent()) {
+            return stopped.get();
         }
         if (allow) {
             return Outcome.ALLOWED;
