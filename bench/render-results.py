@@ -113,6 +113,17 @@ for r in load["results"]:
         row["gateway_cpu_us_per_call"] = r["gateway_cpu_us_per_call"]
     results.append(row)
 
+# The fresh series (issue 27): the same calls with the decision memo off, rows named load.*.c<n>.fresh.
+fresh_path = os.path.join(out, "load-fresh.json")
+fresh = json.load(open(fresh_path)) if os.path.exists(fresh_path) else None
+if fresh:
+    for r in fresh["results"]:
+        row = {k: r[k] for k in ROW}
+        if r["name"].startswith("load.gated."):
+            row["gateway_cpu_us_per_call"] = r["gateway_cpu_us_per_call"]
+        results.append(row)
+        by_name[r["name"]] = r
+
 fairness_path = os.path.join(out, "fairness.json")
 fairness = json.load(open(fairness_path)) if os.path.exists(fairness_path) else None
 FAIRNESS_EXTRA = ("requests", "p99_ratio", "rate_limited", "served", "within_one_budget")
@@ -262,6 +273,47 @@ if mixed:
     w("")
     if mixed["first_errors"]:
         w("First unexpected outcomes: " + "; ".join(f"`{e}`" for e in mixed["first_errors"]) + "\n")
+
+w("## The gate's own cost (issue 27)\n")
+w("The gateway JVM's CPU time per gated call (user + system, all its threads), with the decision memo answering "
+  "(the series above: every call repeats one input) and with every decision fresh (the same calls with "
+  "`gatehouse.policy.memo.enabled=false`, so the engine evaluates each one). Both runs warm up until the JIT's "
+  "compiler threads take at most 5 % of the gateway's CPU in a warm-up round (`warmup-jit-share=0.05`); `JIT` is "
+  "what they still took per call during the series. Bars: ≤ 200 µs memo, ≤ 300 µs fresh, gated p50 at "
+  "concurrency 1 within 250 µs of direct.\n")
+if fresh:
+    w("```")
+    w(f"java -Xmx512m -cp <bench classpath> dev.gatehouse.bench.LoadHarness "
+      f"{open(os.path.join(out, 'load-fresh.args')).read().strip()}")
+    w("```\n")
+warmed = load["config"].get("warmed_up", {})
+if warmed:
+    w(f"Warm-up: memo run {warmed.get('rounds')} rounds (last JIT share {warmed.get('last_jit_share')})"
+      + (f", fresh run {fresh['config']['warmed_up'].get('rounds')} rounds (last JIT share "
+         f"{fresh['config']['warmed_up'].get('last_jit_share')})" if fresh else "") + ".\n")
+w("| operation | c | memo: gateway CPU µs/call (JIT) | bar 200 | fresh: gateway CPU µs/call (JIT) | bar 300 | "
+  "gated − direct p50 µs (memo / fresh) | bar 250 at c1 |")
+w("|---|---|---|---|---|---|---|---|")
+
+
+def cpu_cell(r):
+    return f"{r['gateway_cpu_us_per_call']:,} ({r.get('gateway_jit_cpu_us_per_call', '–')})" if r else "–"
+
+
+def held(r, bar):
+    return ("yes" if r["gateway_cpu_us_per_call"] <= bar else "no") if r else "–"
+
+
+for op in ("project_work_list", "wiki_read"):
+    for c in (1, 16, 64):
+        g, d = by_name.get(f"load.gated.{op}.c{c}"), by_name.get(f"load.direct.{op}.c{c}")
+        gf, df = by_name.get(f"load.gated.{op}.c{c}.fresh"), by_name.get(f"load.direct.{op}.c{c}.fresh")
+        if not g and not gf:
+            continue
+        gap = " / ".join(f"{a['p50_us'] - b['p50_us']:,.1f}" if a and b else "–" for a, b in ((g, d), (gf, df)))
+        gap_bar = ("yes" if g and d and g["p50_us"] - d["p50_us"] <= 250 else "no") if c == 1 else ""
+        w(f"| {op} | {c} | {cpu_cell(g)} | {held(g, 200)} | {cpu_cell(gf)} | {held(gf, 300)} | {gap} | {gap_bar} |")
+w("")
 
 faults = load.get("pdp_faults", {})
 w("PDP faults in the gateway's decision log over the whole load run (`fault.code`, every call denied with "

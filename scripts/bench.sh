@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 quick="${BENCH_QUICK:-0}"
 out=bench/target
 opa="${OPA:-$HOME/.cache/gatehouse/opa-v1.22.3/opa}"
-rm -rf "$out/jmh" "$out/decision-errors" "$out/bundles"
+rm -rf "$out/jmh" "$out/decision-errors" "$out/bundles" "$out/load-fresh.json"
 mkdir -p "$out/jmh" "$out/bundles"
 # The run's facts for render-results.py, so a later re-render reports this run and not the machine at that time.
 { echo "quick=$quick"; echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"; } > "$out/run.txt"
@@ -139,11 +139,27 @@ fi
 load=(java -Xmx512m -cp "$cp" dev.gatehouse.bench.LoadHarness "local-jar=$local_jar" "gateway-jar=$gateway_jar"
   bundle="$out/bundles/bench-budget.tar.gz" "work=$out/load-work" "out=$out/load.json" requests=5000 mixed=10000
   "gateway-options=-Dgatehouse.quotas.in-flight=64 -Dgatehouse.quotas.queued=64")
-if [[ "$quick" == 1 ]]; then load+=(warmup=1000 series-seconds=150); else load+=(warmup=3000 series-seconds=300); fi
+# Every series runs on a gateway whose JIT has settled: warm-up rounds until its compiler threads took at most 5 % of
+# its CPU in the last one (issue 27: a gateway still compiling spent 25-30 % of its CPU in C2 and ran code C2 had not
+# compiled yet, which the per-call figures counted as the gate's own cost).
+if [[ "$quick" == 1 ]]; then warm=(warmup=1000 warmup-max-seconds=120 series-seconds=150)
+else warm=(warmup=3000 warmup-max-seconds=240 series-seconds=300); fi
+load+=("${warm[@]}" warmup-jit-share=0.05)
 rm -rf "$out/load-work"
 echo ">> load: ${load[*]}" | sed "s#-cp [^ ]*#-cp <bench classpath>#"
 echo "${load[*]:5}" > "$out/load.args"
 timeout 1500 "${load[@]}"
+
+# The gate's own cost with every decision fresh (issue 27): the same calls with the decision memo off, so the engine
+# evaluates each one; series named load.<target>.<operation>.c<n>.fresh.
+fresh=(java -Xmx512m -cp "$cp" dev.gatehouse.bench.LoadHarness "local-jar=$local_jar" "gateway-jar=$gateway_jar"
+  bundle="$out/bundles/bench-budget.tar.gz" "work=$out/fresh-work" "out=$out/load-fresh.json" requests=5000 mixed=0
+  operations=project_work_list,wiki_read concurrency=1,16 label=fresh "${warm[@]}" warmup-jit-share=0.05
+  "gateway-options=-Dgatehouse.quotas.in-flight=64 -Dgatehouse.quotas.queued=64 -Dgatehouse.policy.memo.enabled=false")
+rm -rf "$out/fresh-work"
+echo ">> fresh: ${fresh[*]}" | sed "s#-cp [^ ]*#-cp <bench classpath>#"
+echo "${fresh[*]:5}" > "$out/load-fresh.args"
+timeout 1200 "${fresh[@]}"
 
 # Fair under load (issue 25): nine agents on the REAL budgets (the bundle of `make bundle`), one of them abusive, on
 # one gateway and then on two replicas of one PostgreSQL (LoadHarness only=fairness, FairnessLoad).

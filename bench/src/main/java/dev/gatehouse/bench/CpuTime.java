@@ -1,5 +1,9 @@
 package dev.gatehouse.bench;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -10,10 +14,17 @@ import java.util.stream.Stream;
  * its PostgreSQL server (the postmaster and its backends), local-services, and this load client. Per call, it says
  * where a gated call's CPU goes on a machine all of them share, and so what the machine could carry at most: the
  * calls/s if the gateway's own JVM cost nothing ({@code ceiling_ops_s}). A process the OS does not report counts 0.
+ *
+ * <p>{@code gatewayJit}/{@code gatewayJitB}: the part of each gateway's CPU time its JIT compiler threads took (the
+ * threads {@code /proc/<pid>/task/*}/comm names {@code C1 CompilerThre…} and {@code C2 CompilerThre…}, their
+ * utime + stime at 100 clock ticks per second, Linux's {@code CLK_TCK}). A gateway still compiling is not in its
+ * steady state: the warm-up runs until this part is small ({@link LoadHarness}, {@code warmup-jit-share}).
  */
-record CpuTime(long gateway, long gatewayB, long database, long databaseB, long backend, long client) {
+record CpuTime(long gateway, long gatewayB, long database, long databaseB, long backend, long client,
+        long gatewayJit, long gatewayJitB) {
 
-    static final CpuTime NONE = new CpuTime(0, 0, 0, 0, 0, 0);
+    static final CpuTime NONE = new CpuTime(0, 0, 0, 0, 0, 0, 0, 0);
+    private static final long NANOS_PER_TICK = 10_000_000;
 
     /** Now, for the processes of {@code stack}. */
     static CpuTime of(Stack stack) {
@@ -21,17 +32,26 @@ record CpuTime(long gateway, long gatewayB, long database, long databaseB, long 
                 nanos(Optional.ofNullable(stack.gatewayB).map(Process::toHandle)),
                 tree(stack.database("gateway")),
                 stack.gatewayB == null ? 0 : tree(stack.database("gateway-b")),
-                nanos(Optional.of(stack.services.toHandle())), nanos(Optional.of(ProcessHandle.current())));
+                nanos(Optional.of(stack.services.toHandle())), nanos(Optional.of(ProcessHandle.current())),
+                jit(stack.gateway.pid()), stack.gatewayB == null ? 0 : jit(stack.gatewayB.pid()));
     }
 
     CpuTime minus(CpuTime earlier) {
         return new CpuTime(gateway - earlier.gateway, gatewayB - earlier.gatewayB, database - earlier.database,
-                databaseB - earlier.databaseB, backend - earlier.backend, client - earlier.client);
+                databaseB - earlier.databaseB, backend - earlier.backend, client - earlier.client,
+                gatewayJit - earlier.gatewayJit, gatewayJitB - earlier.gatewayJitB);
     }
 
     CpuTime plus(CpuTime other) {
         return new CpuTime(gateway + other.gateway, gatewayB + other.gatewayB, database + other.database,
-                databaseB + other.databaseB, backend + other.backend, client + other.client);
+                databaseB + other.databaseB, backend + other.backend, client + other.client,
+                gatewayJit + other.gatewayJit, gatewayJitB + other.gatewayJitB);
+    }
+
+    /** The JIT compiler threads' share of gateway {@code gateway}'s CPU time (0 or 1 for gateway-b), 0 to 1. */
+    double jitShare(int gateway) {
+        long all = gateway == 0 ? this.gateway : gatewayB;
+        return all <= 0 ? 0 : (double) (gateway == 0 ? gatewayJit : gatewayJitB) / all;
     }
 
     /**
@@ -49,6 +69,8 @@ record CpuTime(long gateway, long gatewayB, long database, long databaseB, long 
         if (gateway >= 0) {
             perCall.put("gateway_cpu_us_per_call", LoadHarness.round(ownJvm / n));
             perCall.put("database_cpu_us_per_call", LoadHarness.round(ownDatabase / n));
+            perCall.put("gateway_jit_cpu_us_per_call",
+                    LoadHarness.round((gateway == 0 ? gatewayJit : gatewayJitB) / n));
         }
         perCall.put("backend_cpu_us_per_call", LoadHarness.round(backend / n));
         perCall.put("client_cpu_us_per_call", LoadHarness.round(client / n));
@@ -57,6 +79,31 @@ record CpuTime(long gateway, long gatewayB, long database, long databaseB, long 
                     / ((ownDatabase + backend + client) / n)));
         }
         return perCall;
+    }
+
+    /** CPU time of the JIT compiler threads of process {@code pid}, 0 where /proc does not say. */
+    static long jit(long pid) {
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        long ticks = 0;
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+            for (Path thread : threads) {
+                try {
+                    String name = Files.readString(thread.resolve("comm"));
+                    if (!name.startsWith("C1 CompilerThre") && !name.startsWith("C2 CompilerThre")) {
+                        continue;
+                    }
+                    String stat = Files.readString(thread.resolve("stat"));
+                    // After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                } catch (IOException | RuntimeException e) { // the thread ended while it was read
+                    continue;
+                }
+            }
+        } catch (IOException e) {
+            return 0;
+        }
+        return ticks * NANOS_PER_TICK;
     }
 
     private static long tree(Optional<ProcessHandle> root) {

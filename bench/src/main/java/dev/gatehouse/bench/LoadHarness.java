@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,9 @@ import java.util.function.IntFunction;
  *
  * <p>Arguments (key=value): {@code local-jar}, {@code gateway-jar}, {@code bundle}, {@code work}, {@code out},
  * {@code requests} (per name, default 5000), {@code mixed} (default 10000), {@code warmup} (per operation and target,
- * default 2000), {@code series-seconds} (time bound of one operation × concurrency series, default 180),
+ * default 2000), {@code warmup-jit-share} (warm-up rounds until the JIT took at most this share of each gateway's CPU
+ * in the last one; default 0: one round) and {@code warmup-max-seconds} (default 180), {@code series-seconds} (time
+ * bound of one operation × concurrency series, default 180), {@code label} (appended to the series names after a dot),
  * {@code gateway-options} (extra gateway JVM options, space-separated; default none: the gateway's defaults),
  * {@code operations} (default {@code project_work_list,wiki_read}), {@code concurrency} (default {@code 1,16,64})
  * and {@code only=mixed} (the mixed series alone, for diagnosing it). {@code only=fairness}: nine agents on the real
@@ -145,6 +148,13 @@ public final class LoadHarness {
     private final HttpClient gatewayClient;
     private final HttpClient directClient;
     private final AtomicInteger ids = new AtomicInteger();
+    /** Warm-up rounds until the gateways' JIT share of a round is at most this (0: one round); see {@link #warmUp}. */
+    private double warmupJitShare;
+    private long warmupMaxNanos;
+    /** Appended to every series name ({@code label=fresh}: {@code .fresh}), so two runs' rows can share a report. */
+    private String label = "";
+    /** What the warm-up came to: rounds and the last round's JIT share per gateway. */
+    private final Map<String, Object> warmedUp = new LinkedHashMap<>();
 
     private LoadHarness(Stack stack, String token, String tokenB, List<String> operationNames, int[] concurrency) {
         this.stack = stack;
@@ -206,6 +216,10 @@ public final class LoadHarness {
                 tokenB = session(stack, stack.baseUrlB());
             }
             LoadHarness harness = new LoadHarness(stack, token, tokenB, operationNames, concurrency);
+            harness.label = args.containsKey("label") ? "." + args.get("label") : "";
+            harness.warmupJitShare = Double.parseDouble(args.getOrDefault("warmup-jit-share", "0"));
+            harness.warmupMaxNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args.getOrDefault("warmup-max-seconds",
+                    "180")));
             report = swapOnly
                     ? harness.swap(bundle, revisions, requests, warmup, seriesNanos,
                             Long.parseLong(args.getOrDefault("swap-every-ms", "1500")))
@@ -225,11 +239,53 @@ public final class LoadHarness {
                 report.put("memory_b", Stack.memory(stack.gatewayB));
                 report.put("pdp_faults_b", pdpFaults(stack.workDir.resolve("decisions-b.jsonl")));
             }
+            config.put("warmup_jit_share", harness.warmupJitShare);
+            config.put("warmed_up", harness.warmedUp);
             report.put("config", config);
         }
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, JSON.writeValueAsString(report));
         System.out.println(">> load results: " + out);
+    }
+
+    /**
+     * The warm-up, not counted: every target, every operation, {@code warmup} calls each at concurrency 16 and a
+     * quarter as many at concurrency 1, in rounds until the JIT compiler threads took at most
+     * {@code warmup-jit-share} of each gateway's CPU time in the last round, or {@code warmup-max-seconds} passed.
+     * A gateway whose JIT is still compiling spends CPU on it (25–30 % of its CPU in the first minute under load on
+     * two cores) and runs code C2 has not compiled yet, which a per-call figure would count as the gate's own cost;
+     * JMH measures after its warm-up too.
+     */
+    private void warmUp(ExecutorService pool, Collection<Call[]> operations, int warmup, long seriesNanos)
+            throws Exception {
+        long until = System.nanoTime() + warmupMaxNanos;
+        int rounds = 0;
+        double[] share;
+        do {
+            CpuTime start = CpuTime.of(stack);
+            for (Call[] targets : operations) {
+                for (Call call : targets) {
+                    // Both concurrencies the series use most: one caller alone takes paths (uncontended locks, an
+                    // idle pool) the JIT compiles apart from those of many.
+                    for (int[] part : new int[][] {{16, warmup}, {1, Math.max(1, warmup / 4)}}) {
+                        Samples ignored = new Samples("warmup");
+                        batch(pool, part[0], i -> call, part[1], ignored, System.nanoTime() + seriesNanos);
+                        if (ignored.ok < part[1] * 9 / 10) {
+                            throw new IllegalStateException("warm-up of " + call.kind() + " (" + target(call)
+                                    + ") failed: " + ignored.result());
+                        }
+                    }
+                }
+            }
+            CpuTime spent = CpuTime.of(stack).minus(start);
+            share = new double[] {spent.jitShare(0), tokenB == null ? 0 : spent.jitShare(1)};
+            rounds++;
+            System.out.printf(">> warm-up round %d: JIT share of the gateway's CPU %.3f (gateway-b %.3f)%n", rounds,
+                    share[0], share[1]);
+        } while (Math.max(share[0], share[1]) > warmupJitShare && System.nanoTime() < until);
+        warmedUp.put("rounds", rounds);
+        warmedUp.put("last_jit_share", Math.round(share[0] * 1000) / 1000.0);
+        warmedUp.put("last_jit_share_b", Math.round(share[1] * 1000) / 1000.0);
     }
 
     /** The load's thread session (a1/t1) and agent settings on the gateway at {@code base}; its token. */
@@ -279,16 +335,8 @@ public final class LoadHarness {
         Map<String, Object> lookups = new LinkedHashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(64);
         try {
-            // Warm-up, not counted: every target, every operation, at concurrency 16.
-            for (Call[] targets : warmup == 0 ? List.<Call[]>of() : operations.values()) {
-                for (Call call : targets) {
-                    Samples ignored = new Samples("warmup");
-                    batch(pool, 16, i -> call, warmup, ignored, System.nanoTime() + seriesNanos);
-                    if (ignored.ok < warmup * 9 / 10) {
-                        throw new IllegalStateException("warm-up of " + call.kind() + " (" + target(call)
-                                + ") failed: " + ignored.result());
-                    }
-                }
+            if (warmup > 0) {
+                warmUp(pool, operations.values(), warmup, seriesNanos);
             }
             for (int concurrency : requests == 0 ? new int[0] : this.concurrency) {
                 for (Map.Entry<String, Call[]> operation : operations.entrySet()) {
@@ -296,7 +344,7 @@ public final class LoadHarness {
                     Samples[] samples = new Samples[targets.length];
                     for (int t = 0; t < targets.length; t++) {
                         samples[t] = new Samples("load." + target(targets[t]) + "." + operation.getKey() + ".c"
-                                + concurrency);
+                                + concurrency + label);
                     }
                     JsonNode before = timings(stack.baseUrl());
                     JsonNode beforeB = tokenB == null ? null : timings(stack.baseUrlB());

@@ -17,6 +17,14 @@ public final class SessionTokens {
     public static final int TOKEN_BYTES = 32;
 
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** One digest per thread: every /mcp request hashes its token, and the provider lookup cost more than the hash. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+        }
+    });
 
     private SessionTokens() {
     }
@@ -37,11 +45,7 @@ public final class SessionTokens {
 
     /** Lower-case hex SHA-256 of the token's UTF-8 bytes: the only form in which tokens are stored. */
     public static String hash(String token) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-        }
+        // digest() resets the digest, so the next call on this thread starts clean.
+        return HexFormat.of().formatHex(SHA256.get().digest(token.getBytes(StandardCharsets.UTF_8)));
     }
 }

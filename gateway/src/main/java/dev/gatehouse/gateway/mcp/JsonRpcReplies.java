@@ -52,8 +52,8 @@ final class JsonRpcReplies {
 
     private static void write(HttpServletResponse response, int status, byte[] bytes) throws IOException {
         response.setStatus(status);
-        response.setContentType("application/json");
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        // One call with the charset: Jetty knows this type, where setCharacterEncoding looks the charset up per reply.
+        response.setContentType("application/json;charset=utf-8");
         response.setContentLength(bytes.length);
         response.getOutputStream().write(bytes);
         response.flushBuffer();

@@ -85,7 +85,7 @@ public abstract class EvaluatingPolicy implements ServedPolicy, PolicyEvaluator 
     @Override
     public final PolicyOutcome<List<String>> heldCapabilities(DecisionInput input) {
         return marshalled(() -> DecisionInputMapper.forListing(input), json -> evaluateAndParse(
-                Entrypoint.HELD_CAPABILITIES, json, DecisionParser::names, names -> revision));
+                Entrypoint.HELD_CAPABILITIES, json, null, DecisionParser::names, names -> revision));
     }
 
     /**
@@ -116,20 +116,33 @@ public abstract class EvaluatingPolicy implements ServedPolicy, PolicyEvaluator 
      * caller, a malformed wiki root).
      */
     final PolicyOutcome<Decision> decide(ObjectNode input, long startNanos) {
-        return evaluateAndParse(Entrypoint.DECISION, input, result -> DecisionParser.decision(result, startNanos),
-                Decision::bundleRevision);
+        return decide(input, null, startNanos);
+    }
+
+    /**
+     * {@link #decide(ObjectNode, long)} for input whose JSON the caller has written already ({@code inputJson}:
+     * exactly {@code PolicyJson.write(input)}, or null), so an engine that sends text does not write it again.
+     */
+    final PolicyOutcome<Decision> decide(ObjectNode input, String inputJson, long startNanos) {
+        return evaluateAndParse(Entrypoint.DECISION, input, inputJson,
+                result -> DecisionParser.decision(result, startNanos), Decision::bundleRevision);
     }
 
     /** Lists visible tools for decision-input JSON as given; package-private for the same reason. */
     final PolicyOutcome<VisibleTools> visibleTools(ObjectNode input, long startNanos) {
-        return evaluateAndParse(Entrypoint.VISIBLE_TOOLS, input,
+        return visibleTools(input, null, startNanos);
+    }
+
+    /** {@link #visibleTools(ObjectNode, long)} for input whose JSON is written already, as for {@link #decide}. */
+    final PolicyOutcome<VisibleTools> visibleTools(ObjectNode input, String inputJson, long startNanos) {
+        return evaluateAndParse(Entrypoint.VISIBLE_TOOLS, input, inputJson,
                 result -> DecisionParser.visibleTools(result, startNanos), VisibleTools::bundleRevision);
     }
 
     /** Decides a notice on input JSON as given; package-private for the golden replay. */
     final PolicyOutcome<Decision> notice(ObjectNode input, long startNanos) {
-        return evaluateAndParse(Entrypoint.NOTICE, input, result -> DecisionParser.decision(result, startNanos),
-                Decision::bundleRevision);
+        return evaluateAndParse(Entrypoint.NOTICE, input, null,
+                result -> DecisionParser.decision(result, startNanos), Decision::bundleRevision);
     }
 
     /**
@@ -141,10 +154,22 @@ public abstract class EvaluatingPolicy implements ServedPolicy, PolicyEvaluator 
     protected void observe(PolicyOutcome<String> outcome) {
     }
 
-    /** The one path of every entry point: evaluate, parse the result strictly, report the outcome to observe. */
-    private <T> PolicyOutcome<T> evaluateAndParse(Entrypoint entrypoint, ObjectNode input,
+    /**
+     * Evaluates input whose JSON is written already ({@code inputJson}, exactly {@code PolicyJson.write(input)}).
+     * Engines that send the input as text override it to send that text; the default evaluates the tree.
+     */
+    protected PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input, String inputJson) {
+        return evaluate(entrypoint, input);
+    }
+
+    /**
+     * The one path of every entry point: evaluate ({@code inputJson}: the input's JSON if written already, else
+     * null), parse the result strictly, report the outcome to observe.
+     */
+    private <T> PolicyOutcome<T> evaluateAndParse(Entrypoint entrypoint, ObjectNode input, String inputJson,
             Function<ResultSet, PolicyOutcome<T>> parse, Function<T, String> revisionOf) {
-        PolicyOutcome<ResultSet> answer = evaluate(entrypoint, input);
+        PolicyOutcome<ResultSet> answer = inputJson == null ? evaluate(entrypoint, input)
+                : evaluate(entrypoint, input, inputJson);
         PolicyOutcome<T> outcome = answer instanceof PolicyOutcome.Decided<ResultSet> decided
                 ? parse.apply(decided.value())
                 : new PolicyOutcome.Failed<>(((PolicyOutcome.Failed<ResultSet>) answer).fault());

@@ -101,6 +101,12 @@ public final class MemoizingPdp implements PolicyDecisionPoint {
         return memo == null ? 0 : memo.decisions.estimatedSize() + memo.listings.estimatedSize();
     }
 
+    /** An engine call on input JSON the memo has written already (its key), so the engine does not write it again. */
+    @FunctionalInterface
+    private interface Evaluation<T> {
+        PolicyOutcome<T> apply(ObjectNode input, String inputJson, long startNanos);
+    }
+
     /** One revision with its two memos. */
     private final class Memoized extends ForwardingServedPolicy {
 
@@ -127,7 +133,7 @@ public final class MemoizingPdp implements PolicyDecisionPoint {
 
         private <T> PolicyOutcome<T> answer(DecisionInput input, Cache<String, T> memo, Counters counters,
                 Function<DecisionInput, ObjectNode> marshal, Function<DecisionInput, PolicyOutcome<T>> typed,
-                BiFunction<ObjectNode, Long, PolicyOutcome<T>> evaluate, BiFunction<T, Long, T> timed) {
+                Evaluation<T> evaluate, BiFunction<T, Long, T> timed) {
             long start = System.nanoTime();
             ObjectNode json;
             try {
@@ -139,7 +145,7 @@ public final class MemoizingPdp implements PolicyDecisionPoint {
             String text = PolicyJson.write(json);
             if (text.length() > configuration.getMaxInputChars()) {
                 counters.skipped.increment();
-                return evaluate.apply(json, start);
+                return evaluate.apply(json, text, start);
             }
             T known = memo.getIfPresent(text);
             if (known != null) {
@@ -147,7 +153,7 @@ public final class MemoizingPdp implements PolicyDecisionPoint {
                 return new PolicyOutcome.Decided<>(timed.apply(known, micros(start)));
             }
             counters.misses.increment();
-            PolicyOutcome<T> outcome = evaluate.apply(json, start);
+            PolicyOutcome<T> outcome = evaluate.apply(json, text, start);
             if (outcome instanceof PolicyOutcome.Decided<T> decided) {
                 memo.put(text, decided.value());
             }

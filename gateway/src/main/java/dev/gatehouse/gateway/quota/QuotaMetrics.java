@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.quota;
 
+import dev.gatehouse.gateway.telemetry.MeterTable;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,9 +26,20 @@ public class QuotaMetrics {
     public static final String TIME_SPENT = "gatehouse.quota.time_spent";
 
     private final MeterRegistry meters;
+    private final MeterTable<Counter> charges;
+    private final MeterTable<Counter> timeSpent;
+    private final Counter overShare;
 
     QuotaMetrics(MeterRegistry meters) {
         this.meters = meters;
+        this.charges = new MeterTable<>(tags -> Counter.builder(CHARGES)
+                .description("charged tools/calls by bucket class, outcome and budget")
+                .tag("class", tags[0]).tag("outcome", tags[1]).tag("budget", tags[2]).register(meters));
+        this.timeSpent = new MeterTable<>(tags -> Counter.builder(TIME_SPENT)
+                .description("allowed tools/calls answered unavailable because the request's store time was spent"
+                        + " before their bucket was read").tag("class", tags[0]).register(meters));
+        this.overShare = Counter.builder(OVER_SHARE)
+                .description("calls refused because their caller had every place it may hold").register(meters);
     }
 
     /** Registers the gauge of which budgets answer. */
@@ -40,20 +52,15 @@ public class QuotaMetrics {
     void charged(String bucketClass, Admission admission) {
         Admission.Budget budget = admission instanceof Admission.Admitted admitted ? admitted.budget()
                 : ((Admission.OverBudget) admission).budget();
-        Counter.builder(CHARGES).description("charged tools/calls by bucket class, outcome and budget")
-                .tag("class", bucketClass)
-                .tag("outcome", admission instanceof Admission.Admitted ? "admitted" : "refused")
-                .tag("budget", budget.wire()).register(meters).increment();
-    }
-
-    void timeSpent(String bucketClass) {
-        Counter.builder(TIME_SPENT).description("allowed tools/calls answered unavailable because the request's store"
-                + " time was spent before their bucket was read").tag("class", bucketClass).register(meters)
+        charges.get(bucketClass, admission instanceof Admission.Admitted ? "admitted" : "refused", budget.wire())
                 .increment();
     }
 
+    void timeSpent(String bucketClass) {
+        timeSpent.get(bucketClass).increment();
+    }
+
     void overShare() {
-        Counter.builder(OVER_SHARE).description("calls refused because their caller had every place it may hold")
-                .register(meters).increment();
+        overShare.increment();
     }
 }

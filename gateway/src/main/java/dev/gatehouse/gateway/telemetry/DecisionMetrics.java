@@ -8,6 +8,7 @@ import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Decision meters, recorded by the PEP once per decision:
@@ -31,15 +32,25 @@ public class DecisionMetrics {
     public enum Outcome {
         ALLOW, DENY, UNAVAILABLE, RATE_LIMITED;
 
-        String tag() {
-            return name().toLowerCase(Locale.ROOT);
-        }
+        final String tag = name().toLowerCase(Locale.ROOT);
     }
 
-    private final MeterRegistry meters;
+    private final MeterTable<Counter> decisions;
+    private final MeterTable<Counter> reasons;
+    private final MeterTable<Timer> latencies;
 
     public DecisionMetrics(MeterRegistry meters) {
-        this.meters = meters;
+        this.decisions = new MeterTable<>(tags -> Counter.builder(DECISIONS)
+                .description("decisions by method, tool and outcome")
+                .tag("method", tags[0]).tag("tool", tags[1]).tag("outcome", tags[2]).register(meters));
+        this.reasons = new MeterTable<>(tags -> Counter.builder(REASONS)
+                .description("reason codes of denials and faults")
+                .tag("tool", tags[0]).tag("reason", tags[1]).register(meters));
+        this.latencies = new MeterTable<>(tags -> Timer.builder(LATENCY)
+                .description("time for the PDP to answer one decision, queue wait included")
+                .tag("method", tags[0]).publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofSeconds(10))
+                .register(meters));
     }
 
     /**
@@ -50,19 +61,14 @@ public class DecisionMetrics {
      * @param reasons the reason codes shown to the caller (empty for an allow)
      */
     public void decided(String method, String tool, Outcome outcome, List<Decision.Reason> reasons) {
-        Counter.builder(DECISIONS).description("decisions by method, tool and outcome")
-                .tag("method", method).tag("tool", tool).tag("outcome", outcome.tag()).register(meters).increment();
+        decisions.get(method, tool, outcome.tag).increment();
         for (Decision.Reason reason : reasons) {
-            Counter.builder(REASONS).description("reason codes of denials and faults")
-                    .tag("tool", tool).tag("reason", reason.code()).register(meters).increment();
+            this.reasons.get(tool, reason.code()).increment();
         }
     }
 
     /** Records how long the PDP took to answer (or to fail). */
     public void latency(String method, long nanos) {
-        Timer.builder(LATENCY).description("time for the PDP to answer one decision, queue wait included")
-                .tag("method", method).publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofSeconds(10))
-                .register(meters).record(Duration.ofNanos(nanos));
+        latencies.get(method).record(nanos, TimeUnit.NANOSECONDS);
     }
 }

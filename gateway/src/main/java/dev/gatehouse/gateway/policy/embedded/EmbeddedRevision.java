@@ -78,6 +78,12 @@ final class EmbeddedRevision extends WasmRevision {
 
     @Override
     public PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input) {
+        return evaluate(entrypoint, input, PolicyJson.write(input));
+    }
+
+    /** Evaluates the input's JSON as written once by the caller; the instance is borrowed only for the Wasm call. */
+    @Override
+    protected PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input, String inputJson) {
         long start = System.nanoTime();
         Optional<WasmInstance> borrowed = pool.borrow(lending.borrowWait());
         (borrowed.isPresent() ? lending.lent() : lending.busy()).record(System.nanoTime() - start,
@@ -86,7 +92,7 @@ final class EmbeddedRevision extends WasmRevision {
             return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.BUSY,
                     "no policy instance became free within " + lending.borrowWait().toMillis() + " ms"));
         }
-        PolicyOutcome<ResultSet> outcome = evaluateOn(borrowed.get(), bundle(), entrypoint, input);
+        PolicyOutcome<ResultSet> outcome = evaluateOn(borrowed.get(), bundle(), entrypoint, inputJson);
         if (outcome instanceof PolicyOutcome.Failed<ResultSet> failed
                 && failed.fault().code().equals(PolicyFault.EVALUATION_ERROR)) {
             lending.rebuild().execute(this::replaceOne);
@@ -115,12 +121,18 @@ final class EmbeddedRevision extends WasmRevision {
         }
     }
 
-    /** marshal → Wasm → read the result set; the one place this engine touches the runtime. */
+    /** marshal → Wasm → read the result set. */
     static PolicyOutcome<ResultSet> evaluateOn(WasmInstance instance, WasmBundle bundle, Entrypoint entrypoint,
             ObjectNode input) {
+        return evaluateOn(instance, bundle, entrypoint, PolicyJson.write(input));
+    }
+
+    /** Wasm → read the result set, for input JSON already written; the one place this engine touches the runtime. */
+    static PolicyOutcome<ResultSet> evaluateOn(WasmInstance instance, WasmBundle bundle, Entrypoint entrypoint,
+            String inputJson) {
         String raw;
         try {
-            raw = instance.evaluate(entrypoint, PolicyJson.write(input));
+            raw = instance.evaluate(entrypoint, inputJson);
         } catch (Throwable e) { // includes Errors: a trap or out-of-bounds access inside generated code
             LOG.warn("Wasm evaluation of {} failed: {}", entrypoint.path(), describe(e));
             return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.EVALUATION_ERROR, describe(e)));

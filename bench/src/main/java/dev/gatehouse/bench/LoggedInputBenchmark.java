@@ -1,0 +1,85 @@
+package dev.gatehouse.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.styra.opa.wasm.OpaPolicy;
+import dev.gatehouse.facts.PolicyJson;
+import dev.gatehouse.gateway.policy.Entrypoint;
+import dev.gatehouse.gateway.policy.bundle.BundleException;
+import dev.gatehouse.gateway.policy.embedded.BundleReader;
+import dev.gatehouse.gateway.policy.embedded.WasmBundle;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The Wasm engine alone (JSON text in, result set text out, as {@link DecisionStagesBenchmark#wasm}) on the very
+ * inputs a gateway evaluated under the load harness: the {@code input} of the first {@value #MAX_INPUTS} tools/call
+ * records of the decision log {@code -p log=<decisions.jsonl>} whose {@code tool} is {@code -p tool=<name>}. So the
+ * engine's time in JMH and its share of a gated call in the load harness are told on the same inputs (issue "the
+ * gate's own cost"). One instance with the bundle's data loaded, as the pool holds them. Without a log (the default
+ * {@code -p log=}) the benchmark refuses to run.
+ */
+@State(Scope.Thread)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class LoggedInputBenchmark {
+
+    static final int MAX_INPUTS = 4096;
+
+    /** A decision log of the load harness ({@code <work>/decisions.jsonl}). */
+    @Param("")
+    public String log;
+
+    /** Whose records to take. */
+    @Param({"wiki_read", "project_work_list"})
+    public String tool;
+
+    private OpaPolicy policy;
+    private String[] inputs;
+    private int next;
+
+    @Setup
+    public void setUp() throws BundleException, IOException {
+        WasmBundle bundle = BundleReader.read(Fixture.bundle(), Fixture.verification());
+        policy = OpaPolicy.builder().withPolicy(bundle.wasm()).build();
+        policy.data(bundle.dataJson());
+        policy.entrypoint(Entrypoint.DECISION.path());
+        inputs = inputs(Path.of(log), tool).toArray(String[]::new);
+        if (inputs.length == 0) {
+            throw new IllegalStateException("no tools/call record of " + tool + " with an input in " + log);
+        }
+    }
+
+    /** The input JSON of the log's evaluated tools/call records of {@code tool}, as the gateway wrote them. */
+    static List<String> inputs(Path log, String tool) throws IOException {
+        List<String> inputs = new ArrayList<>();
+        try (BufferedReader reader = Files.newBufferedReader(log, StandardCharsets.UTF_8)) {
+            String line;
+            while (inputs.size() < MAX_INPUTS && (line = reader.readLine()) != null) {
+                JsonNode record = PolicyJson.MAPPER.readTree(line);
+                if (record.path("path").asText().equals(Entrypoint.DECISION.path())
+                        && record.path("tool").asText().equals(tool) && record.path("input").isObject()
+                        && record.path("masked").isEmpty()) {
+                    inputs.add(PolicyJson.write(record.get("input")));
+                }
+            }
+        }
+        return inputs;
+    }
+
+    /** One logged input through the engine, the inputs taken in turn. */
+    @Benchmark
+    public String wasm() {
+        return policy.evaluate(inputs[next++ % inputs.length]);
+    }
+}
