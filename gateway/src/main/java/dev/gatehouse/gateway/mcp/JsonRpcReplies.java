@@ -6,6 +6,7 @@ import dev.gatehouse.gateway.mcp.guard.Rejection;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Optional;
 
 /** Writes the answers the front servlet gives itself: guard rejections and gate results for direct calls. */
@@ -29,15 +30,18 @@ final class JsonRpcReplies {
         write(response, rejection.status(), JSON.writeValueAsBytes(body));
     }
 
-    /** A JSON-RPC result whose {@code result} member is {@code resultJson} (already serialised by the SDK mapper). */
-    static void result(HttpServletResponse response, Optional<Object> id, String resultJson) throws IOException {
+    /** A JSON-RPC result whose {@code result} member is {@code resultJson}: UTF-8 JSON the SDK mapper wrote. */
+    static void result(HttpServletResponse response, Optional<Object> id, byte[] resultJson) throws IOException {
         // The result is JSON already: framed as it is, not parsed and written a second time (a wiki page can be
-        // large, and every tools/call reply passes here).
+        // large, and every tools/call reply passes here), and copied once, into the body.
         ObjectNode head = JSON.createObjectNode();
         putId(head, id);
-        String envelope = "{\"jsonrpc\":\"2.0\",\"id\":" + JSON.writeValueAsString(head.get("id"))
-                + ",\"result\":" + resultJson + "}";
-        write(response, HttpServletResponse.SC_OK, envelope.getBytes(StandardCharsets.UTF_8));
+        byte[] start = ("{\"jsonrpc\":\"2.0\",\"id\":" + JSON.writeValueAsString(head.get("id")) + ",\"result\":")
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] body = Arrays.copyOf(start, start.length + resultJson.length + 1);
+        System.arraycopy(resultJson, 0, body, start.length, resultJson.length);
+        body[body.length - 1] = '}';
+        write(response, HttpServletResponse.SC_OK, body);
     }
 
     private static void putId(ObjectNode body, Optional<Object> id) {

@@ -63,6 +63,6 @@ final class ToolCallRoute {
         }
         ToolReply reply = ToolReply.of((GateResult.Decided) result);
         Object wire = exchange.era == Era.MODERN ? ModernEndpoint.result(reply) : HandshakeEndpoint.result(reply);
-        JsonRpcReplies.result(exchange.response, message.id(), json.writeValueAsString(wire));
+        JsonRpcReplies.result(exchange.response, message.id(), json.writeValueAsBytes(wire));
     }
 }

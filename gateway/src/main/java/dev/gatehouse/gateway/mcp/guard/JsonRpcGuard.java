@@ -2,7 +2,6 @@ package dev.gatehouse.gateway.mcp.guard;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -12,12 +11,7 @@ import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.facts.ArgumentKeys;
 import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashSet;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The JSON-RPC part of the transport guard, run on the buffered body before
@@ -50,7 +44,7 @@ public final class JsonRpcGuard {
     /** @param maxDepth deepest accepted nesting of arrays and objects */
     public JsonRpcGuard(int maxDepth) {
         this.maxDepth = maxDepth;
-        // Jackson's own limit backs up the streaming check below with one level of slack.
+        // Jackson's own limit backs up the shape check (ShapeCheckingParser) with one level of slack.
         this.factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxDepth + 1).build())
                 .build();
@@ -70,14 +64,10 @@ public final class JsonRpcGuard {
         }
     }
 
-    /** Checks and parses one request body. */
+    /** Checks and parses one request body, in one read: the shape rules are checked on each token as it is read. */
     public Result check(byte[] body) {
-        try {
-            Optional<Rejection> shape = checkShape(body);
-            if (shape.isPresent()) {
-                return new Result.Refused(shape.get());
-            }
-            JsonNode tree = mapper.readTree(body);
+        try (JsonParser parser = new ShapeCheckingParser(factory.createParser(body), maxDepth)) {
+            JsonNode tree = mapper.readTree(parser);
             if (tree == null || tree.isMissingNode()) {
                 return refused(Rejection.PARSE_ERROR, "empty body");
             }
@@ -88,6 +78,8 @@ public final class JsonRpcGuard {
                 return refused(Rejection.INVALID_REQUEST, "a JSON-RPC message must be an object");
             }
             return message((ObjectNode) tree);
+        } catch (ShapeCheckingParser.Refused e) {
+            return new Result.Refused(e.rejection);
         } catch (StreamConstraintsException e) {
             return refused(Rejection.INVALID_REQUEST, exceeded(e));
         } catch (IOException e) {
@@ -153,75 +145,6 @@ public final class JsonRpcGuard {
             params = Optional.of((ObjectNode) tree.get("params"));
         }
         return new Result.Passed(new JsonRpcMessage(tree, id, method, params));
-    }
-
-    /** One object being read: its member names lower-cased, and at a protocol level their folds. */
-    private static final class Frame {
-        final Set<String> lowerNames = new HashSet<>();
-        final Set<String> folds;
-        final boolean root;
-        String member;
-
-        Frame(boolean protocolLevel, boolean root) {
-            this.folds = protocolLevel ? new HashSet<>() : null;
-            this.root = root;
-        }
-    }
-
-    /**
-     * One streaming pass: depth, member names unique per object when compared without case, and at the protocol
-     * levels no look-alike of a protocol member name and no two names that fold alike.
-     */
-    private Optional<Rejection> checkShape(byte[] body) throws IOException {
-        Deque<Frame> objects = new ArrayDeque<>();
-        int depth = 0;
-        try (JsonParser parser = factory.createParser(body)) {
-            JsonToken token;
-            while ((token = parser.nextToken()) != null) {
-                switch (token) {
-                    case START_OBJECT, START_ARRAY -> {
-                        if (++depth > maxDepth) {
-                            return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST,
-                                    "request nested too deeply"));
-                        }
-                        if (token == JsonToken.START_OBJECT) {
-                            boolean root = depth == 1;
-                            boolean params = depth == 2 && !objects.isEmpty() && objects.peek().root
-                                    && "params".equals(objects.peek().member);
-                            objects.push(new Frame(root || params, root));
-                        }
-                    }
-                    case END_OBJECT -> {
-                        depth--;
-                        objects.pop();
-                    }
-                    case END_ARRAY -> depth--;
-                    case FIELD_NAME -> {
-                        Frame frame = objects.peek();
-                        String name = parser.currentName();
-                        frame.member = name;
-                        if (!frame.lowerNames.add(name.toLowerCase(Locale.ROOT))) {
-                            return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST,
-                                    "duplicate member name"));
-                        }
-                        if (frame.folds != null) {
-                            String folded = ArgumentKeys.fold(name);
-                            if (ProtocolMembers.isLookAlike(name)) {
-                                return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST,
-                                        "member name looks like a protocol member name"));
-                            }
-                            if (!frame.folds.add(folded)) {
-                                return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST,
-                                        "duplicate member name"));
-                            }
-                        }
-                    }
-                    default -> {
-                    }
-                }
-            }
-        }
-        return Optional.empty();
     }
 
     private static Result refused(int code, String message) {

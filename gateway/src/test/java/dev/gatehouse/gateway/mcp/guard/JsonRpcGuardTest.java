@@ -128,4 +128,39 @@ class JsonRpcGuardTest {
         assertEquals(Optional.of(Rejection.INVALID_REQUEST), params.jsonRpcCode());
         assertEquals(Optional.of(3L), params.id());
     }
+
+    /** The shape rules are checked while the tree is built (one read): every place a reader can reach is checked. */
+    @ParameterizedTest(name = "deep duplicate {0}")
+    @ValueSource(strings = {
+        "{\"path\":\"a\",\"list\":[{\"k\":1,\"K\":2}]}",
+        "{\"path\":\"a\",\"list\":[[],[{\"x\":{\"y\":{\"k\":1,\"k\":2}}}]]}",
+        "{\"path\":\"a\",\"o\":{\"Ä\":1,\"ä\":2}}",
+        "{\"path\":\"a\",\"last\":{\"z\":[1,2,{\"q\":true,\"Q\":false}]}}"
+    })
+    void duplicatesAtAnyDepthOfTheArgumentsAreInvalid(String arguments) {
+        Rejection rejection = refused("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"wiki_read\",\"arguments\":" + arguments + "}}");
+        assertEquals(Optional.of(Rejection.INVALID_REQUEST), rejection.jsonRpcCode());
+        assertEquals("duplicate member name", rejection.message());
+    }
+
+    @ParameterizedTest(name = "trailing {0}")
+    @ValueSource(strings = {" {}", " {\"a\":1,\"A\":2}", " 1", "]", " \"x\""})
+    void contentAfterTheMessageIsAParseError(String trailing) {
+        Rejection rejection = refused("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}" + trailing);
+        assertEquals(Optional.of(Rejection.PARSE_ERROR), rejection.jsonRpcCode());
+    }
+
+    @Test
+    void numbersAndStringsOfTheArgumentsArriveAsWritten() {
+        JsonRpcMessage message = passed("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"project_work_submit\",\"arguments\":{\"big\":1e400,\"exact\":0.10,"
+                + "\"long\":123456789012345678901234567890,\"text\":\"\\u00e9\\n\",\"list\":[1,null,true]}}}");
+        var arguments = message.params().orElseThrow().get("arguments");
+        assertEquals("1E+400", arguments.get("big").decimalValue().toString());
+        assertEquals("0.10", arguments.get("exact").decimalValue().toPlainString());
+        assertEquals("123456789012345678901234567890", arguments.get("long").bigIntegerValue().toString());
+        assertEquals("\u00e9\n", arguments.get("text").textValue());
+        assertEquals("[1,null,true]", arguments.get("list").toString());
+    }
 }
