@@ -292,12 +292,15 @@ if warmed:
       + (f", fresh run {fresh['config']['warmed_up'].get('rounds')} rounds (last JIT share "
          f"{fresh['config']['warmed_up'].get('last_jit_share')})" if fresh else "") + ".\n")
 w("| operation | c | memo: gateway CPU µs/call (JIT) | bar 200 | fresh: gateway CPU µs/call (JIT) | bar 300 | "
-  "gated − direct p50 µs (memo / fresh) | bar 250 at c1 |")
+  "gated − direct p50 µs, memo / fresh (queueing at c16 and c64) | bar 250 at c1 |")
 w("|---|---|---|---|---|---|---|---|")
 
 
 def cpu_cell(r):
-    return f"{r['gateway_cpu_us_per_call']:,} ({r.get('gateway_jit_cpu_us_per_call', '–')})" if r else "–"
+    if not r:
+        return "–"
+    jit = r.get("gateway_jit_cpu_us_per_call")
+    return f"{r['gateway_cpu_us_per_call']:,.0f} ({'–' if jit is None else f'{jit:,.0f}'})"
 
 
 def held(r, bar):

@@ -78,7 +78,8 @@ final class EmbeddedRevision extends WasmRevision {
 
     @Override
     public PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input) {
-        return evaluate(entrypoint, input, PolicyJson.write(input));
+        Optional<String> inputJson = written(input);
+        return inputJson.isPresent() ? evaluate(entrypoint, input, inputJson.get()) : unwritable();
     }
 
     /** Evaluates the input's JSON as written once by the caller; the instance is borrowed only for the Wasm call. */
@@ -124,7 +125,23 @@ final class EmbeddedRevision extends WasmRevision {
     /** marshal → Wasm → read the result set. */
     static PolicyOutcome<ResultSet> evaluateOn(WasmInstance instance, WasmBundle bundle, Entrypoint entrypoint,
             ObjectNode input) {
-        return evaluateOn(instance, bundle, entrypoint, PolicyJson.write(input));
+        Optional<String> inputJson = written(input);
+        return inputJson.isPresent() ? evaluateOn(instance, bundle, entrypoint, inputJson.get()) : unwritable();
+    }
+
+    /** The input's JSON; empty when Jackson cannot write it (nested past its writing limit). */
+    private static Optional<String> written(ObjectNode input) {
+        try {
+            return Optional.of(PolicyJson.write(input));
+        } catch (RuntimeException | StackOverflowError e) {
+            return Optional.empty();
+        }
+    }
+
+    /** An input that cannot be written is this engine's fault, as any other it cannot evaluate. */
+    private static PolicyOutcome<ResultSet> unwritable() {
+        return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.EVALUATION_ERROR,
+                "the decision input cannot be written as JSON"));
     }
 
     /** Wasm → read the result set, for input JSON already written; the one place this engine touches the runtime. */

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.OpaCli;
 import dev.gatehouse.gateway.policy.TestBundle;
 import dev.gatehouse.gateway.policy.api.Decision;
@@ -129,6 +132,21 @@ class EmbeddedPdpFaultTest {
                 Optional.of(deep), List.of(), CALLER, Map.of()));
         assertEquals(PolicyFault.EVALUATION_ERROR,
                 assertInstanceOf(PolicyOutcome.Failed.class, outcome).fault().code());
+    }
+
+    /** A tree given as it is (a replay) that Jackson will not write is a fault of that call, and costs no instance. */
+    @Test
+    void inputTooDeepToWriteIsAFaultAndTheNextCallIsDecided() {
+        ObjectNode input = PolicyJson.MAPPER.createObjectNode();
+        ObjectNode level = input;
+        for (int i = 0; i < 5_000; i++) {
+            level = level.putObject("k");
+        }
+        EmbeddedPdp pdp = pdpFor(TestBundle.freshBundle());
+        PolicyOutcome<JsonNode> outcome = pdp.revision().orElseThrow().evaluate("gatehouse/authz/decision", input);
+        assertEquals(PolicyFault.EVALUATION_ERROR,
+                assertInstanceOf(PolicyOutcome.Failed.class, outcome).fault().code());
+        assertInstanceOf(PolicyOutcome.Decided.class, pdp.decide(call("wiki_read")));
     }
 
     private static void assertUnavailable(EmbeddedPdp pdp, String why) {
