@@ -252,7 +252,7 @@ public final class LoadHarness {
      * The warm-up, not counted: every target, every operation, {@code warmup} calls each at concurrency 16 and a
      * quarter as many at concurrency 1, in rounds until the JIT compiler threads took at most
      * {@code warmup-jit-share} of each gateway's CPU time in the last round, or {@code warmup-max-seconds} passed.
-     * A gateway whose JIT is still compiling spends CPU on it (25–30 % of its CPU in the first minute under load on
+     * A gateway whose JIT is still compiling spends CPU on it (25–40 % of its CPU in the first minute under load on
      * two cores) and runs code C2 has not compiled yet, which a per-call figure would count as the gate's own cost;
      * JMH measures after its warm-up too.
      */

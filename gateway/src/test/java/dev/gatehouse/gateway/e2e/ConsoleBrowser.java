@@ -24,6 +24,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedCondition;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -106,10 +107,9 @@ final class ConsoleBrowser implements AutoCloseable {
     /** Signs in at {@code baseUrl}'s console as {@code user} through local-auth's login form. */
     void signInAs(String baseUrl, String user) {
         driver.get(baseUrl + "/console/sign-in");
-        driver.findElement(By.linkText("Sign in with the identity provider")).click();
-        waitFor(org.openqa.selenium.support.ui.ExpectedConditions.presenceOfElementLocated(By.name("username")));
+        clickAndLoad(driver.findElement(By.linkText("Sign in with the identity provider")));
         driver.findElement(By.name("username")).sendKeys(user);
-        driver.findElement(By.cssSelector("input[type=submit]")).click();
+        clickAndLoad(driver.findElement(By.cssSelector("input[type=submit]")));
     }
 
     /** The text of the page's {@code <main>}. */
@@ -131,8 +131,21 @@ final class ConsoleBrowser implements AutoCloseable {
         }
     }
 
+    /** Clicks the submit button {@code css} and returns once the answer's page has loaded. */
     void submit(String css) {
-        driver.findElement(By.cssSelector(css)).click();
+        clickAndLoad(driver.findElement(By.cssSelector(css)));
+    }
+
+    /**
+     * Clicks {@code target} and waits until the page it was on is gone and the next one has loaded. A form's POST
+     * navigates asynchronously, so without this a read right after the click can still see the old page (the
+     * stale-edit test read the form instead of the conflict it answered with).
+     */
+    private void clickAndLoad(WebElement target) {
+        WebElement page = driver.findElement(By.tagName("html"));
+        target.click();
+        waitFor(ExpectedConditions.stalenessOf(page));
+        waitFor(d -> "complete".equals(((JavascriptExecutor) d).executeScript("return document.readyState")));
     }
 
     void waitFor(ExpectedCondition<?> condition) {
