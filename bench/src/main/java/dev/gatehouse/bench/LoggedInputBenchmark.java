@@ -1,6 +1,9 @@
 package dev.gatehouse.bench;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.styra.opa.wasm.OpaPolicy;
 import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.policy.Entrypoint;
@@ -29,12 +32,21 @@ import org.openjdk.jmh.annotations.State;
  * engine's time in JMH and its share of a gated call in the load harness are told on the same inputs (issue "the
  * gate's own cost"). One instance with the bundle's data loaded, as the pool holds them. Without a log (the default
  * {@code -p log=}) the benchmark refuses to run.
+ *
+ * <p>{@code -p walkBytes=<n>}: before each evaluation the thread reads one byte of every 64 (one cache line) of an
+ * {@code n}-byte array, as a gateway's request thread runs Jetty, Jackson and the HTTP client between two decisions,
+ * so the engine starts with its memory and code no longer in the core's caches. {@link #walk} times the walk alone;
+ * {@code wasm − walk} is the evaluation from cold caches. 0 (the default) is the usual hot loop.
  */
 @State(Scope.Thread)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class LoggedInputBenchmark {
 
     static final int MAX_INPUTS = 4096;
+    /** Numbers read as written ({@code 1.50} stays {@code 1.50}), as the gateway hands them to the engine. */
+    private static final ObjectMapper EXACT = PolicyJson.MAPPER.copy()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
 
     /** A decision log of the load harness ({@code <work>/decisions.jsonl}). */
     @Param("")
@@ -44,7 +56,13 @@ public class LoggedInputBenchmark {
     @Param({"wiki_read", "project_work_list"})
     public String tool;
 
+    /** Bytes of other memory read between two evaluations (0: none). */
+    @Param("0")
+    public int walkBytes;
+
     private OpaPolicy policy;
+    private byte[] other;
+    private int sum;
     private String[] inputs;
     private int next;
 
@@ -55,6 +73,7 @@ public class LoggedInputBenchmark {
         policy.data(bundle.dataJson());
         policy.entrypoint(Entrypoint.DECISION.path());
         inputs = inputs(Path.of(log), tool).toArray(String[]::new);
+        other = new byte[walkBytes];
         if (inputs.length == 0) {
             throw new IllegalStateException("no tools/call record of " + tool + " with an input in " + log);
         }
@@ -66,20 +85,36 @@ public class LoggedInputBenchmark {
         try (BufferedReader reader = Files.newBufferedReader(log, StandardCharsets.UTF_8)) {
             String line;
             while (inputs.size() < MAX_INPUTS && (line = reader.readLine()) != null) {
-                JsonNode record = PolicyJson.MAPPER.readTree(line);
+                JsonNode record = EXACT.readTree(line);
                 if (record.path("path").asText().equals(Entrypoint.DECISION.path())
                         && record.path("tool").asText().equals(tool) && record.path("input").isObject()
                         && record.path("masked").isEmpty()) {
-                    inputs.add(PolicyJson.write(record.get("input")));
+                    inputs.add(EXACT.writeValueAsString(record.get("input")));
                 }
             }
         }
         return inputs;
     }
 
-    /** One logged input through the engine, the inputs taken in turn. */
+    /** One logged input through the engine, the inputs taken in turn, after the walk. */
     @Benchmark
     public String wasm() {
+        sum += walkOther();
         return policy.evaluate(inputs[next++ % inputs.length]);
+    }
+
+    /** The walk alone, to subtract from {@link #wasm}. */
+    @Benchmark
+    public int walk() {
+        return walkOther();
+    }
+
+    private int walkOther() {
+        int seen = sum;
+        for (int i = 0; i < other.length; i += 64) {
+            seen += other[i];
+            other[i] = (byte) seen; // written too, so the lines are dirty as a request's buffers are
+        }
+        return seen;
     }
 }
