@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,18 +36,11 @@ public final class ExchangeFloor {
     }
 
     public static void main(String[] argv) throws Exception {
-        Map<String, String> args = new LinkedHashMap<>();
-        for (String arg : argv) {
-            int eq = arg.indexOf('=');
-            args.put(arg.substring(0, eq), arg.substring(eq + 1));
-        }
+        Map<String, String> args = HarnessArgs.parse(argv);
         int requests = Integer.parseInt(args.getOrDefault("requests", "5000"));
         int rounds = Integer.parseInt(args.getOrDefault("rounds", "3"));
-        List<String> options = args.getOrDefault("gateway-options", "").isBlank() ? List.of()
-                : List.of(args.get("gateway-options").trim().split("\\s+"));
         Map<String, Object> report = new LinkedHashMap<>();
-        try (Stack stack = Stack.start(Path.of(args.get("work")), Path.of(args.get("local-jar")),
-                Path.of(args.get("gateway-jar")), Path.of(args.get("bundle")), options)) {
+        try (Stack stack = Stack.start(args)) {
             Map<String, HttpRequest> targets = new LinkedHashMap<>();
             targets.put("mcp_unauthenticated", HttpRequest.newBuilder(URI.create(stack.baseUrl() + "/mcp"))
                     .header("Content-Type", "application/json")

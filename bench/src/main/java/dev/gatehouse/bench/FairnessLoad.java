@@ -178,8 +178,7 @@ final class FairnessLoad {
         int rounds = Integer.parseInt(args.getOrDefault("rounds", "4"));
         long phaseNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args.getOrDefault("phase-seconds", "20")));
         long warmupNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args.getOrDefault("warmup-seconds", "20")));
-        List<String> gatewayOptions = args.getOrDefault("gateway-options", "").isBlank() ? List.of()
-                : List.of(args.get("gateway-options").trim().split("\\s+"));
+        List<String> gatewayOptions = HarnessArgs.options(args, "gateway-options");
         // Fixture reads the revision's schemas from gatehouse.bundle: the one the gateways serve here.
         System.setProperty("gatehouse.bundle", bundle.toString());
         Map<String, Quota> quotaByTool = budgets(bundle);

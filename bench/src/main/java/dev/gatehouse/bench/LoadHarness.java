@@ -169,11 +169,7 @@ public final class LoadHarness {
     }
 
     public static void main(String[] argv) throws Exception {
-        Map<String, String> args = new LinkedHashMap<>();
-        for (String arg : argv) {
-            int eq = arg.indexOf('=');
-            args.put(arg.substring(0, eq), arg.substring(eq + 1));
-        }
+        Map<String, String> args = HarnessArgs.parse(argv);
         if ("fairness".equals(args.get("only"))) {
             FairnessLoad.main(args);
             return;
@@ -183,8 +179,7 @@ public final class LoadHarness {
         int warmup = Integer.parseInt(args.getOrDefault("warmup", "2000"));
         long seriesNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args.getOrDefault("series-seconds", "180")));
         Path out = Path.of(args.get("out"));
-        List<String> gatewayOptions = args.getOrDefault("gateway-options", "").isBlank() ? List.of()
-                : List.of(args.get("gateway-options").trim().split("\\s+"));
+        List<String> gatewayOptions = HarnessArgs.options(args, "gateway-options");
         boolean mixedOnly = "mixed".equals(args.get("only"));
         boolean swapOnly = "swap".equals(args.get("only"));
         Path bundle = Path.of(args.get("bundle"));
@@ -199,8 +194,7 @@ public final class LoadHarness {
             gatewayOptions.addAll(List.of("-Dgatehouse.policy.allow-rollback=true",
                     "-Dgatehouse.policy.bundle-watch-interval=100ms"));
         }
-        List<String> gatewayOptionsB = args.getOrDefault("gateway-b-options", "").isBlank() ? List.of()
-                : List.of(args.get("gateway-b-options").trim().split("\\s+"));
+        List<String> gatewayOptionsB = HarnessArgs.options(args, "gateway-b-options");
         List<String> operationNames = List.of(args.getOrDefault("operations", "project_work_list,wiki_read")
                 .split(","));
         int[] concurrency = args.containsKey("concurrency")

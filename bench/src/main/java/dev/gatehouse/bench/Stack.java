@@ -54,6 +54,15 @@ final class Stack implements AutoCloseable {
         this.workDir = workDir;
     }
 
+    /**
+     * The stack a harness's arguments name: {@code work}, {@code local-jar}, {@code gateway-jar}, {@code bundle} and
+     * {@code gateway-options} ({@link HarnessArgs}).
+     */
+    static Stack start(Map<String, String> args) throws Exception {
+        return start(Path.of(args.get("work")), Path.of(args.get("local-jar")), Path.of(args.get("gateway-jar")),
+                Path.of(args.get("bundle")), HarnessArgs.options(args, "gateway-options"));
+    }
+
     static Stack start(Path workDir, Path localJar, Path gatewayJar, Path bundle, List<String> gatewayOptions)
             throws Exception {
         Files.createDirectories(workDir);

@@ -52,20 +52,14 @@ public final class WatchLag {
     }
 
     public static void main(String[] argv) throws Exception {
-        Map<String, String> args = new LinkedHashMap<>();
-        for (String arg : argv) {
-            int eq = arg.indexOf('=');
-            args.put(arg.substring(0, eq), arg.substring(eq + 1));
-        }
+        Map<String, String> args = HarnessArgs.parse(argv);
         int changes = Integer.parseInt(args.getOrDefault("changes", "300"));
         long interval = Long.parseLong(args.getOrDefault("interval-ms", "20"));
         int concurrency = Integer.parseInt(args.getOrDefault("load-concurrency", "16"));
         int warmup = Integer.parseInt(args.getOrDefault("warmup", "2000"));
-        List<String> options = args.getOrDefault("gateway-options", "").isBlank() ? List.of()
-                : List.of(args.get("gateway-options").trim().split("\\s+"));
+        List<String> options = HarnessArgs.options(args, "gateway-options");
         Map<String, Object> report = new LinkedHashMap<>();
-        try (Stack stack = Stack.start(Path.of(args.get("work")), Path.of(args.get("local-jar")),
-                Path.of(args.get("gateway-jar")), Path.of(args.get("bundle")), options)) {
+        try (Stack stack = Stack.start(args)) {
             WatchLag harness = new WatchLag(stack, LoadHarness.session(stack, stack.baseUrl()));
             harness.load(16, warmup);
             report.put("idle", harness.phase(changes, interval, 0));
