@@ -140,7 +140,7 @@ load=(java -Xmx512m -cp "$cp" dev.gatehouse.bench.LoadHarness "local-jar=$local_
   bundle="$out/bundles/bench-budget.tar.gz" "work=$out/load-work" "out=$out/load.json" requests=5000 mixed=10000
   "gateway-options=-Dgatehouse.quotas.in-flight=64 -Dgatehouse.quotas.queued=64")
 # Every series runs on a gateway whose JIT has settled: warm-up rounds until its compiler threads took at most 5 % of
-# its CPU in the last one (issue 27: a gateway still compiling spent 25-30 % of its CPU in C2 and ran code C2 had not
+# its CPU in the last one (issue 27: a gateway still compiling spent 25-40 % of its CPU in C2 and ran code C2 had not
 # compiled yet, which the per-call figures counted as the gate's own cost).
 if [[ "$quick" == 1 ]]; then warm=(warmup=1000 warmup-max-seconds=120 series-seconds=150)
 else warm=(warmup=3000 warmup-max-seconds=240 series-seconds=300); fi

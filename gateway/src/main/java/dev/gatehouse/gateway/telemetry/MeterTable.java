@@ -21,8 +21,7 @@ public final class MeterTable<M extends Meter> {
 
     /**
      * @param register registers the meter of the given tag values (in the order the {@code get} methods take them);
-     *                 called at most a few times per combination (a race registers twice, and the registry answers
-     *                 the same meter both times)
+     *                 called once per combination (the table's maps compute absent entries atomically)
      */
     public MeterTable(Function<String[], M> register) {
         this.register = register;

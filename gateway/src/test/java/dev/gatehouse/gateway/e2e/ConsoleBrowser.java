@@ -19,12 +19,12 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedCondition;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -139,13 +139,16 @@ final class ConsoleBrowser implements AutoCloseable {
     /**
      * Clicks {@code target} and waits until the page it was on is gone and the next one has loaded. A form's POST
      * navigates asynchronously, so without this a read right after the click can still see the old page (the
-     * stale-edit test read the form instead of the conflict it answered with).
+     * stale-edit test read the form instead of the conflict it answered with). The old page is told apart by a mark
+     * set on its window, which a new document does not have; the driver's errors while the page changes (a node
+     * "not in the document", a script run during unload) only mean "not yet".
      */
     private void clickAndLoad(WebElement target) {
-        WebElement page = driver.findElement(By.tagName("html"));
+        js("window.gatehouseLeaving = true");
         target.click();
-        waitFor(ExpectedConditions.stalenessOf(page));
-        waitFor(d -> "complete".equals(((JavascriptExecutor) d).executeScript("return document.readyState")));
+        new WebDriverWait(driver, Duration.ofSeconds(30)).ignoring(WebDriverException.class)
+                .until(d -> Boolean.TRUE.equals(((JavascriptExecutor) d).executeScript(
+                        "return window.gatehouseLeaving === undefined && document.readyState === 'complete'")));
     }
 
     void waitFor(ExpectedCondition<?> condition) {
