@@ -52,7 +52,7 @@ import java.util.function.IntFunction;
  * <p>Arguments (key=value): {@code local-jar}, {@code gateway-jar}, {@code bundle}, {@code work}, {@code out},
  * {@code requests} (per name, default 5000), {@code mixed} (default 10000), {@code warmup} (per operation and target,
  * default 2000), {@code warmup-jit-share} (warm-up rounds until the JIT took at most this share of each gateway's CPU
- * in the last one; default 0: one round) and {@code warmup-max-seconds} (default 180), {@code series-seconds} (time
+ * in the last one; default 1: one round) and {@code warmup-max-seconds} (default 180), {@code series-seconds} (time
  * bound of one operation × concurrency series, default 180), {@code label} (appended to the series names after a dot),
  * {@code gateway-options} (extra gateway JVM options, space-separated; default none: the gateway's defaults),
  * {@code operations} (default {@code project_work_list,wiki_read}), {@code concurrency} (default {@code 1,16,64})
@@ -211,7 +211,7 @@ public final class LoadHarness {
             }
             LoadHarness harness = new LoadHarness(stack, token, tokenB, operationNames, concurrency);
             harness.label = args.containsKey("label") ? "." + args.get("label") : "";
-            harness.warmupJitShare = Double.parseDouble(args.getOrDefault("warmup-jit-share", "0"));
+            harness.warmupJitShare = Double.parseDouble(args.getOrDefault("warmup-jit-share", "1"));
             harness.warmupMaxNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args.getOrDefault("warmup-max-seconds",
                     "180")));
             report = swapOnly

@@ -144,14 +144,14 @@ class DatabaseStallIT {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static Map<String, Kind> everyKind(String session) {
+    private static Map<String, Kind> everyKind(String bearer, String session) {
         Map<String, Kind> kinds = new LinkedHashMap<>();
-        kinds.put("2026-07-28 tools/call", id -> mcpVerdict(mcp.modernCall(token, id)));
-        kinds.put("2026-07-28 tools/list", id -> mcpVerdict(mcp.modernList(token, id)));
-        kinds.put("handshake tools/call", id -> mcpVerdict(mcp.handshakeCall(token, session, id)));
-        kinds.put("handshake tools/list", id -> mcpVerdict(mcp.handshakeList(token, session, id)));
+        kinds.put("2026-07-28 tools/call", id -> mcpVerdict(mcp.modernCall(bearer, id)));
+        kinds.put("2026-07-28 tools/list", id -> mcpVerdict(mcp.modernList(bearer, id)));
+        kinds.put("handshake tools/call", id -> mcpVerdict(mcp.handshakeCall(bearer, session, id)));
+        kinds.put("handshake tools/list", id -> mcpVerdict(mcp.handshakeList(bearer, session, id)));
         kinds.put("handshake initialize", id -> {
-            HttpResponse<String> initialized = mcp.initialize(token);
+            HttpResponse<String> initialized = mcp.initialize(bearer);
             return initialized.statusCode() == 200 && initialized.headers().firstValue("Mcp-Session-Id").isPresent()
                     ? SERVED : McpHttp.unavailable(initialized) ? UNAVAILABLE
                     : initialized.statusCode() + " " + initialized.body();
@@ -175,7 +175,7 @@ class DatabaseStallIT {
     @Test
     void everyKindOfRequestAnswersWhileTheClusterIsStoppedAndWorksAgainAfter() throws Exception {
         String session = mcp.session(token);
-        Map<String, Kind> kinds = everyKind(session);
+        Map<String, Kind> kinds = everyKind(token, session);
         AtomicLong ids = new AtomicLong(1_000);
         for (Map.Entry<String, Kind> kind : kinds.entrySet()) {
             assertEquals(SERVED, kind.getValue().send(ids.incrementAndGet()), kind.getKey() + " before the stall");
@@ -247,11 +247,17 @@ class DatabaseStallIT {
         }
     }
 
+    /**
+     * The load run's clients are agent {@code a2}: they empty its wiki_read budget, and the other test, run after it
+     * in either order, must still find agent {@code a1}'s budget whole (CI at 0bb1d67 met a1's emptied bucket).
+     */
     @Test
     void sixtyFourMixedCallsOfBothErasThroughAFifteenSecondStall() throws Exception {
+        stack.settings("a2", WIKI_ON);
+        String loadToken = stack.attach("a2", "t2", "pi-1");
         List<String> sessions = new ArrayList<>();
         for (int i = 0; i < CLIENTS; i++) {
-            sessions.add(mcp.session(token));
+            sessions.add(mcp.session(loadToken));
         }
         List<String> mix = List.of("2026-07-28 tools/call", "2026-07-28 tools/list", "handshake tools/call",
                 "handshake tools/list");
@@ -263,7 +269,8 @@ class DatabaseStallIT {
         for (int c = 0; c < CLIENTS + 2; c++) {
             int client = c;
             loops.add(clients.submit(() -> {
-                Map<String, Kind> kinds = everyKind(client < CLIENTS ? sessions.get(client) : sessions.get(0));
+                Map<String, Kind> kinds = everyKind(loadToken, client < CLIENTS ? sessions.get(client)
+                        : sessions.get(0));
                 List<String> mine = client < CLIENTS ? mix
                         : List.of(client == CLIENTS ? "GET /admin/sessions" : "GET /health/readiness");
                 for (long n = client; running.get(); n++) {

@@ -130,7 +130,7 @@ final class EmbeddedRevision extends WasmRevision {
     }
 
     /** The input's JSON; empty when Jackson cannot write it (nested past its writing limit). */
-    private static Optional<String> written(ObjectNode input) {
+    static Optional<String> written(ObjectNode input) {
         try {
             return Optional.of(PolicyJson.write(input));
         } catch (RuntimeException | StackOverflowError e) {
@@ -139,7 +139,7 @@ final class EmbeddedRevision extends WasmRevision {
     }
 
     /** An input that cannot be written is this engine's fault, as any other it cannot evaluate. */
-    private static PolicyOutcome<ResultSet> unwritable() {
+    static PolicyOutcome<ResultSet> unwritable() {
         return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.EVALUATION_ERROR,
                 "the decision input cannot be written as JSON"));
     }

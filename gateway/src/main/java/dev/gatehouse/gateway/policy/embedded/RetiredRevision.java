@@ -26,6 +26,11 @@ final class RetiredRevision extends WasmRevision {
 
     @Override
     public synchronized PolicyOutcome<ResultSet> evaluate(Entrypoint entrypoint, ObjectNode input) {
+        // Written before the instance is touched: an input Jackson cannot write says nothing about the instance.
+        Optional<String> inputJson = EmbeddedRevision.written(input);
+        if (inputJson.isEmpty()) {
+            return EmbeddedRevision.unwritable();
+        }
         WasmBundle bundle = bundle();
         if (instance == null) {
             try {
@@ -35,7 +40,8 @@ final class RetiredRevision extends WasmRevision {
                         "revision " + bundle.revision() + " cannot be instantiated: " + EmbeddedRevision.describe(e)));
             }
         }
-        PolicyOutcome<ResultSet> outcome = EmbeddedRevision.evaluateOn(instance, bundle, entrypoint, input);
+        PolicyOutcome<ResultSet> outcome = EmbeddedRevision.evaluateOn(instance, bundle, entrypoint,
+                inputJson.get());
         if (outcome instanceof PolicyOutcome.Failed<ResultSet> failed
                 && failed.fault().code().equals(PolicyFault.EVALUATION_ERROR)) {
             instance = null; // its memory may be inconsistent: the next evaluation builds a fresh one
