@@ -136,13 +136,14 @@ public final class MemoizingPdp implements PolicyDecisionPoint {
                 Evaluation<T> evaluate, BiFunction<T, Long, T> timed) {
             long start = System.nanoTime();
             ObjectNode json;
+            String text;
             try {
                 json = marshal.apply(input);
+                text = PolicyJson.write(json);
             } catch (RuntimeException | StackOverflowError e) { // the engine reports the same input as its fault
                 counters.skipped.increment();
                 return typed.apply(input);
             }
-            String text = PolicyJson.write(json);
             if (text.length() > configuration.getMaxInputChars()) {
                 counters.skipped.increment();
                 return evaluate.apply(json, text, start);

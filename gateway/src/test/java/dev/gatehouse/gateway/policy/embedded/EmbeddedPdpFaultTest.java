@@ -17,10 +17,13 @@ import dev.gatehouse.gateway.support.Facts;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
+import dev.gatehouse.gateway.policy.bundle.AcceptedRevisions;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,8 +121,12 @@ class EmbeddedPdpFaultTest {
         assertFalse(after.allow(), "the replacement instance answers the next call");
     }
 
+    /**
+     * An input too deep to write is that call's {@code evaluation_error}, found before an instance is borrowed: the
+     * pool's borrow timer counts no borrow for it (a borrowed instance that failed would be dropped and rebuilt).
+     */
     @Test
-    void inputTooDeepToSerialiseIsAFault() {
+    void inputTooDeepToSerialiseIsAFaultAndBorrowsNoInstance() {
         Map<String, Object> deep = new HashMap<>();
         Map<String, Object> level = deep;
         for (int i = 0; i < 5_000; i++) {
@@ -127,11 +134,26 @@ class EmbeddedPdpFaultTest {
             level.put("k", next);
             level = next;
         }
-        EmbeddedPdp pdp = pdpFor(TestBundle.freshBundle());
+        EmbeddedPdpConfiguration configuration = TestBundle.configuration(TestBundle.freshBundle());
+        configuration.setAllowUnsigned(true);
+        configuration.setPoolSize(1);
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        EmbeddedPdp pdp = new EmbeddedPdp(configuration, meters, contents -> List.of(), AcceptedRevisions.inMemory(),
+                Clock.systemUTC());
+        assertInstanceOf(PolicyOutcome.Decided.class, pdp.decide(call("wiki_read")));
+        long borrowed = borrows(meters);
         PolicyOutcome<Decision> outcome = pdp.decide(new DecisionInput(Optional.of("wiki_read"),
                 Optional.of(deep), List.of(), CALLER, Map.of()));
         assertEquals(PolicyFault.EVALUATION_ERROR,
                 assertInstanceOf(PolicyOutcome.Failed.class, outcome).fault().code());
+        assertEquals(borrowed, borrows(meters), "the unwritable input borrowed an instance");
+        assertInstanceOf(PolicyOutcome.Decided.class, pdp.decide(call("wiki_read")));
+        assertEquals(borrowed + 1, borrows(meters));
+    }
+
+    /** Borrows of a policy instance, lent or not: the timer of the wait for one. */
+    private static long borrows(SimpleMeterRegistry meters) {
+        return meters.find(EmbeddedPdp.QUEUE_WAIT).timers().stream().mapToLong(t -> t.count()).sum();
     }
 
     /** A tree given as it is (a replay) that Jackson will not write is a fault of that call, and costs no instance. */
