@@ -17,7 +17,8 @@ import java.util.stream.Stream;
  *
  * <p>{@code gatewayJit}/{@code gatewayJitB}: the part of each gateway's CPU time its JIT compiler threads took (the
  * threads {@code /proc/<pid>/task/*}/comm names {@code C1 CompilerThre…} and {@code C2 CompilerThre…}, their
- * utime + stime at 100 clock ticks per second, Linux's {@code CLK_TCK}). A gateway still compiling is not in its
+ * utime + stime at 100 clock ticks per second, Linux's {@code CLK_TCK}); {@link Stack} keeps those threads alive, as
+ * an exited thread's time would leave the sum. A gateway still compiling is not in its
  * steady state: the warm-up runs until this part is small ({@link LoadHarness}, {@code warmup-jit-share}).
  */
 record CpuTime(long gateway, long gatewayB, long database, long databaseB, long backend, long client,

@@ -391,7 +391,7 @@ public final class LoadHarness {
                 return report(results, steps, gateSteps, lookups);
             }
             Call[] mixed = mixedCalls(mixedCount);
-            Samples mixedSamples = new Samples("load.gated.mixed.c64");
+            Samples mixedSamples = new Samples("load.gated.mixed.c64" + label);
             JsonNode before = timings(stack.baseUrl());
             long deadline = System.nanoTime() + seriesNanos;
             int per = mixedCount / ROUNDS;
@@ -449,7 +449,7 @@ public final class LoadHarness {
         ExecutorService pool = Executors.newFixedThreadPool(17);
         try {
             batch(pool, 16, i -> call, warmup, new Samples("warmup"), System.nanoTime() + seriesNanos);
-            Samples steady = new Samples("load.gated.wiki_read.c16.steady");
+            Samples steady = new Samples("load.gated.wiki_read.c16.steady" + label);
             CpuTime cpuStart = CpuTime.of(stack);
             batch(pool, 16, i -> call, requests, steady, System.nanoTime() + seriesNanos);
             results.add(withCpu(steady, CpuTime.of(stack).minus(cpuStart)));
@@ -476,7 +476,7 @@ public final class LoadHarness {
                 }
                 return null;
             });
-            Samples swapping = new Samples("load.gated.wiki_read.c16.swapping");
+            Samples swapping = new Samples("load.gated.wiki_read.c16.swapping" + label);
             cpuStart = CpuTime.of(stack);
             batch(pool, 16, i -> call, requests, swapping, System.nanoTime() + seriesNanos);
             CpuTime swappingCpu = CpuTime.of(stack).minus(cpuStart);

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * local-services and the gateway as two {@code java -jar} processes on free loopback ports, with fresh data and fresh
  * credentials, as the gateway's end-to-end tests start them (gateway/src/test/…/e2e/GatewayStack.java). The gateway's
- * heap is bounded ({@code -Xmx512m}), local-services' too ({@code -Xmx256m}). The gateway starts its embedded
+ * heap is bounded ({@code -Xmx512m}) and its JIT compiler threads live as long as it does, local-services' heap is
+ * bounded too ({@code -Xmx256m}). The gateway starts its embedded
  * PostgreSQL on a known port ({@link #databasePort}), so a second replica can share it ({@link #startReplica}).
  * {@link #close} stops every process, and a shutdown hook does it when the harness is interrupted.
  */
@@ -113,7 +114,9 @@ final class Stack implements AutoCloseable {
             Map<String, String> extraEnv) throws Exception {
         String local = localUrl();
         String suffix = name.equals("gateway") ? "" : name.substring("gateway".length());
-        List<String> command = new ArrayList<>(List.of("java", "-Xmx512m",
+        // Compiler threads that never exit: a thread's CPU time leaves /proc with it, and CpuTime's JIT figure
+        // sums the live compiler threads (HotSpot otherwise stops idle ones and starts them again under load).
+        List<String> command = new ArrayList<>(List.of("java", "-Xmx512m", "-XX:-UseDynamicNumberOfCompilerThreads",
                 "-Dgatehouse.policy.bundle-path=" + bundle.toAbsolutePath(),
                 "-Dgatehouse.policy.verification-key=" + Path.of(System.getProperty("gatehouse.bundle.public-key",
                         ".gatehouse-data/bundle-signing/public.pem")).toAbsolutePath(),
