@@ -37,6 +37,10 @@ import org.openjdk.jmh.annotations.State;
  * {@code n}-byte array, as a gateway's request thread runs Jetty, Jackson and the HTTP client between two decisions,
  * so the engine starts with its memory and code no longer in the core's caches. {@link #walk} times the walk alone;
  * {@code wasm − walk} is the evaluation from cold caches. 0 (the default) is the usual hot loop.
+ *
+ * <p>{@code -p instances=<n>}: the thread evaluates on {@code n} instances in turn, one call each, as a pool of
+ * {@code n} lends them under load. The runtime compiles the module into classes per instance, so each instance's code
+ * is its own for the JIT and the core's caches. 1 (the default) is one instance.
  */
 @State(Scope.Thread)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -60,7 +64,11 @@ public class LoggedInputBenchmark {
     @Param("0")
     public int walkBytes;
 
-    private OpaPolicy policy;
+    /** How many instances the thread takes in turn. */
+    @Param("1")
+    public int instances;
+
+    private OpaPolicy[] policies;
     private byte[] other;
     private int sum;
     private String[] inputs;
@@ -69,9 +77,12 @@ public class LoggedInputBenchmark {
     @Setup
     public void setUp() throws BundleException, IOException {
         WasmBundle bundle = BundleReader.read(Fixture.bundle(), Fixture.verification());
-        policy = OpaPolicy.builder().withPolicy(bundle.wasm()).build();
-        policy.data(bundle.dataJson());
-        policy.entrypoint(Entrypoint.DECISION.path());
+        policies = new OpaPolicy[instances];
+        for (int i = 0; i < instances; i++) {
+            policies[i] = OpaPolicy.builder().withPolicy(bundle.wasm()).build();
+            policies[i].data(bundle.dataJson());
+            policies[i].entrypoint(Entrypoint.DECISION.path());
+        }
         inputs = inputs(Path.of(log), tool).toArray(String[]::new);
         other = new byte[walkBytes];
         if (inputs.length == 0) {
@@ -100,7 +111,8 @@ public class LoggedInputBenchmark {
     @Benchmark
     public String wasm() {
         sum += walkOther();
-        return policy.evaluate(inputs[next++ % inputs.length]);
+        int call = next++;
+        return policies[call % policies.length].evaluate(inputs[call % inputs.length]);
     }
 
     /** The walk alone, to subtract from {@link #wasm}. */
