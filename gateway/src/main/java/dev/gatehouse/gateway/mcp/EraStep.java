@@ -21,6 +21,9 @@ import java.util.Optional;
  * {@code _meta} must name the revision and the client's capabilities (400 -32602). These checks are made here
  * because {@code tools/call} never reaches the SDK, whose transport makes the same ones for everything else.
  *
+ * <p>A JSON-RPC response sent by the client is refused in both eras (400 -32600): the gateway never sends a request
+ * for one to answer.
+ *
  * <p>A handshake-era {@code initialize} must carry {@code params} with a string {@code protocolVersion} (400
  * -32602).
  *
@@ -38,6 +41,12 @@ final class EraStep implements TransportStep {
     @Override
     public Optional<Rejection> apply(Exchange exchange) {
         exchange.era = Era.of(exchange.request, exchange.message);
+        if (exchange.message.filter(message -> message.method().isEmpty()).isPresent()) {
+            // The gateway never sends a client a request (no sampling, elicitation, roots or ping), so a response
+            // answers nothing; the handshake SDK would fail on it with an internal error.
+            return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST,
+                    "the gateway sent no request for this response to answer").withId(exchange.id()));
+        }
         return exchange.era == Era.MODERN ? modern(exchange) : handshake(exchange);
     }
 

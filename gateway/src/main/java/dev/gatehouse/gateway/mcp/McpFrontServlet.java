@@ -136,26 +136,28 @@ final class McpFrontServlet extends HttpServlet {
         if (message.isPresent()) {
             toolCalls.answer(exchange, message.get());
         } else if (exchange.era == Era.MODERN) {
-            sdk(exchange, () -> modern.servlet().service(new BufferedRequest(request, exchange.body, Set.of(),
-                    exchange.sdkContext()), response));
+            sdk(exchange, reply -> modern.servlet().service(new BufferedRequest(request, exchange.body, Set.of(),
+                    exchange.sdkContext()), reply));
         } else {
-            sdk(exchange, () -> handshake(exchange));
+            sdk(exchange, reply -> handshake(exchange, reply));
         }
     }
 
-    /** A request handed to an SDK transport. */
+    /** A request handed to an SDK transport, which answers on {@code reply}. */
     private interface SdkCall {
-        void run() throws ServletException, IOException;
+        void run(SdkErrorReply reply) throws ServletException, IOException;
     }
 
     /**
-     * Runs an SDK transport; an exception it throws is answered as a JSON-RPC internal error (500, -32603) with a
-     * fixed message, never as the container's error page with a stack trace. Nothing was decided: the gate's
-     * routes never run inside an SDK.
+     * Runs an SDK transport. An error it answers itself reaches the client as a JSON-RPC error of the same status
+     * with a fixed message ({@link SdkErrorReply}); an exception it throws as a JSON-RPC internal error (500,
+     * -32603). Never the SDK's serialised exception or the container's error page with a stack trace. Nothing was
+     * decided: the gate's routes never run inside an SDK.
      */
     private static void sdk(Exchange exchange, SdkCall call) throws ServletException, IOException {
+        SdkErrorReply reply = new SdkErrorReply(exchange.response);
         try {
-            call.run();
+            call.run(reply);
         } catch (RuntimeException e) {
             LOG.error("MCP SDK failed on {}", exchange.method().orElse(exchange.request.getMethod()), e);
             if (!exchange.response.isCommitted()) {
@@ -163,21 +165,23 @@ final class McpFrontServlet extends HttpServlet {
                 JsonRpcReplies.reject(exchange.response, new Rejection(500, Optional.of(Rejection.INTERNAL_ERROR),
                         "internal error", exchange.id(), Map.of()));
             }
+            return;
         }
+        reply.finish(exchange.id());
     }
 
-    private void handshake(Exchange exchange) throws ServletException, IOException {
+    private void handshake(Exchange exchange, SdkErrorReply reply) throws ServletException, IOException {
         HttpServletRequest request = exchange.request;
         if (exchange.method().filter("initialize"::equals).isPresent()) {
             // The SDK issues the id; a client-chosen one is never adopted.
             String owner = exchange.identity.bindingKey();
             handshake.servlet().service(new BufferedRequest(request, exchange.body, Set.of(McpHeaders.SESSION_ID),
                     exchange.sdkContext()),
-                    new SessionIdCapture(exchange.response, sessionId -> bind(sessionId, owner)));
+                    new SessionIdCapture(reply, sessionId -> bind(sessionId, owner)));
             return;
         }
         handshake.servlet().service(new BufferedRequest(request, exchange.body, Set.of(), exchange.sdkContext()),
-                exchange.response);
+                reply);
         if ("DELETE".equals(request.getMethod())) {
             try {
                 sessions.unbind(request.getHeader(McpHeaders.SESSION_ID));
