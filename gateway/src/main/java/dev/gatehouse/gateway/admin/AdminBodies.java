@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.admin;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -11,13 +12,16 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import dev.gatehouse.gateway.Utf8;
 import io.micronaut.core.annotation.Nullable;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The one reader of admin API request bodies: a JSON object whose members are all known and of their declared type.
- * An unknown member, a wrong type (no coercion: {@code "yes"} or {@code 1} is not a boolean, {@code 5} is not a
- * string), a body that is not JSON, or no body at all is refused with an {@code invalid_fields} problem naming the
+ * The one reader of admin API request bodies: a JSON object in UTF-8 whose members are all known, each given once, and
+ * of their declared type. An unknown member, a wrong type (no coercion: {@code "yes"} or {@code 1} is not a boolean,
+ * {@code 5} is not a string), a body that is not UTF-8 ({@link Utf8}) or not JSON (a member given twice included), or
+ * no body at all is refused with an {@code invalid_fields} problem naming the
  * member ({@code wiki.raed}; {@code body} for the whole), before anything is written.
  */
 final class AdminBodies {
@@ -31,12 +35,16 @@ final class AdminBodies {
     }
 
     /** {@code body} read as {@code type}, or the problem that refuses it. */
-    static <T> AdminResult<T> read(@Nullable String body, Class<T> type) {
-        if (body == null || body.isBlank()) {
+    static <T> AdminResult<T> read(@Nullable byte[] bytes, Class<T> type) {
+        Optional<String> body = Utf8.decoded(bytes == null ? new byte[0] : bytes);
+        if (body.isEmpty()) {
+            return AdminResult.refused(FieldProblem.invalid(BODY_FIELD, "Not valid UTF-8."));
+        }
+        if (body.get().isBlank()) {
             return AdminResult.refused(FieldProblem.invalid(BODY_FIELD, "A JSON object is required."));
         }
         try {
-            T value = STRICT.readValue(body, type);
+            T value = STRICT.readValue(body.get(), type);
             if (value == null) {
                 return AdminResult.refused(FieldProblem.invalid(BODY_FIELD, "A JSON object is required."));
             }
@@ -59,6 +67,7 @@ final class AdminBodies {
 
     private static ObjectMapper strict() {
         JsonMapper mapper = JsonMapper.builder()
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

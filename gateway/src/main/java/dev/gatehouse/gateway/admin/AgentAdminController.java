@@ -40,7 +40,7 @@ public class AgentAdminController {
     }
 
     @Put("/{agentId}")
-    public HttpResponse<?> putAgentSettings(String agentId, @Nullable @Body String body,
+    public HttpResponse<?> putAgentSettings(String agentId, @Nullable @Body byte[] body,
             @Nullable @Header("If-Match") String ifMatch) {
         return AdminResponses.answer(AdminBodies.read(body, AgentSettingsRequest.class), request -> AdminResponses
                 .answer(agents.put(agentId, request, Optional.ofNullable(ifMatch), Actor.ADMIN_API),

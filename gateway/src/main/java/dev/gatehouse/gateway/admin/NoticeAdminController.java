@@ -122,7 +122,7 @@ public class NoticeAdminController {
     }
 
     @Put("/agents/{agentId}")
-    public HttpResponse<?> put(@PathVariable String agentId, @Nullable @Body String body) {
+    public HttpResponse<?> put(@PathVariable String agentId, @Nullable @Body byte[] body) {
         return AdminResponses.answer(AdminBodies.read(body, DeliveryProfileAdmin.ProfileRequest.class),
                 request -> AdminResponses.answer(profiles.put(agentId, request, Actor.ADMIN_API),
                         profile -> HttpResponse.ok(view(profile))));

@@ -33,7 +33,7 @@ public class OutsideAgentAdminController {
     }
 
     @Put
-    public HttpResponse<?> putOutsideAgent(@Nullable @Body String body) {
+    public HttpResponse<?> putOutsideAgent(@Nullable @Body byte[] body) {
         return AdminResponses.answer(AdminBodies.read(body, OutsideAgentRequest.class),
                 request -> AdminResponses.answer(outsideAgents.register(request, Actor.ADMIN_API), HttpResponse::ok));
     }

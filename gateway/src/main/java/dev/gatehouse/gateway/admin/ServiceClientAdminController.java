@@ -45,7 +45,7 @@ public class ServiceClientAdminController {
     }
 
     @Put("/{service}/credential")
-    public HttpResponse<?> replace(String service, @Nullable @Body String body) {
+    public HttpResponse<?> replace(String service, @Nullable @Body byte[] body) {
         return AdminResponses.answer(AdminBodies.read(body, CredentialRequest.class),
                 request -> AdminResponses.answer(clients.replace(service, request.credential(), Actor.ADMIN_API),
                         HttpResponse::ok));

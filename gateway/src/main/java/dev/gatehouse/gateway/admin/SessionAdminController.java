@@ -35,7 +35,7 @@ public class SessionAdminController {
     }
 
     @Post
-    public HttpResponse<?> createSession(@Nullable @Body String body) {
+    public HttpResponse<?> createSession(@Nullable @Body byte[] body) {
         return AdminResponses.answer(AdminBodies.read(body, CreateSessionRequest.class),
                 request -> AdminResponses.answer(sessions.attach(request, Actor.ADMIN_API), HttpResponse::created));
     }

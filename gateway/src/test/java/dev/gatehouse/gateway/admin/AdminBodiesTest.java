@@ -10,11 +10,14 @@ import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -122,6 +125,43 @@ class AdminBodiesTest {
                         response.body());
             }
         }
+    }
+
+    /**
+     * A member given twice, and bytes that are not UTF-8, on every admin body (a new user's trial found both taken: the
+     * last member won, and the bytes were stored as U+FFFD): 400 {@code invalid_fields} on {@code body}, nothing
+     * written.
+     */
+    @Test
+    void everyAdminBodyRefusesRepeatedMembersAndBytesThatAreNotUtf8() throws Exception {
+        Map<String, String[]> writes = Map.of(
+                "/admin/sessions", new String[] {"POST", "threadId", "\"t\""},
+                "/admin/outside-agents", new String[] {"PUT", "issuer", "\"i\""},
+                "/admin/notices/agents/strict-3", new String[] {"PUT", "projectClientId", "\"c\""},
+                "/admin/service-clients/wiki/credential", new String[] {"PUT", "credential", "\"k\""},
+                "/admin/agents/strict-3", new String[] {"PUT", "browserAccess", "true"});
+        for (Map.Entry<String, String[]> write : writes.entrySet()) {
+            String method = write.getValue()[0];
+            String path = write.getKey();
+            String member = "\"" + write.getValue()[1] + "\":";
+            String twice = "{" + member + write.getValue()[2] + "," + member + write.getValue()[2] + "}";
+            assertInvalid(send(method, path, twice.getBytes(StandardCharsets.UTF_8)), "body", path + " " + twice);
+            for (String hex : List.of("FF", "C0AF", "EDA080", "E282", "80")) {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                bytes.writeBytes(("{" + member + "\"p").getBytes(StandardCharsets.UTF_8));
+                bytes.writeBytes(HexFormat.of().parseHex(hex));
+                bytes.writeBytes("\"}".getBytes(StandardCharsets.UTF_8));
+                assertInvalid(send(method, path, bytes.toByteArray()), "body", path + " " + hex);
+            }
+        }
+        assertEquals(404, admin("GET", "/admin/agents/strict-3", null).statusCode(), "nothing was written");
+    }
+
+    private HttpResponse<String> send(String method, String path, byte[] body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getPort() + path))
+                .method(method, HttpRequest.BodyPublishers.ofByteArray(body))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer bodies-test-credential").build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.mcp.guard;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import dev.gatehouse.gateway.Utf8;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -17,6 +18,8 @@ import java.util.Optional;
  * The JSON-RPC part of the transport guard, run on the buffered body before
  * the gate or the SDK see it, so that every layer after it agrees on what the message is:
  * <ul>
+ * <li>a body that is not UTF-8 by RFC 3629 (also overlong forms such as {@code C0 AF} for {@code /}, and encoded
+ * surrogates), which Jackson would read leniently: HTTP 400, -32700;</li>
  * <li>invalid JSON or trailing content: HTTP 400, -32700;</li>
  * <li>a batch (top-level array; MCP has had no batching since 2025-06-18) or any non-object: HTTP 400, -32600;</li>
  * <li>a member name repeated in one object, also when the repeats differ only in case: HTTP 400, -32600;</li>
@@ -66,6 +69,9 @@ public final class JsonRpcGuard {
 
     /** Checks and parses one request body, in one read: the shape rules are checked on each token as it is read. */
     public Result check(byte[] body) {
+        if (!Utf8.strict(body)) {
+            return refused(Rejection.PARSE_ERROR, "the body is not valid UTF-8");
+        }
         try (JsonParser parser = new ShapeCheckingParser(factory.createParser(body), maxDepth)) {
             JsonNode tree = mapper.readTree(parser);
             if (tree == null || tree.isMissingNode()) {

@@ -163,4 +163,42 @@ class JsonRpcGuardTest {
         assertEquals("\u00e9\n", arguments.get("text").textValue());
         assertEquals("[1,null,true]", arguments.get("list").toString());
     }
+
+    /**
+     * Ill-formed UTF-8 (a new user's trial found overlong {@code C0 AF} read as {@code /}), in a string value and in a
+     * member name: -32700 before any layer reads a character; well-formed multi-byte characters pass.
+     */
+    @Test
+    void bytesThatAreNotUtf8AreParseErrorsWhereverTheyAre() {
+        String[] illFormed = {"C0AF", "C0AE", "C1BF", "E080AF", "F08080AF", "EDA080", "EDBFBF", "80", "BF", "FF", "FE",
+            "F5808080", "F4908080", "E282", "C3"};
+        for (String hex : illFormed) {
+            for (String[] around : new String[][] {{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                    + "\"params\":{\"name\":\"wiki_read\",\"arguments\":{\"path\":\"a", "b.md\"}}}"},
+                {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"wiki_read\","
+                    + "\"arguments\":{\"agent", "Id\":\"x\"}}}"}}) {
+                Rejection rejection = assertInstanceOf(JsonRpcGuard.Result.Refused.class,
+                        guard.check(bytes(around[0], hex, around[1])), hex).rejection();
+                assertEquals(400, rejection.status(), hex);
+                assertEquals(Optional.of(Rejection.PARSE_ERROR), rejection.jsonRpcCode(), hex);
+            }
+        }
+        for (String hex : new String[] {"C3A9", "E282AC", "F09F9880", "EFBFBF", "F48FBFBF"}) {
+            assertInstanceOf(JsonRpcGuard.Result.Passed.class, guard.check(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,"
+                    + "\"method\":\"tools/call\",\"params\":{\"name\":\"wiki_read\",\"arguments\":{\"path\":\"a",
+                    hex, "b.md\"}}}")), hex);
+        }
+    }
+
+    private static byte[] bytes(String before, String hex, String after) {
+        byte[] head = before.getBytes(StandardCharsets.UTF_8);
+        byte[] tail = after.getBytes(StandardCharsets.UTF_8);
+        byte[] all = new byte[head.length + hex.length() / 2 + tail.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        for (int i = 0; i < hex.length() / 2; i++) {
+            all[head.length + i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+        }
+        System.arraycopy(tail, 0, all, head.length + hex.length() / 2, tail.length);
+        return all;
+    }
 }
