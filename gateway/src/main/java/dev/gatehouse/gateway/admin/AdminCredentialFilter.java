@@ -22,7 +22,8 @@ import java.util.Optional;
  */
 public class AdminCredentialFilter implements Filter {
 
-    private static final String BEARER = "Bearer ";
+    /** The scheme is case-insensitive (RFC 9110 §11.1), as {@code /mcp} reads it. */
+    private static final String BEARER = "bearer ";
 
     private final Optional<byte[]> expected;
 
@@ -35,7 +36,7 @@ public class AdminCredentialFilter implements Filter {
             throws IOException, ServletException {
         String authorization = ((HttpServletRequest) request).getHeader("Authorization");
         Optional<byte[]> presented = Optional.ofNullable(authorization)
-                .filter(h -> h.startsWith(BEARER))
+                .filter(h -> h.regionMatches(true, 0, BEARER, 0, BEARER.length()))
                 .map(h -> digest(h.substring(BEARER.length()).trim()));
         if (expected.isPresent() && presented.isPresent() && MessageDigest.isEqual(expected.get(), presented.get())) {
             chain.doFilter(request, response);

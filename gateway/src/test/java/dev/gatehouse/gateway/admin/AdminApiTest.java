@@ -149,6 +149,20 @@ class AdminApiTest {
         assertEquals(401, send("POST", "/admin/sessions", SESSION, Optional.of("admin-test-credentiaL"))
                 .statusCode());
         assertEquals(401, send("PUT", "/admin/agents/a1", "{}", Optional.of(agentToken)).statusCode());
+        // The scheme's case does not matter (RFC 9110 §11.1); any other scheme, or none, is refused.
+        for (String scheme : List.of("bearer", "BEARER", "bEaReR")) {
+            assertEquals(200, raw("GET", "/admin/sessions", scheme + " admin-test-credential").statusCode(), scheme);
+        }
+        for (String header : List.of("Basic admin-test-credential", "admin-test-credential",
+                "Bearer", "Bearerx admin-test-credential")) {
+            assertEquals(401, raw("GET", "/admin/sessions", header).statusCode(), header);
+        }
+    }
+
+    private HttpResponse<String> raw(String method, String path, String authorization) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getPort() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody()).header("Authorization", authorization).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
