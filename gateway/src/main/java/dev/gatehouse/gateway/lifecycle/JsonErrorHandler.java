@@ -41,12 +41,21 @@ final class JsonErrorHandler extends ErrorHandler {
     }
 
     static String body(int status) {
-        String error = switch (status) {
+        return "{\"error\":\"" + error(status) + "\",\"message\":\"" + reason(status).replace("\"", "'") + "\"}";
+    }
+
+    /** The {@code error} member for a status: a fixed word, never text from the request or an exception. */
+    static String error(int status) {
+        return switch (status) {
             case 400 -> "invalid_request";
             case 404 -> "not_found";
             default -> status >= 500 ? "internal_error" : "http_" + status;
         };
+    }
+
+    /** The status's reason phrase (RFC 9110), {@code ""} for a status without one. */
+    static String reason(int status) {
         String reason = HttpStatus.getMessage(status);
-        return "{\"error\":\"" + error + "\",\"message\":\"" + (reason == null ? "" : reason.replace("\"", "'")) + "\"}";
+        return reason == null ? "" : reason;
     }
 }
