@@ -69,6 +69,14 @@ final class SdkErrorReply extends HttpServletResponseWrapper {
         }
     }
 
+    /** Not once the SDK has set an error: committing now would send its error status as 200. */
+    @Override
+    public void flushBuffer() throws IOException {
+        if (error == 0) {
+            super.flushBuffer();
+        }
+    }
+
     @Override
     public ServletOutputStream getOutputStream() throws IOException {
         return error == 0 ? super.getOutputStream() : held;
