@@ -1,7 +1,6 @@
 package dev.gatehouse.gateway.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.mcp.guard.Rejection;
 import jakarta.servlet.ServletOutputStream;
@@ -24,8 +23,8 @@ import java.util.Set;
  * container's error page. From the first error status (400 and above, by {@code setStatus} or {@code sendError}) on,
  * what the SDK writes is held back (at most {@value #HELD_BYTES} bytes). {@link #finish} then passes on an answer
  * that is a JSON-RPC error response and nothing else (members {@code jsonrpc}, {@code id}, {@code error}; the
- * 2026-07-28 SDK answers so), and answers anything else with a JSON-RPC error of the same status, the SDK's error
- * code when its exception names one, and a fixed message for the status ({@link JsonRpcReplies#reject}, as every
+ * 2026-07-28 SDK answers so), and answers anything else with a JSON-RPC error of the same status, -32600 (-32603 for
+ * 5xx), and a fixed message for the status ({@link JsonRpcReplies#reject}, as every
  * other refusal of {@code /mcp}). Successful answers, streams included, pass through untouched.
  */
 final class SdkErrorReply extends HttpServletResponseWrapper {
@@ -114,9 +113,8 @@ final class SdkErrorReply extends HttpServletResponseWrapper {
             response.getOutputStream().write(held.bytes());
             return true;
         }
-        JsonNode named = body.map(json -> json.path("jsonRpcError").path("code")).orElse(MissingNode.getInstance());
-        int code = named.isInt() ? named.intValue()
-                : error >= 500 ? Rejection.INTERNAL_ERROR : Rejection.INVALID_REQUEST;
+        // By the status, not the SDK's exception: it names -32601 (method not found) for a wrong Accept header.
+        int code = error >= 500 ? Rejection.INTERNAL_ERROR : Rejection.INVALID_REQUEST;
         JsonRpcReplies.reject(response, new Rejection(error, Optional.of(code), message(error), id, Map.of()));
         return true;
     }

@@ -162,7 +162,7 @@ class SdkRefusalTest {
         }
         JsonNode body = JSON.readTree(response.body());
         assertEquals("2.0", body.path("jsonrpc").asText(), what + ": " + response.body());
-        assertTrue(body.path("error").path("code").isInt(), what + ": " + response.body());
+        assertEquals(-32600, body.path("error").path("code").asInt(), what + ": " + response.body());
         assertFalse(body.path("error").path("message").asText().isEmpty(), what + ": " + response.body());
         return Integer.toString(response.status());
     }
