@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway;
 
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -19,14 +20,18 @@ public final class Utf8 {
 
     /** True when {@code bytes} are well-formed UTF-8 throughout. */
     public static boolean strict(byte[] bytes) {
-        return decoded(bytes).isPresent();
+        return decode(bytes).isPresent();
     }
 
     /** The text {@code bytes} encode; empty when they are not well-formed UTF-8 throughout. */
     public static Optional<String> decoded(byte[] bytes) {
+        return decode(bytes).map(CharBuffer::toString);
+    }
+
+    private static Optional<CharBuffer> decode(byte[] bytes) {
         try {
             return Optional.of(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString());
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)));
         } catch (CharacterCodingException e) {
             return Optional.empty();
         }

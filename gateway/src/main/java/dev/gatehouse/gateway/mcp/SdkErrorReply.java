@@ -92,14 +92,10 @@ final class SdkErrorReply extends HttpServletResponseWrapper {
         return heldWriter;
     }
 
-    /**
-     * Answers the SDK's error, when it set one, as a JSON-RPC error echoing {@code id}.
-     *
-     * @return whether there was an error to answer
-     */
-    boolean finish(Optional<Object> id) throws IOException {
+    /** Answers the SDK's error, when it set one, as a JSON-RPC error echoing {@code id}. */
+    void finish(Optional<Object> id) throws IOException {
         if (error == 0) {
-            return false;
+            return;
         }
         if (heldWriter != null) {
             heldWriter.flush();
@@ -111,12 +107,11 @@ final class SdkErrorReply extends HttpServletResponseWrapper {
             response.setStatus(error);
             response.setContentType("application/json");
             response.getOutputStream().write(held.bytes());
-            return true;
+            return;
         }
         // By the status, not the SDK's exception: it names -32601 (method not found) for a wrong Accept header.
         int code = error >= 500 ? Rejection.INTERNAL_ERROR : Rejection.INVALID_REQUEST;
         JsonRpcReplies.reject(response, new Rejection(error, Optional.of(code), message(error), id, Map.of()));
-        return true;
     }
 
     /** A JSON-RPC 2.0 error response with nothing beside it. */
