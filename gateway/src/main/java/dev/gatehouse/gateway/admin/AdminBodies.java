@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.admin;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -20,7 +21,7 @@ import java.util.stream.Collectors;
 /**
  * The one reader of admin API request bodies: a JSON object in UTF-8 whose members are all known, each given once, and
  * of their declared type. An unknown member, a wrong type (no coercion: {@code "yes"} or {@code 1} is not a boolean,
- * {@code 5} is not a string), a body that is not UTF-8 ({@link Utf8}) or not JSON (a member given twice included), or
+ * {@code 5} is not a string, a number beyond a member's range is not of its type), a body that is not UTF-8 ({@link Utf8}) or not JSON (a member given twice included), or
  * no body at all is refused with an {@code invalid_fields} problem naming the
  * member ({@code wiki.raed}; {@code body} for the whole), before anything is written.
  */
@@ -55,6 +56,12 @@ final class AdminBodies {
             String field = path(wrongType);
             return AdminResult.refused(FieldProblem.invalid(field.isEmpty() ? BODY_FIELD : field,
                     field.isEmpty() ? "A JSON object is required." : "Wrong type for this member."));
+        } catch (JsonMappingException mapping) {
+            // A number beyond its member's type (99999999999999999999 for a long) comes wrapped, with its path.
+            String field = path(mapping);
+            boolean outOfRange = mapping.getCause() instanceof InputCoercionException && !field.isEmpty();
+            return AdminResult.refused(FieldProblem.invalid(outOfRange ? field : BODY_FIELD,
+                    outOfRange ? "Wrong type for this member." : "Not valid JSON."));
         } catch (JacksonException notJson) {
             return AdminResult.refused(FieldProblem.invalid(BODY_FIELD, "Not valid JSON."));
         }

@@ -17,7 +17,8 @@ import java.util.Optional;
  * Admits a request to {@code /admin/*} only with {@code Authorization: Bearer <gatehouse.admin.credential>},
  * compared in constant time (SHA-256 digests compared with {@link MessageDigest#isEqual}); anything else is 401.
  * Agents' session tokens and JWTs are never accepted here, and the admin credential is never accepted at
- * {@code /mcp}. A servlet filter, mounted by {@link AdminFilterFactory}, so it runs before Micronaut's dispatcher
+ * {@code /mcp}. An admitted request's body is then read within {@code gatehouse.admin.max-body-bytes}
+ * ({@link BoundedAdminBody}). A servlet filter, mounted by {@link AdminFilterFactory}, so it runs before Micronaut's dispatcher
  * (like the {@code /mcp} servlet).
  */
 public class AdminCredentialFilter implements Filter {
@@ -26,9 +27,11 @@ public class AdminCredentialFilter implements Filter {
     private static final String BEARER = "bearer ";
 
     private final Optional<byte[]> expected;
+    private final int maxBodyBytes;
 
     public AdminCredentialFilter(AdminProperties properties) {
         this.expected = properties.getCredential().map(AdminCredentialFilter::digest);
+        this.maxBodyBytes = properties.getMaxBodyBytes();
     }
 
     @Override
@@ -39,7 +42,12 @@ public class AdminCredentialFilter implements Filter {
                 .filter(h -> h.regionMatches(true, 0, BEARER, 0, BEARER.length()))
                 .map(h -> digest(h.substring(BEARER.length()).trim()));
         if (expected.isPresent() && presented.isPresent() && MessageDigest.isEqual(expected.get(), presented.get())) {
-            chain.doFilter(request, response);
+            // Only an admitted request's body is read: a stranger's is never buffered.
+            Optional<HttpServletRequest> bounded = BoundedAdminBody.read((HttpServletRequest) request,
+                    (HttpServletResponse) response, maxBodyBytes);
+            if (bounded.isPresent()) {
+                chain.doFilter(bounded.get(), response);
+            }
             return;
         }
         HttpServletResponse http = (HttpServletResponse) response;

@@ -9,6 +9,7 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.QueryValue;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -24,7 +25,8 @@ import java.util.Optional;
  * policy from its stored settings (docs/domain.md §4). A
  * thread agent holds them as a thread caller; an outside agent ({@code oa-…}) as an outside agent whose token
  * carries {@code ceiling}, passed to the policy as given (the ceiling comes with each token; without it, only the
- * scopes its settings grant, as for a ceiling that allows no change: the policy decides which ceilings do).</li>
+ * scopes its settings grant, as for a ceiling that allows no change: the policy decides which ceilings do). A
+ * {@code ceiling} the serving revision does not name is 400 {@code invalid_fields} naming {@code ceiling}.</li>
  * </ul>
  * 503 {@code {error: "policy_unavailable"}} when the PDP cannot answer (no bundle, remote OPA down).
  */
@@ -47,6 +49,12 @@ public class PolicyReadController {
 
     @Get("/agents/{agentId}/capabilities")
     public HttpResponse<?> capabilities(String agentId, @Nullable @QueryValue String ceiling) {
+        List<String> known = held.ceilings();
+        if (ceiling != null && !known.isEmpty() && !known.contains(ceiling)) {
+            // A misspelt ceiling would otherwise be answered as a token carrying it: with less, and no word why.
+            return AdminResponses.refusal(List.of(FieldProblem.invalid("ceiling",
+                    "Not a ceiling of the served revision; it knows " + String.join(", ", known) + ".")));
+        }
         PolicyOutcome<HeldCapabilities.Held> outcome = held.of(agentId, Optional.ofNullable(ceiling));
         if (outcome instanceof PolicyOutcome.Decided<HeldCapabilities.Held> decided) {
             Map<String, Object> body = new LinkedHashMap<>();

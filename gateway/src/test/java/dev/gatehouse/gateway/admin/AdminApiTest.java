@@ -38,11 +38,13 @@ import org.junit.jupiter.api.Test;
 @Property(name = "micronaut.server.port", value = "-1")
 @Property(name = "gatehouse.policy.bundle-path", value = "../target/bundle/bundle.tar.gz")
 @Property(name = "gatehouse.admin.credential", value = "admin-test-credential")
+@Property(name = "gatehouse.admin.max-body-bytes", value = "" + AdminApiTest.MAX_BODY_BYTES)
 @Property(name = "gatehouse.audit.path", value = "target/test-decisions/admin.jsonl")
 @Property(name = "gatehouse.public-url", value = "https://gatehouse.example")
 @Property(name = "gatehouse.oauth.issuer", value = "https://issuer.example")
 class AdminApiTest {
 
+    static final int MAX_BODY_BYTES = 4096;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String SESSION = "{\"environmentId\":\"local\",\"threadId\":\"t1\","
@@ -157,6 +159,57 @@ class AdminApiTest {
                 "Bearer", "Bearerx admin-test-credential")) {
             assertEquals(401, raw("GET", "/admin/sessions", header).statusCode(), header);
         }
+    }
+
+    /**
+     * Every admin route that takes a body, with a body that would be valid but for its size (padded with blanks):
+     * one byte over the limit is 413 and nothing is written, whether its length is declared or it comes chunked;
+     * at the limit it is taken.
+     */
+    @Test
+    void aBodyOverTheLimitIs413AndNothingIsWritten() throws Exception {
+        Map<String, String> routes = Map.of(
+                "POST /admin/sessions", SESSION.replace("ps-1", "ps-big").replace("t1", "t-big"),
+                "PUT /admin/agents/a-big", "{\"browserAccess\":true}",
+                "PUT /admin/notices/agents/a-big", "{\"projectClientId\":\"c-1\",\"limitRuntimeMode\":\"auto\","
+                        + "\"limitInteractionMode\":\"default\"}",
+                "PUT /admin/outside-agents", "{\"issuer\":\"https://issuer.example\",\"subject\":\"big\","
+                        + "\"logicalAgentId\":\"a-big\"}",
+                "PUT /admin/service-clients/project/credential", "{\"credential\":\"big\"}");
+        int sessionsBefore = sessions.current().size();
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            String[] methodAndPath = route.getKey().split(" ");
+            byte[] over = padded(route.getValue(), MAX_BODY_BYTES + 1);
+            for (boolean chunked : new boolean[] {false, true}) {
+                HttpResponse<String> refused = bytes(methodAndPath[0], methodAndPath[1], over, chunked);
+                String variant = route.getKey() + (chunked ? " chunked" : " with Content-Length");
+                assertEquals(413, refused.statusCode(), variant + ": " + refused.body());
+                assertEquals("payload_too_large", JSON.readTree(refused.body()).path("error").asText(), variant);
+                assertEquals(Optional.of("close"), refused.headers().firstValue("connection"), variant);
+            }
+        }
+        assertEquals(sessionsBefore, sessions.current().size(), "no session was attached");
+        assertEquals(AgentSettings.NONE, settings.get("a-big"), "no settings were stored");
+        byte[] atLimit = padded(routes.get("POST /admin/sessions"), MAX_BODY_BYTES);
+        for (boolean chunked : new boolean[] {false, true}) {
+            HttpResponse<String> taken = bytes("POST", "/admin/sessions", atLimit, chunked);
+            assertEquals(201, taken.statusCode(), taken.body());
+        }
+    }
+
+    private static byte[] padded(String body, int length) {
+        return (body + " ".repeat(length - body.length())).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private HttpResponse<String> bytes(String method, String path, byte[] body, boolean chunked) throws Exception {
+        HttpRequest.BodyPublisher publisher = chunked
+                ? HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body))
+                : HttpRequest.BodyPublishers.ofByteArray(body);
+        // A client of its own: the refused request's connection is closed by the server.
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.getPort() + path)).method(method, publisher)
+                .header("Content-Type", "application/json").header("Authorization", "Bearer admin-test-credential")
+                .build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> raw(String method, String path, String authorization) throws Exception {
@@ -411,9 +464,19 @@ class AdminApiTest {
                 .body());
         assertEquals("outside_agent", approved.path("kind").asText());
         assertEquals(JSON.readTree("[\"orchestration\"]"), approved.path("capabilities"));
-        for (String query : List.of("", "?ceiling=read-only", "?ceiling=no-such-ceiling")) {
+        for (String query : List.of("", "?ceiling=read-only")) {
             JsonNode held = JSON.readTree(admin("GET", "/admin/agents/oa-cap/capabilities" + query, null).body());
             assertEquals(JSON.readTree("[]"), held.path("capabilities"), query);
+        }
+        // A ceiling the served revision does not name is refused, for either kind of agent, not answered as if a
+        // token carried it.
+        for (String path : List.of("oa-cap", "cap-agent")) {
+            for (String ceiling : List.of("no-such-ceiling", "Full-Access", "full-access%20", "")) {
+                HttpResponse<String> unknown = admin("GET", "/admin/agents/" + path + "/capabilities?ceiling="
+                        + ceiling, null);
+                assertEquals(400, unknown.statusCode(), path + " " + ceiling + ": " + unknown.body());
+                assertEquals("ceiling", JSON.readTree(unknown.body()).path("invalid").path(0).asText(), ceiling);
+            }
         }
     }
 

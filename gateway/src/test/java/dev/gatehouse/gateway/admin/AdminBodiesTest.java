@@ -45,7 +45,8 @@ class AdminBodiesTest {
             "project.projectServiceProjectId", List.of("5", "true", "{}", "[]"),
             "wiki.read", List.of("\"yes\"", "1", "{}"),
             "wiki.write", List.of("\"no\"", "0", "[]"),
-            "version", List.of("\"3\"", "true", "{}"));
+            "version", List.of("\"3\"", "true", "{}", "1.5", "99999999999999999999", "-99999999999999999999",
+                    "1e400"));
 
     @Inject
     EmbeddedServer server;

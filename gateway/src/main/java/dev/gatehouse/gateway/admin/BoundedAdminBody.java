@@ -1,0 +1,142 @@
+package dev.gatehouse.gateway.admin;
+
+import dev.gatehouse.gateway.mcp.guard.BoundedBody;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Reads an admin request's body whole within {@code gatehouse.admin.max-body-bytes} before Micronaut binds it, as
+ * {@code /mcp} does ({@link BoundedBody}): a declared {@code Content-Length} over the limit is refused unread, a
+ * chunked body as soon as it passes the limit. Refused: 413 {@code {"error":"payload_too_large","message"}}; a body
+ * that ends before its {@code Content-Length} or stalls past the idle timeout: 400
+ * {@code {"error":"invalid_request","message"}}; both with {@code Connection: close}, since the rest of the body is
+ * left unread. Without this, a body of any size was read into memory and refused as "Not valid JSON." only when
+ * Jackson's string limit (20 MB) tripped.
+ */
+final class BoundedAdminBody {
+
+    private BoundedAdminBody() {
+    }
+
+    /**
+     * The request with its body read, or empty when the answer was written here.
+     *
+     * @param limit the largest accepted body, in bytes
+     * @throws IOException when the answer cannot be written
+     */
+    static Optional<HttpServletRequest> read(HttpServletRequest request, HttpServletResponse response, int limit)
+            throws IOException {
+        long length = request.getContentLengthLong();
+        if (length <= 0 && request.getHeader("Transfer-Encoding") == null) {
+            return Optional.of(request); // no body: nothing to read or bound
+        }
+        BoundedBody.Result read;
+        try {
+            read = BoundedBody.read(request.getInputStream(),
+                    length >= 0 ? OptionalLong.of(length) : OptionalLong.empty(), limit);
+        } catch (IOException e) { // the client's body ended early or stalled: its error, not the gateway's
+            refuse(response, 400, "invalid_request", "The request body ended before its Content-Length, or stalled.");
+            return Optional.empty();
+        }
+        if (read instanceof BoundedBody.Result.Refused) {
+            refuse(response, 413, "payload_too_large", "The request body is longer than " + limit + " bytes.");
+            return Optional.empty();
+        }
+        return Optional.of(new ReadBody(request, ((BoundedBody.Result.Read) read).bytes()));
+    }
+
+    private static void refuse(HttpServletResponse response, int status, String error, String message)
+            throws IOException {
+        response.setStatus(status);
+        response.setHeader("Connection", "close");
+        response.setContentType("application/json");
+        response.getOutputStream().write(("{\"error\":\"" + error + "\",\"message\":\"" + message + "\"}")
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The request with its body already in memory. */
+    private static final class ReadBody extends HttpServletRequestWrapper {
+
+        private final byte[] body;
+
+        ReadBody(HttpServletRequest request, byte[] body) {
+            super(request);
+            this.body = body;
+        }
+
+        @Override
+        public int getContentLength() {
+            return body.length;
+        }
+
+        @Override
+        public long getContentLengthLong() {
+            return body.length;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() {
+            return new Bytes(new ByteArrayInputStream(body));
+        }
+
+        @Override
+        public BufferedReader getReader() {
+            Charset charset = Optional.ofNullable(getCharacterEncoding()).filter(Charset::isSupported)
+                    .map(Charset::forName).orElse(StandardCharsets.UTF_8);
+            return new BufferedReader(new InputStreamReader(getInputStream(), charset));
+        }
+    }
+
+    /** A body stream over bytes in memory: always ready, so a read listener is told at once. */
+    private static final class Bytes extends ServletInputStream {
+
+        private final ByteArrayInputStream in;
+
+        Bytes(ByteArrayInputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read() {
+            return in.read();
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) {
+            return in.read(buffer, offset, length);
+        }
+
+        @Override
+        public boolean isFinished() {
+            return in.available() == 0;
+        }
+
+        @Override
+        public boolean isReady() {
+            return true;
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+            try {
+                if (!isFinished()) {
+                    listener.onDataAvailable();
+                }
+                listener.onAllDataRead();
+            } catch (IOException e) {
+                listener.onError(e);
+            }
+        }
+    }
+}
