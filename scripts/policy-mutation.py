@@ -19,6 +19,11 @@ Each mutant meets the mutated family's unit tests first, then every unit test, t
 golden matrix, stopping at the first that fails: most mutants are killed by their own family's tests, at a
 fraction of the cost of the rest.
 
+A whole run (no --only, no --changed) keeps its results under ~/.cache/gatehouse/policy-mutation, keyed by the
+SHA-256 of everything that decides them: this script, every file of policies/ and policy-tests/ (the reviewed
+equivalents included), the OPA version and --timeout. A later run over an identical tree reuses them and says so;
+GATEHOUSE_MUTATION_FRESH=1 runs every mutant again. The score, the report and the exit code are made the same way.
+
 Usage: policy-mutation.py [--min 90] [--jobs 2] [--report target/policy-mutation.txt] [--only SUBSTRING]
                           [--changed REV] [--list] [--opa PATH]
 `--changed HEAD` mutates only the lines of policies/ the working tree changed (`make check`); `make test` runs all.
@@ -28,6 +33,7 @@ errors. Standard library only.
 import argparse
 import concurrent.futures
 import glob
+import hashlib
 import json
 import os
 import queue
@@ -42,6 +48,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OPA = os.path.expanduser("~/.cache/gatehouse/opa-v1.22.3/opa")
 EQUIVALENT_FILE = "policy-tests/mutation-equivalent.txt"
+CACHE_DIR = os.path.expanduser("~/.cache/gatehouse/policy-mutation")
 COMPILE_ERROR = re.compile(r"rego_(parse|compile|type|unsafe_var|recursion)_error")
 
 
@@ -357,6 +364,46 @@ def changed_lines(base):
     return lines
 
 
+def tree_key(opa, timeout):
+    """The SHA-256 of everything a whole run's results depend on (see the module's docstring)."""
+    h = hashlib.sha256()
+    with open(os.path.abspath(__file__), "rb") as f:
+        h.update(f.read())
+    h.update(subprocess.run([opa, "version"], capture_output=True).stdout)
+    h.update(f"timeout={timeout}".encode())
+    for d in ("policies", "policy-tests"):
+        for path in sorted(glob.glob(os.path.join(ROOT, d, "**"), recursive=True)):
+            if os.path.isfile(path):
+                h.update(os.path.relpath(path, ROOT).encode() + b"\0")
+                with open(path, "rb") as f:
+                    h.update(f.read())
+                h.update(b"\0")
+    return h.hexdigest()
+
+
+def reuse(mutants, cache_file):
+    """Sets every mutant's status from an earlier run over the same tree; the run's seconds, or None."""
+    try:
+        with open(cache_file, encoding="utf-8") as f:
+            kept = json.load(f)
+    except (OSError, ValueError):
+        return None
+    results = kept.get("mutants", [])
+    if len(results) != len(mutants) or any(r[0] != m.describe() for r, m in zip(results, mutants)):
+        return None
+    for (_, status, detail), m in zip(results, mutants):
+        m.status, m.detail = status, detail
+    return kept.get("seconds")
+
+
+def keep(mutants, cache_file, seconds):
+    os.makedirs(os.path.dirname(cache_file), exist_ok=True)
+    partial = cache_file + ".partial"
+    with open(partial, "w", encoding="utf-8") as f:
+        json.dump({"seconds": seconds, "mutants": [[m.describe(), m.status, m.detail] for m in mutants]}, f)
+    os.replace(partial, cache_file)  # whole or not at all: a killed run leaves no half a result
+
+
 def run_suite(opa, tree, timeout, paths):
     try:
         p = subprocess.run([opa, "test", "-p", "1", "--timeout", f"{timeout}s"] + paths, cwd=tree,
@@ -403,6 +450,17 @@ def main():
         print(f"no OPA at {args.opa} (make opa)", file=sys.stderr)
         return 2
 
+    whole = not args.changed and not args.only
+    cache_file = os.path.join(CACHE_DIR, tree_key(args.opa, args.timeout) + ".json") if whole else None
+    reused = None
+    if cache_file and os.environ.get("GATEHOUSE_MUTATION_FRESH") != "1":
+        reused = reuse(mutants, cache_file)
+    if reused is not None:
+        shown = cache_file.replace(os.path.expanduser("~"), "~", 1)
+        print(f">> policy mutation: {len(mutants)} mutants, results reused from a run over this very tree "
+              f"({shown}, {reused:.0f} s then); GATEHOUSE_MUTATION_FRESH=1 runs them again", flush=True)
+        return report(args, mutants, reused, reused=True)
+
     started = time.time()
     workdir = tempfile.mkdtemp(prefix="gatehouse-mutation-")
     trees = queue.Queue()
@@ -444,7 +502,13 @@ def main():
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     elapsed = time.time() - started
+    if cache_file:
+        keep(mutants, cache_file, elapsed)
+    return report(args, mutants, elapsed, reused=False)
 
+
+def report(args, mutants, elapsed, reused):
+    """Scores the mutants, writes the report and says how it went; the exit code."""
     equivalent = load_equivalent()
     used = set()
     for m in mutants:
@@ -462,7 +526,8 @@ def main():
         f"mutants {len(mutants)}: killed {len(by['killed'])}, survived {len(by['survived'])}, "
         f"invalid {len(by['invalid'])} (do not compile, not counted), "
         f"equivalent {len(by['equivalent'])} (reviewed in {EQUIVALENT_FILE}, not counted)",
-        f"score {score:.1f}% killed (minimum {args.min:g}%), {elapsed:.0f} s with {args.jobs} jobs; "
+        f"score {score:.1f}% killed (minimum {args.min:g}%), {elapsed:.0f} s with {args.jobs} jobs"
+        f"{' (reused: the results of a run over this very tree)' if reused else ''}; "
         f"{raw_score:.1f}% counting the equivalent ones as survivors",
         "",
         "Per file (killed/counted):",
