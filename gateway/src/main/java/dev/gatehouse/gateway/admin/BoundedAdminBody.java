@@ -1,16 +1,14 @@
 package dev.gatehouse.gateway.admin;
 
+import dev.gatehouse.gateway.BufferedBody;
 import dev.gatehouse.gateway.mcp.guard.BoundedBody;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -87,56 +85,13 @@ final class BoundedAdminBody {
 
         @Override
         public ServletInputStream getInputStream() {
-            return new Bytes(new ByteArrayInputStream(body));
+            return new BufferedBody(body);
         }
 
+        /** UTF-8 whatever the request says: admin bodies are UTF-8 or refused ({@link AdminBodies}). */
         @Override
         public BufferedReader getReader() {
-            Charset charset = Optional.ofNullable(getCharacterEncoding()).filter(Charset::isSupported)
-                    .map(Charset::forName).orElse(StandardCharsets.UTF_8);
-            return new BufferedReader(new InputStreamReader(getInputStream(), charset));
-        }
-    }
-
-    /** A body stream over bytes in memory: always ready, so a read listener is told at once. */
-    private static final class Bytes extends ServletInputStream {
-
-        private final ByteArrayInputStream in;
-
-        Bytes(ByteArrayInputStream in) {
-            this.in = in;
-        }
-
-        @Override
-        public int read() {
-            return in.read();
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) {
-            return in.read(buffer, offset, length);
-        }
-
-        @Override
-        public boolean isFinished() {
-            return in.available() == 0;
-        }
-
-        @Override
-        public boolean isReady() {
-            return true;
-        }
-
-        @Override
-        public void setReadListener(ReadListener listener) {
-            try {
-                if (!isFinished()) {
-                    listener.onDataAvailable();
-                }
-                listener.onAllDataRead();
-            } catch (IOException e) {
-                listener.onError(e);
-            }
+            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
         }
     }
 }

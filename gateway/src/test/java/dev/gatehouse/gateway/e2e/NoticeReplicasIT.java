@@ -66,8 +66,11 @@ class NoticeReplicasIT {
         Files.createDirectories(work.resolve("b"));
         ExecutorService background = Executors.newSingleThreadExecutor();
         AtomicBoolean endingTurns = new AtomicBoolean(true);
+        long starting = System.nanoTime();
         try (GatewayStack a = GatewayStack.start(work.resolve("a"), env(jdbc, password, "a"));
                 GatewayStack b = GatewayStack.replicaOf(a, work.resolve("b"), env(jdbc, password, "b"))) {
+            System.out.printf("notice replicas: both replicas up after %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - starting));
             a.settings("a1", """
                     {"browserAccess":false,"project":{"enabled":true,"projectServiceProjectId":"ps-demo"},
                      "wiki":{"read":true,"write":false}}""");
@@ -198,13 +201,17 @@ class NoticeReplicasIT {
         T get() throws Exception;
     }
 
+    /** Waits for {@code what}, and prints how long it took (the test's timeline, for a slow run's report). */
     private static <T> T until(String what, Read<T> read, Predicate<T> done) throws Exception {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        long started = System.nanoTime();
+        long deadline = started + PATIENCE.toNanos();
         T last = null;
         while (System.nanoTime() < deadline) {
             try {
                 last = read.get();
                 if (done.test(last)) {
+                    System.out.printf("notice replicas: %s after %d ms%n", what,
+                            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
                     return last;
                 }
             } catch (IOException | AssertionError notYet) {
