@@ -120,6 +120,34 @@ class ReplayTest {
         assertTrue(r.out().contains("no mismatches"), r.out());
     }
 
+    /**
+     * Numbers a double cannot hold (found by a new user's trial: {@code {"path":1e400}} was logged as {@code 1E+400},
+     * read back as Infinity, sent to the policy as the string "Infinity" and reported as a mismatch), and the rest of
+     * their kind: overflow either way, underflow, more digits than a double keeps, trailing zeros. Each record's
+     * result is what the policy gives the exact number; replay agrees with every one.
+     */
+    @Test
+    void numbersAreReplayedAsLoggedNotAsDoubles() throws Exception {
+        List<String> numbers = List.of("1E+400", "-1E+400", "1E-400", "1.50", "123456789012345678901234567890.123",
+                "0.1000000000000000055511151231257827");
+        StringBuilder log = new StringBuilder();
+        for (int i = 0; i < numbers.size(); i++) {
+            ObjectNode arguments = Opa.JSON.createObjectNode().put("path", new java.math.BigDecimal(numbers.get(i)));
+            ObjectNode logged = record(String.format("00000000-0000-4000-8000-%012d", i + 1), "wiki_read",
+                    Repo.input("wiki_read", arguments));
+            assertTrue(logged.toString().contains("\"path\":" + numbers.get(i)), logged.toString());
+            assertTrue(logged.path("reasons").toString().contains("path_invalid"), logged.toString());
+            log.append(logged).append('\n');
+        }
+        Path file = tmp.resolve("decisions.jsonl");
+        Files.writeString(file, log.toString());
+
+        Repo.Result r = Repo.cli("replay", file.toString());
+
+        assertEquals(0, r.rc(), r.out() + r.err());
+        assertTrue(r.out().contains("no mismatches"), r.out());
+    }
+
     /** A path the policy reads and allows, too long to be logged: 22 segments, 573 bytes. */
     private static final String LONG_PATH = "notes/" + ("segment" + "x".repeat(20) + "/").repeat(20) + "page.md";
 

@@ -1,7 +1,10 @@
 package dev.gatehouse.review;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +23,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Opa {
 
-    public static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * Numbers read exactly (a fraction or an exponent as a {@code BigDecimal}, trailing zeros kept), as the gateway
+     * reads and logs them: a logged {@code 1E+400} is replayed as that number, not as the string {@code "Infinity"}.
+     */
+    public static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false)
+            .build();
     /** The OPA release every tool of this repository is built and checked with. */
     public static final String PINNED = "v1.22.3";
     /** The longest answer read from one run, in bytes. */
