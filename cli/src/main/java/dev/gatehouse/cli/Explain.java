@@ -47,6 +47,10 @@ final class Explain implements Callable<Integer> {
         }
         Opa opa = source.opa();
         JsonNode doc = readJson(input);
+        if (!doc.isObject()) { // an empty file, null, an array: nothing to decide, not a call without arguments
+            throw new ReviewException(input + " is not a decision input: a JSON object (schemas/decision-input.json)"
+                    + " or one decision-log record is required");
+        }
         Path inputFile = input;
         boolean record = doc.has("decision_id") && doc.has("input");
         if (record) {

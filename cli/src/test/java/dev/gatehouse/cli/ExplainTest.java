@@ -1,6 +1,7 @@
 package dev.gatehouse.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatehouse.review.Opa;
@@ -78,5 +79,23 @@ class ExplainTest {
         assertEquals(2, r.rc());
         assertTrue(r.err().contains("rego-bundle.tar.gz"), r.err());
         assertTrue(Files.exists(wasm));
+    }
+
+    /**
+     * A file that holds no JSON object (found by a new user's trial: an empty file, {@code null} or an array was
+     * explained as a DENY and exit 0) is bad input: exit 2 with one line naming the file, nothing evaluated.
+     */
+    @Test
+    void aFileThatIsNoJsonObjectIsRefusedWithExitTwo() throws Exception {
+        for (String content : List.of("", " \n", "null", "[1,2,3]", "[]", "\"text\"", "42", "true")) {
+            Path input = tmp.resolve("not-an-input.json");
+            Files.writeString(input, content);
+
+            Repo.Result r = Repo.cli("explain", "--input", input.toString(), "--policies", Repo.POLICIES.toString());
+
+            assertEquals(2, r.rc(), content + ": " + r.out() + r.err());
+            assertTrue(r.err().contains("is not a decision input"), content + ": " + r.err());
+            assertFalse(r.out().contains("decision:"), content + ": " + r.out());
+        }
     }
 }

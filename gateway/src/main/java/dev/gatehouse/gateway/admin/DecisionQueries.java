@@ -65,8 +65,9 @@ public class DecisionQueries {
         if (problems.isEmpty() && !start.isBefore(end)) {
             problems.add(FieldProblem.invalid("from", "The range's start must be before its end."));
         } else if (problems.isEmpty() && Duration.between(start, end).compareTo(configuration.getMaxRange()) > 0) {
-            problems.add(FieldProblem.invalid("to", "A range is at most " + days(configuration.getMaxRange())
-                    + "; narrow the range."));
+            // Named on the field that was given: a start alone makes the range run to now.
+            problems.add(FieldProblem.invalid(to.isEmpty() ? "from" : "to", "A range is at most "
+                    + days(configuration.getMaxRange()) + "; narrow the range."));
         }
         Optional<String> agent = text("agent", parameters.get("agent"), problems);
         Optional<String> kind = text("callerKind", parameters.get("callerKind"), problems);

@@ -145,6 +145,7 @@ class DecisionAdminApiTest {
             {"from=2026-12-01T10:00:00", "from"},
             {"from=2026-12-02T00:00:00Z&to=2026-12-01T00:00:00Z", "from"},
             {"from=2000-01-01T00:00:00Z&to=2026-12-01T00:00:00Z", "to"},
+            {"from=2000-01-01T00:00:00Z", "from"}, // a start alone runs to now: the start is what to change
             {"callerKind=robot", "callerKind"},
             {"outcome=maybe", "outcome"},
             {"reason=no.such.code", "reason"},

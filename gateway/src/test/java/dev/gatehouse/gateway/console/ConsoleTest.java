@@ -252,6 +252,15 @@ class ConsoleTest {
         assertEquals(409, stale.statusCode());
         assertTrue(stale.body().contains("now version 2") && stale.body().contains("kept-value"), stale.body());
         assertFalse(settings.find(agent).orElseThrow().settings().wiki().write(), "nothing applied");
+
+        // An edit for a version of an agent that has none (found by a new user's trial: "changed by someone else ...
+        // now version 0") says that none is stored.
+        String never = "never-" + SessionTokens.newId();
+        HttpResponse<String> none = post("/console/agents/" + never + "/settings", cookie, Map.of("version", "1",
+                "wikiRead", "on", "csrf", csrf(cookie)));
+        assertEquals(409, none.statusCode());
+        assertTrue(none.body().contains("no stored settings") && !none.body().contains("someone else"), none.body());
+        assertTrue(settings.find(never).isEmpty(), "nothing applied");
     }
 
     @Test

@@ -46,4 +46,45 @@ class ClosedSchemaArgumentCheckTest {
         assertTrue(wikiRead.check("page.md").stream().anyMatch(e -> e.keyword().equals("type")));
         assertTrue(wikiRead.check(List.of("page.md")).stream().anyMatch(e -> e.keyword().equals("type")));
     }
+
+    /**
+     * A preview opens only http and https (found by a new user's trial: {@code javascript:} and {@code file:} URLs
+     * were opened): every other scheme, however it is spelt, is a {@code pattern} error at {@code /url}.
+     */
+    @Test
+    void aPreviewOpensOnlyHttpAndHttpsUrls() {
+        ArgumentCheck.Validator previewOpen = new ClosedSchemaArgumentCheck().compile(PolicySources.schema(
+                "preview_open"));
+        for (String url : List.of("http://127.0.0.1:3000/", "https://example.test/a?b=c#d", "HTTP://localhost/",
+                "hTtPs://x")) {
+            assertEquals(List.of(), previewOpen.check(Map.of("url", url)), url);
+        }
+        for (String url : List.of("javascript:alert(1)", "JavaScript:alert(1)", "file:///etc/passwd", "data:text/html,x",
+                "vbscript:x", "ftp://example.test/", "//example.test/", " http://x", "http://x y", "http://",
+                "http:/x", "\thttp://x", "http://x\n", "blob:http://x/1", "view-source:http://x")) {
+            assertTrue(previewOpen.check(Map.of("url", url)).stream()
+                    .anyMatch(e -> e.keyword().equals("pattern") && e.instanceLocation().equals("/url")), url);
+        }
+    }
+
+    /**
+     * A pattern anchored with {@code $} must not admit a trailing line break (java.util.regex's {@code $} matches
+     * before a final one, ECMA-262's does not): the revisions of {@code project_work_submit} are checked to their
+     * end.
+     */
+    @Test
+    void anchoredPatternsAdmitNothingAfterTheirEnd() {
+        ArgumentCheck.Validator submit = new ClosedSchemaArgumentCheck().compile(PolicySources.schema(
+                "project_work_submit"));
+        for (String member : List.of("runRevision", "assignmentRevision")) {
+            String valid = member.equals("runRevision") ? "run:4" : "position:2";
+            for (String suffix : List.of("\n", "\r\n", "\r", "\u2028", "\u0085", " ")) {
+                Map<String, Object> arguments = new java.util.HashMap<>(Map.of("runId", "r1", "runRevision", "run:4",
+                        "assignmentRevision", "position:2", "result", Map.of()));
+                arguments.put(member, valid + suffix);
+                assertTrue(submit.check(arguments).stream().anyMatch(e -> e.keyword().equals("pattern")
+                        && e.instanceLocation().equals("/" + member)), member + " + " + suffix.codePointAt(0));
+            }
+        }
+    }
 }
