@@ -21,8 +21,9 @@ fraction of the cost of the rest.
 
 A whole run (no --only, no --changed) keeps its results under ~/.cache/gatehouse/policy-mutation, keyed by the
 SHA-256 of everything that decides them: this script, every file of policies/ and policy-tests/ (the reviewed
-equivalents included), the OPA version and --timeout. A later run over an identical tree reuses them and says so;
-GATEHOUSE_MUTATION_FRESH=1 runs every mutant again. The score, the report and the exit code are made the same way.
+equivalents included), the OPA version and --timeout (the newest 8 trees' results are kept). A later run over an
+identical tree reuses them and says so; GATEHOUSE_MUTATION_FRESH=1 runs every mutant again. The score, the report
+and the exit code are made the same way.
 
 Usage: policy-mutation.py [--min 90] [--jobs 2] [--report target/policy-mutation.txt] [--only SUBSTRING]
                           [--changed REV] [--list] [--opa PATH]
@@ -49,6 +50,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OPA = os.path.expanduser("~/.cache/gatehouse/opa-v1.22.3/opa")
 EQUIVALENT_FILE = "policy-tests/mutation-equivalent.txt"
 CACHE_DIR = os.path.expanduser("~/.cache/gatehouse/policy-mutation")
+CACHE_KEEP = 8  # results of the newest trees kept
 COMPILE_ERROR = re.compile(r"rego_(parse|compile|type|unsafe_var|recursion)_error")
 
 
@@ -402,6 +404,10 @@ def keep(mutants, cache_file, seconds):
     with open(partial, "w", encoding="utf-8") as f:
         json.dump({"seconds": seconds, "mutants": [[m.describe(), m.status, m.detail] for m in mutants]}, f)
     os.replace(partial, cache_file)  # whole or not at all: a killed run leaves no half a result
+    # Each change to the policies makes a new key; only the newest results can be asked for again.
+    kept = sorted(glob.glob(os.path.join(os.path.dirname(cache_file), "*.json")), key=os.path.getmtime)
+    for old in kept[:-CACHE_KEEP]:
+        os.remove(old)
 
 
 def run_suite(opa, tree, timeout, paths):

@@ -10,6 +10,8 @@ import io.micronaut.security.handlers.RedirectingLoginHandler;
 import io.micronaut.views.ModelAndView;
 import jakarta.inject.Singleton;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What follows the OpenID callback (Micronaut Security's {@code OauthController} calls it once the ID token is
@@ -24,6 +26,8 @@ import java.util.Map;
  */
 @Singleton
 public class ConsoleLoginHandler implements RedirectingLoginHandler<HttpRequest<?>, MutableHttpResponse<?>> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConsoleLoginHandler.class);
 
     private final ConsoleSessions sessions;
     private final ConsoleCookie cookie;
@@ -54,6 +58,8 @@ public class ConsoleLoginHandler implements RedirectingLoginHandler<HttpRequest<
     public MutableHttpResponse<?> loginFailed(AuthenticationResponse response, HttpRequest<?> request) {
         boolean notOperator = response.getMessage().filter(OperatorMapper.NOT_OPERATOR::equals).isPresent();
         HttpStatus status = notOperator ? HttpStatus.FORBIDDEN : HttpStatus.UNAUTHORIZED;
+        // One line, no stack: a failed sign-in is the caller's (a forged or stale state, a refused account).
+        LOG.warn("console sign-in failed ({}): {}", status.getCode(), response.getMessage().orElse("no reason given"));
         String message = notOperator
                 ? "You signed in, but your account is not an operator of this gateway. Ask an administrator to give"
                         + " you the operator role."

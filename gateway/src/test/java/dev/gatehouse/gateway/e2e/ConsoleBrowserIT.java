@@ -297,6 +297,27 @@ class ConsoleBrowserIT {
         console.look("notices-delivered");
     }
 
+    /**
+     * A sign-in callback with a state nobody issued (anyone can send one; found by a new user's trial: an ERROR with
+     * Micronaut Security's stack each time, and 500 for a state that is not base64) is refused 401 and logged as one
+     * WARN line, nothing at ERROR.
+     */
+    @Test
+    @Order(11)
+    void aForgedSignInStateIsRefusedAndLoggedAsOneWarning() throws Exception {
+        // Base64 that is no state, a state naming no nonce, characters that are not base64 (500 before), none.
+        for (String state : List.of("garbage", "eyJub25jZSI6InguLi4ifQ", "%7B%7D", "%25%25", "a%20b", "")) {
+            HttpResponse<String> refused = HTTP.send(HttpRequest.newBuilder(URI.create(stack.baseUrl()
+                    + "/console/oauth/callback/console?code=x&state=" + state)).header("Accept", "text/html").build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, refused.statusCode(), state + ": " + refused.body());
+        }
+        String log = stack.log("gateway");
+        assertTrue(log.contains("console sign-in failed (401)"), log);
+        assertFalse(log.contains("Failed to deserialize") || log.contains("\"level\":\"ERROR\"")
+                || log.contains(" ERROR "), log);
+    }
+
     @Test
     @Order(10)
     void theAuditShowsEveryChangeByWhoMadeIt() throws Exception {

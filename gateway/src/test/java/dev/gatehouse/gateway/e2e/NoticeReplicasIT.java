@@ -110,7 +110,12 @@ class NoticeReplicasIT {
                 assign(a, "run-" + ++total);
             }
             int assigned = total;
-            until("every notice delivered", () -> counts(survivor).path("delivered").asInt(), n -> n == assigned);
+            long delivering = System.nanoTime();
+            until("every notice delivered", () -> counts(survivor), c -> c.path("delivered").asInt() == assigned);
+            if (System.nanoTime() - delivering > TimeUnit.SECONDS.toNanos(20)) {
+                System.out.println("notice replicas: slow deliveries; the survivor's log ends:\n"
+                        + survivor.log("gateway"));
+            }
             endingTurns.set(false);
             turns.get(30, TimeUnit.SECONDS);
 
@@ -201,12 +206,21 @@ class NoticeReplicasIT {
         T get() throws Exception;
     }
 
-    /** Waits for {@code what}, and prints how long it took (the test's timeline, for a slow run's report). */
+    /**
+     * Waits for {@code what}, and prints how long it took and, every 5 s, what it saw meanwhile (the test's timeline,
+     * for a slow run's report: in CI the deliveries took 75 s, alone 0.2 s).
+     */
     private static <T> T until(String what, Read<T> read, Predicate<T> done) throws Exception {
         long started = System.nanoTime();
         long deadline = started + PATIENCE.toNanos();
+        long nextReport = started + TimeUnit.SECONDS.toNanos(5);
         T last = null;
         while (System.nanoTime() < deadline) {
+            if (System.nanoTime() > nextReport) {
+                System.out.printf("notice replicas: still waiting for %s after %d ms; last %s%n", what,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), last);
+                nextReport += TimeUnit.SECONDS.toNanos(5);
+            }
             try {
                 last = read.get();
                 if (done.test(last)) {
