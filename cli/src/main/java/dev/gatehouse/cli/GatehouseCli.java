@@ -2,6 +2,8 @@ package dev.gatehouse.cli;
 
 import dev.gatehouse.review.Opa;
 import dev.gatehouse.review.ReviewException;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -58,8 +60,12 @@ public final class GatehouseCli implements Runnable {
     static JsonNode readJson(Path file) {
         try {
             return Opa.JSON.readTree(file.toFile());
+        } catch (JsonProcessingException e) { // where and what, without the parser's note on redacted sources
+            JsonLocation at = e.getLocation();
+            throw new ReviewException("cannot read " + file + " as JSON" + (at == null ? "" : " (line "
+                    + at.getLineNr() + ", column " + at.getColumnNr() + ")") + ": " + e.getOriginalMessage());
         } catch (IOException e) {
-            throw new ReviewException("cannot read " + file + " as JSON: " + e.getMessage());
+            throw new ReviewException("cannot read " + file + ": " + e.getMessage());
         }
     }
 

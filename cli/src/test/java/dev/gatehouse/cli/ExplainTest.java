@@ -98,4 +98,23 @@ class ExplainTest {
             assertFalse(r.out().contains("decision:"), content + ": " + r.out());
         }
     }
+
+    /**
+     * A file with more than one JSON value, or broken JSON (found by a new user's trial: the rest was ignored, and
+     * the error carried the parser's "Source: REDACTED" note), is refused with exit 2 and one line saying where.
+     */
+    @Test
+    void trailingOrBrokenJsonIsRefusedSayingWhere() throws Exception {
+        String call = Repo.input("no_such_tool", Opa.JSON.createObjectNode()).toString();
+        for (String content : List.of(call + " {\"x\":1}", call + " ]", "{\"tool\":", "{\"tool\" \"x\"}")) {
+            Path input = tmp.resolve("broken.json");
+            Files.writeString(input, content);
+
+            Repo.Result r = Repo.cli("explain", "--input", input.toString(), "--policies", Repo.POLICIES.toString());
+
+            assertEquals(2, r.rc(), content + ": " + r.out() + r.err());
+            assertTrue(r.err().contains("cannot read " + input + " as JSON (line 1, column "), r.err());
+            assertFalse(r.err().contains("REDACTED") || r.err().lines().count() > 1, r.err());
+        }
+    }
 }

@@ -26,10 +26,12 @@ public final class Opa {
     /**
      * Numbers read exactly (a fraction or an exponent as a {@code BigDecimal}, trailing zeros kept), as the gateway
      * reads and logs them: a logged {@code 1E+400} is replayed as that number, not as the string {@code "Infinity"}.
+     * A document is one JSON value: anything after it is an error, not ignored.
      */
     public static final ObjectMapper JSON = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
     /** The OPA release every tool of this repository is built and checked with. */
     public static final String PINNED = "v1.22.3";

@@ -1,14 +1,10 @@
 package dev.gatehouse.gateway.admin;
 
-import dev.gatehouse.gateway.BufferedBody;
+import dev.gatehouse.gateway.BufferedBodyRequest;
 import dev.gatehouse.gateway.mcp.guard.BoundedBody;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -51,7 +47,7 @@ final class BoundedAdminBody {
             refuse(response, 413, "payload_too_large", "The request body is longer than " + limit + " bytes.");
             return Optional.empty();
         }
-        return Optional.of(new ReadBody(request, ((BoundedBody.Result.Read) read).bytes()));
+        return Optional.of(new BufferedBodyRequest(request, ((BoundedBody.Result.Read) read).bytes()));
     }
 
     private static void refuse(HttpServletResponse response, int status, String error, String message)
@@ -61,37 +57,5 @@ final class BoundedAdminBody {
         response.setContentType("application/json");
         response.getOutputStream().write(("{\"error\":\"" + error + "\",\"message\":\"" + message + "\"}")
                 .getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** The request with its body already in memory. */
-    private static final class ReadBody extends HttpServletRequestWrapper {
-
-        private final byte[] body;
-
-        ReadBody(HttpServletRequest request, byte[] body) {
-            super(request);
-            this.body = body;
-        }
-
-        @Override
-        public int getContentLength() {
-            return body.length;
-        }
-
-        @Override
-        public long getContentLengthLong() {
-            return body.length;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() {
-            return new BufferedBody(body);
-        }
-
-        /** UTF-8 whatever the request says: admin bodies are UTF-8 or refused ({@link AdminBodies}). */
-        @Override
-        public BufferedReader getReader() {
-            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
-        }
     }
 }

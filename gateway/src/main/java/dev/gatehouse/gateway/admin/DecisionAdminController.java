@@ -91,7 +91,8 @@ public class DecisionAdminController {
     @Get("/export")
     public HttpResponse<?> export(HttpRequest<?> request) {
         return AdminResponses.answer(queries.parse(parameters(request)),
-                query -> HttpResponse.ok(export(index, query, configuration.getScanLimit())));
+                query -> HttpResponse.ok(export(index, query, configuration.getScanLimit()))
+                        .header("Cache-Control", "no-store")); // audit records with their arguments
     }
 
     /**

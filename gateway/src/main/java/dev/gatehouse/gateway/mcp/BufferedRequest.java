@@ -1,13 +1,7 @@
 package dev.gatehouse.gateway.mcp;
 
-import dev.gatehouse.gateway.BufferedBody;
-import jakarta.servlet.ServletInputStream;
+import dev.gatehouse.gateway.BufferedBodyRequest;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.Set;
@@ -19,15 +13,13 @@ import java.util.TreeSet;
  * what the transport steps and the gate established, as the typed {@link SdkContext} the SDK's context extractor
  * reads.
  */
-final class BufferedRequest extends HttpServletRequestWrapper {
+final class BufferedRequest extends BufferedBodyRequest {
 
-    private final byte[] body;
     private final Set<String> hidden = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
     private final SdkContext context;
 
     BufferedRequest(HttpServletRequest request, byte[] body, Set<String> hiddenHeaders, SdkContext context) {
-        super(request);
-        this.body = body;
+        super(request, body);
         this.hidden.addAll(hiddenHeaders);
         this.context = context;
     }
@@ -35,26 +27,6 @@ final class BufferedRequest extends HttpServletRequestWrapper {
     /** What the SDK's handlers may know of this request. */
     SdkContext context() {
         return context;
-    }
-
-    @Override
-    public ServletInputStream getInputStream() {
-        return new BufferedBody(body);
-    }
-
-    @Override
-    public BufferedReader getReader() throws IOException {
-        return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
-    }
-
-    @Override
-    public int getContentLength() {
-        return body.length;
-    }
-
-    @Override
-    public long getContentLengthLong() {
-        return body.length;
     }
 
     @Override

@@ -121,6 +121,9 @@ class DecisionAdminApiTest {
         HttpResponse<String> export = get("/admin/decisions/export?agent=" + q(agent) + "&limit=4");
         assertEquals(200, export.statusCode(), export.body());
         assertTrue(export.headers().firstValue("Content-Type").orElse("").startsWith("application/x-ndjson"));
+        // Audit records with their arguments are kept by no cache (found by a new user's trial: max-age=60); no-store
+        // overrides the Expires the file writer adds (RFC 9111 §5.3).
+        assertEquals(List.of("no-store"), export.headers().allValues("Cache-Control"), export.headers().toString());
         List<String> lines = export.body().lines().toList();
         assertEquals(6, lines.size(), "every page of the search, not only the first");
         assertEquals(written.get(5).record(), lines.get(0), "the log line exactly as written");

@@ -48,20 +48,25 @@ class ClosedSchemaArgumentCheckTest {
     }
 
     /**
-     * A preview opens only http and https (found by a new user's trial: {@code javascript:} and {@code file:} URLs
-     * were opened): every other scheme, however it is spelt, is a {@code pattern} error at {@code /url}.
+     * A preview opens only http and https URLs written in RFC 3986's characters (found by new users' trials:
+     * {@code javascript:} and {@code file:} URLs were opened, then URLs with Unicode white space or controls): every
+     * other scheme, however it is spelt, and every other character is a {@code pattern} error at {@code /url}.
      */
     @Test
     void aPreviewOpensOnlyHttpAndHttpsUrls() {
         ArgumentCheck.Validator previewOpen = new ClosedSchemaArgumentCheck().compile(PolicySources.schema(
                 "preview_open"));
         for (String url : List.of("http://127.0.0.1:3000/", "https://example.test/a?b=c#d", "HTTP://localhost/",
-                "hTtPs://x")) {
+                "hTtPs://x", "http://[::1]:3000/p%C3%A9?q=a+b&r=(1)*;x=y@z~!$'", "https://xn--e1afmkfd.example/")) {
             assertEquals(List.of(), previewOpen.check(Map.of("url", url)), url);
         }
         for (String url : List.of("javascript:alert(1)", "JavaScript:alert(1)", "file:///etc/passwd", "data:text/html,x",
                 "vbscript:x", "ftp://example.test/", "//example.test/", " http://x", "http://x y", "http://",
-                "http:/x", "\thttp://x", "http://x\n", "blob:http://x/1", "view-source:http://x")) {
+                "http:/x", "\thttp://x", "http://x\n", "blob:http://x/1", "view-source:http://x",
+                // Unicode white space, controls and invisible characters (found by the next trial: \\s was ASCII)
+                "http://127.0.0.1:3000/\u00a0x", "http://a\u2028javascript:alert(1)", "https://a\u3000b",
+                "http://a\u0000b", "http://a\u0085b", "http://a\u200bb", "http://a\u202eb", "http://a\ufeffb",
+                "http://a\u001fb", "http://a\u007fb", "http://\u00e9.example/", "http://a/\"><script>")) {
             assertTrue(previewOpen.check(Map.of("url", url)).stream()
                     .anyMatch(e -> e.keyword().equals("pattern") && e.instanceLocation().equals("/url")), url);
         }
