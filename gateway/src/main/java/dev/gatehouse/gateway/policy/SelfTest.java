@@ -97,7 +97,8 @@ public final class SelfTest {
         boolean same = want.allow() == have.allow() && codes(want).equals(codes(have))
                 && want.obligations().equals(have.obligations());
         return same ? Optional.empty() : Optional.of("expected allow=" + want.allow() + " reasons=" + codes(want)
-                + ", got allow=" + have.allow() + " reasons=" + codes(have));
+                + " obligations=" + want.obligations() + ", got allow=" + have.allow() + " reasons=" + codes(have)
+                + " obligations=" + have.obligations());
     }
 
     private static Set<String> codes(Decision decision) {

@@ -77,6 +77,23 @@ class EmbeddedPdpFaultTest {
         assertUnavailable(pdpFor(file), "self-test of gatehouse/authz/decision failed");
     }
 
+    /**
+     * A smoke case that differs only in its obligations is refused naming both sides' obligations (found by a new
+     * user's trial: "expected allow=true reasons=[], got allow=true reasons=[]" showed no difference at all).
+     */
+    @Test
+    void aSmokeCaseThatDiffersInItsObligationsSaysSo() throws IOException {
+        WasmBundle bundle = TestBundle.freshWasmBundle();
+        ObjectNode data = (ObjectNode) PolicyJson.MAPPER.readTree(bundle.dataJson());
+        ObjectNode quota = (ObjectNode) data.path("gatehouse").path("smoke").path("cases").get(0).path("expected")
+                .path("obligations").path("quota");
+        assertEquals(120, quota.path("burst").asInt(), "the first smoke case expects a quota of burst 120");
+        quota.put("burst", 121);
+        Path file = tarball("obligations.tar.gz", Map.of("policy.wasm", bundle.wasm(), "data.json",
+                PolicyJson.write(data).getBytes(StandardCharsets.UTF_8)));
+        assertUnavailable(pdpFor(file), "burst=121");
+    }
+
     @Test
     void aBuiltinTheHostLacksIsAFaultNeverAnAllow() throws IOException {
         Path policies = Files.createDirectories(dir.resolve("policies"));
