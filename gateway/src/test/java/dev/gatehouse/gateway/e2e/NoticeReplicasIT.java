@@ -207,8 +207,9 @@ class NoticeReplicasIT {
     }
 
     /**
-     * Waits for {@code what}, and prints how long it took and, every 5 s, what it saw meanwhile (the test's timeline,
-     * for a slow run's report: in CI the deliveries took 75 s, alone 0.2 s).
+     * Waits for {@code what}, and prints how long it took and, every 5 s, what it saw meanwhile: the test's timeline,
+     * for a slow run's report (it showed a takeover's deliveries waiting 75 s on a backoff the host's events had
+     * doubled to its cap; NoticeDeliveryTest keeps that case).
      */
     private static <T> T until(String what, Read<T> read, Predicate<T> done) throws Exception {
         long started = System.nanoTime();

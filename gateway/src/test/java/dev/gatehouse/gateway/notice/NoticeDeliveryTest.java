@@ -581,4 +581,38 @@ class NoticeDeliveryTest {
             assertEquals(List.of("delivered"), project.acksOf("n-" + agent));
         }
     }
+
+    /**
+     * Found by NoticeReplicasIT in CI (its deliveries took 75 s after a kill, 0.2 s when the timing differed): the new
+     * holder's turn-ended events and pages each tried the group while its earlier holder's send might still be under
+     * way, and each failure doubled the wait, 2 s to the 60 s cap within a few events. A failure seen again while the
+     * group already waits is the same failure: the wait stands, and the group is delivered once the send cannot be
+     * under way any more.
+     */
+    @Test
+    void eventsDuringTheWaitForAnEarlierHoldersSendDoNotLengthenIt() {
+        String agent = "events-a";
+        bind(agent);
+        project.assign(agent, PROJECT, run("r-1"));
+        FakeHost.HostThread thread = host.add(agent, PROJECT, false);
+        store.startAggregate("agg-" + agent + "-seed", new NoticeStore.Group(agent, PROJECT),
+                Optional.of(thread.threadId), List.of());
+        store.aggregateSent("agg-" + agent + "-seed", thread.threadId);
+        host.timeouts = 1;
+        host.timeoutAfterApplying = false;
+        delivery.receive(page(notice("n-" + agent, agent, "r-1", 1)));
+        int sends = host.sends;
+
+        NoticeDelivery next = newDelivery();
+        next.streamTaken();
+        for (int i = 0; i < 6; i++) { // turns ending and a page arriving, all before the send can be over
+            next.turnEnded(thread.threadId);
+        }
+        next.receive(page(notice("n-" + agent + "-2", agent, "r-1", 2)));
+        assertEquals(sends, host.sends, "nothing sent while the first holder's send may be under way");
+        clock.step(HOST_DEADLINE.plusSeconds(1));
+        next.sweep();
+        assertEquals(List.of("n-" + agent, "n-" + agent + "-2"), states(agent).get(NoticeState.DELIVERED),
+                "delivered once the earlier send cannot be under way, not after a wait the events lengthened");
+    }
 }
