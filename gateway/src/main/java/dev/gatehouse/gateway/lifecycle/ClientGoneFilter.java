@@ -65,43 +65,25 @@ public final class ClientGoneFilter implements Filter {
 
         @Override
         public void write(int b) {
-            if (!gone) {
-                try {
-                    out.write(b);
-                } catch (IOException e) {
-                    gone(e);
-                }
-            }
+            guarded(() -> out.write(b));
         }
 
         @Override
         public void write(byte[] bytes, int offset, int length) {
-            if (!gone) {
-                try {
-                    out.write(bytes, offset, length);
-                } catch (IOException e) {
-                    gone(e);
-                }
-            }
+            guarded(() -> out.write(bytes, offset, length));
         }
 
         @Override
         public void flush() {
-            if (!gone) {
-                try {
-                    out.flush();
-                } catch (IOException e) {
-                    gone(e);
-                }
-            }
+            guarded(out::flush);
         }
 
         @Override
         public void close() {
             try {
-                out.close();
+                out.close(); // also once the client is gone: the container's end of the answer
             } catch (IOException e) {
-                gone(e);
+                went(e);
             }
         }
 
@@ -115,12 +97,30 @@ public final class ClientGoneFilter implements Filter {
             out.setWriteListener(listener);
         }
 
-        private void gone(IOException e) {
+        /** Runs one write or flush unless the client is gone; a failure means it just went. */
+        private void guarded(Write write) {
+            if (gone) {
+                return;
+            }
+            try {
+                write.run();
+            } catch (IOException e) {
+                went(e);
+            }
+        }
+
+        private void went(IOException e) {
             if (!gone) {
                 gone = true;
                 LOG.debug("{}: the client hung up before the answer was sent whole ({}); the rest is dropped", path,
                         e.toString());
             }
         }
+    }
+
+    /** One operation on the response's stream. */
+    @FunctionalInterface
+    private interface Write {
+        void run() throws IOException;
     }
 }

@@ -545,20 +545,28 @@ class NoticeDeliveryTest {
         assertEquals(List.of("n-race-1", "n-race-2"), states("race-a").get(NoticeState.DELIVERED));
     }
 
+    /**
+     * {@code agent}'s notice {@code n-<agent>} in an aggregate the first holder ({@link #delivery}) left sending: its
+     * send had not arrived when it lost the streams, so its outcome is unknown. Returns the agent's thread.
+     */
+    private FakeHost.HostThread leftSendingByTheFirstHolder(String agent) {
+        bind(agent);
+        project.assign(agent, PROJECT, run("r-1"));
+        FakeHost.HostThread thread = host.add(agent, PROJECT, false);
+        store.startAggregate("agg-" + agent + "-seed", new NoticeStore.Group(agent, PROJECT),
+                Optional.of(thread.threadId), List.of());
+        store.aggregateSent("agg-" + agent + "-seed", thread.threadId);
+        host.timeouts = 1;
+        host.timeoutAfterApplying = false;
+        delivery.receive(page(notice("n-" + agent, agent, "r-1", 1)));
+        return thread;
+    }
+
     @Test
     void anAggregateAnEarlierHolderLeftSendingIsReadOnlyOnceItsSendCannotBeUnderWay() {
         for (boolean arrivesLate : new boolean[] {true, false}) {
             String agent = "held-" + arrivesLate;
-            bind(agent);
-            project.assign(agent, PROJECT, run("r-1"));
-            FakeHost.HostThread thread = host.add(agent, PROJECT, false);
-            store.startAggregate("agg-" + agent + "-seed", new NoticeStore.Group(agent, PROJECT),
-                    Optional.of(thread.threadId), List.of());
-            store.aggregateSent("agg-" + agent + "-seed", thread.threadId);
-            // The first holder's send has not arrived when it loses the streams (its outcome is unknown).
-            host.timeouts = 1;
-            host.timeoutAfterApplying = false;
-            delivery.receive(page(notice("n-" + agent, agent, "r-1", 1)));
+            FakeHost.HostThread thread = leftSendingByTheFirstHolder(agent);
             String aggregate = store.sending(new NoticeStore.Group(agent, PROJECT)).get(0).aggregateId();
             int sends = host.sends;
 
@@ -592,15 +600,7 @@ class NoticeDeliveryTest {
     @Test
     void eventsDuringTheWaitForAnEarlierHoldersSendDoNotLengthenIt() {
         String agent = "events-a";
-        bind(agent);
-        project.assign(agent, PROJECT, run("r-1"));
-        FakeHost.HostThread thread = host.add(agent, PROJECT, false);
-        store.startAggregate("agg-" + agent + "-seed", new NoticeStore.Group(agent, PROJECT),
-                Optional.of(thread.threadId), List.of());
-        store.aggregateSent("agg-" + agent + "-seed", thread.threadId);
-        host.timeouts = 1;
-        host.timeoutAfterApplying = false;
-        delivery.receive(page(notice("n-" + agent, agent, "r-1", 1)));
+        FakeHost.HostThread thread = leftSendingByTheFirstHolder(agent);
         int sends = host.sends;
 
         NoticeDelivery next = newDelivery();
