@@ -31,7 +31,7 @@ class MatrixPageBrowserTest {
     private static List<String> chromium(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("chromium", "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--user-data-dir=" + Files.createTempDirectory("gatehouse-chromium-")));
+                "--disable-sync", "--user-data-dir=" + Files.createTempDirectory(Repo.target(), "chromium-profile-")));
         command.addAll(List.of(args));
         command.add(page.toUri().toString());
         return command;

@@ -50,6 +50,7 @@ class ServiceCredentialsTest implements TestPropertyProvider {
     public Map<String, String> getProperties() {
         try {
             Path key = Files.createTempFile("gatehouse-credential-key", ".b64");
+            key.toFile().deleteOnExit();
             byte[] bytes = new byte[32];
             new SecureRandom().nextBytes(bytes);
             Files.writeString(key, Base64.getEncoder().encodeToString(bytes));

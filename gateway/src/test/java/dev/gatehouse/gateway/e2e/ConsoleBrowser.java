@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 import org.openqa.selenium.By;
@@ -40,8 +43,11 @@ final class ConsoleBrowser implements AutoCloseable {
     private final WebDriver driver;
     private final Path screenshots;
     private final String axe;
+    /** Chromium's profile for this browser, deleted by {@link #close}. */
+    private final Path profile;
 
-    private ConsoleBrowser(WebDriver driver, Path screenshots, String axe) {
+    private ConsoleBrowser(WebDriver driver, Path screenshots, String axe, Path profile) {
+        this.profile = profile;
         this.driver = driver;
         this.screenshots = screenshots;
         this.axe = axe;
@@ -63,16 +69,17 @@ final class ConsoleBrowser implements AutoCloseable {
                 Files.delete(file);
             }
         }
+        Path profile = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "chromium-profile-");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(which("chromium"));
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + Files.createTempDirectory("gatehouse-chromium-"), "--window-size=1280,900");
+                "--user-data-dir=" + profile, "--window-size=1280,900");
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(Path.of(which("chromedriver")).toFile()).usingAnyFreePort().build();
         WebDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));
-        return new ConsoleBrowser(driver, screenshots, axe);
+        return new ConsoleBrowser(driver, screenshots, axe, profile);
     }
 
     /**
@@ -183,8 +190,13 @@ final class ConsoleBrowser implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void close() throws IOException {
         driver.quit();
+        try (Stream<Path> files = Files.walk(profile)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
+        }
     }
 
     private static String which(String command) {

@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +21,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.TestWatcher;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
@@ -55,11 +55,14 @@ class ConsoleBrowserIT {
     static String sessionId;
     static String token;
 
+    /** The stack's files; JUnit deletes them after the class. */
+    @TempDir
+    static Path work;
+
     @BeforeAll
     static void start() throws Exception {
         console = ConsoleBrowser.open(Path.of("target", "console-screenshots"));
         browser = console.driver();
-        Path work = Files.createTempDirectory("gatehouse-console-it-");
         // The gateway starts with a wrong Wiki credential: the console shows it failing and replaces it.
         // Notices are on, so the Notices page shows one delivered and one refused.
         stack = GatewayStack.start(work, Map.of("GATEHOUSE_SERVICES_WIKI_CREDENTIAL", "a-wrong-credential",

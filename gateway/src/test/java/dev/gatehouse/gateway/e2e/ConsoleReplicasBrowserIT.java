@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.TestWatcher;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
@@ -84,11 +85,14 @@ class ConsoleReplicasBrowserIT {
     static JsonNode a2Denied;
     static JsonNode outsideAllowed;
 
+    /** The stack's files; JUnit deletes them after the class. */
+    @TempDir
+    static Path work;
+
     @BeforeAll
     static void start() throws Exception {
         console = ConsoleBrowser.open(Path.of("target", "console-screenshots", "replicas"));
         browser = console.driver();
-        Path work = Files.createTempDirectory("gatehouse-console-replicas-it-");
         // the next revision is built (opa build, signed as make bundle signs) while the replicas start
         swapped = CompletableFuture.supplyAsync(() -> buildSwapped(work.resolve("swap")));
         postgres = EmbeddedPostgres.builder().setDataDirectory(work.resolve("pg")).setCleanDataDirectory(true)

@@ -159,9 +159,8 @@ class WikiStoreTest {
     }
 
     @Test
-    void symbolicLinksAreRefusedAndNothingIsCreatedOutside() throws IOException {
+    void symbolicLinksAreRefusedAndNothingIsCreatedOutside(@TempDir Path outside) throws IOException {
         store.write(WikiPath.parse("agents/a2/secret.md"), "A2-SECRET", Optional.empty());
-        Path outside = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-outside"));
         Files.createSymbolicLink(dir.resolve("agents/a1/link-out"), Path.of("../a2"));
         Files.createSymbolicLink(dir.resolve("agents/a1/dir-link"), outside);
 
@@ -299,8 +298,7 @@ class WikiStoreTest {
     }
 
     @Test
-    void aMoveThroughASymbolicLinkIsRefused() throws IOException {
-        Path outside = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-outside-move"));
+    void aMoveThroughASymbolicLinkIsRefused(@TempDir Path outside) throws IOException {
         Files.createSymbolicLink(dir.resolve("agents/a1/dir-link"), outside);
 
         assertEquals("path_escape", assertThrows(ApiException.class,

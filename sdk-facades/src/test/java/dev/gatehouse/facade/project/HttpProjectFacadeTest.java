@@ -110,6 +110,7 @@ class HttpProjectFacadeTest {
     @Test
     void refusedCredentialIsAuthenticationAndTheNextCallWorksOnceItIsFixed() throws Exception {
         Path file = Files.createTempFile("credential", ".txt");
+        file.toFile().deleteOnExit();
         Files.writeString(file, "wrong");
         ServiceEndpoint endpoint = stub.endpoint("project");
         endpoint.setCredentialFile(file);
