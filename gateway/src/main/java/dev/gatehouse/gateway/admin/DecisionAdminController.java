@@ -64,7 +64,7 @@ public class DecisionAdminController {
 
     @Get
     public HttpResponse<?> search(HttpRequest<?> request) {
-        return AdminResponses.answer(queries.parse(parameters(request)), query -> {
+        return AdminResponses.answer(query(request), query -> {
             DecisionPage page = index.search(query, configuration.getScanLimit());
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("decisions", page.decisions().stream().map(DecisionAdminController::summary).toList());
@@ -83,6 +83,12 @@ public class DecisionAdminController {
         });
     }
 
+    /** The request's search, refused also for a parameter it does not take or one given twice. */
+    private AdminResult<DecisionQuery> query(HttpRequest<?> request) {
+        return QueryParameters.withStrays(QueryParameters.strays(request, DecisionQueries.PARAMETERS),
+                queries.parse(parameters(request)));
+    }
+
     /**
      * {@code GET /admin/decisions/export?...} (the search's parameters; {@code limit} is the records per page read):
      * 200 {@code application/x-ndjson}, every record of the whole search newest first, one log line each, exactly as
@@ -90,7 +96,7 @@ public class DecisionAdminController {
      */
     @Get("/export")
     public HttpResponse<?> export(HttpRequest<?> request) {
-        return AdminResponses.answer(queries.parse(parameters(request)),
+        return AdminResponses.answer(query(request),
                 query -> HttpResponse.ok(export(index, query, configuration.getScanLimit()))
                         .header("Cache-Control", "no-store")); // audit records with their arguments
     }

@@ -36,12 +36,17 @@ import java.util.UUID;
  * <li>{@code limit}: 1 to {@value #MAX_LIMIT}, default {@value #DEFAULT_LIMIT}; {@code cursor}: a {@code next}
  * value of an earlier page.</li>
  * </ul>
+ * The admin API also refuses a parameter not in {@link #PARAMETERS} and one given more than once
+ * ({@code QueryParameters.strays}).
  */
 @Singleton
 public class DecisionQueries {
 
     public static final int DEFAULT_LIMIT = 50;
     public static final int MAX_LIMIT = 500;
+    /** Every parameter a search takes; the admin API refuses any other name, and a name given twice. */
+    public static final List<String> PARAMETERS = List.of("from", "to", "agent", "callerKind", "tool", "outcome",
+            "reason", "revision", "method", "limit", "cursor");
     private static final Set<String> CALLER_KINDS = Set.of("thread", "outside_agent", "project_notice");
 
     private final DecisionIndexConfiguration configuration;

@@ -23,6 +23,8 @@ import java.util.Optional;
  * <li>{@code agent}, {@code project}: matched exactly, at most {@value QueryParameters#MAX_TEXT} characters;</li>
  * <li>{@code limit}: 1 to {@value #MAX_LIMIT}, default {@value #DEFAULT_LIMIT}.</li>
  * </ul>
+ * The admin API also refuses a parameter not in {@link #PARAMETERS} and one given more than once
+ * ({@code QueryParameters.strays}).
  * The store not answering throws {@code StoreUnavailableException} (a 503).
  */
 @Singleton
@@ -30,6 +32,8 @@ public class NoticeQueries {
 
     public static final int DEFAULT_LIMIT = 50;
     public static final int MAX_LIMIT = 500;
+    /** Every parameter a listing takes; the admin API refuses any other name, and a name given twice. */
+    public static final List<String> PARAMETERS = List.of("state", "agent", "project", "limit");
 
     /**
      * What a listing shows.

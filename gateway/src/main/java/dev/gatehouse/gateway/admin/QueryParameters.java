@@ -1,6 +1,8 @@
 package dev.gatehouse.gateway.admin;
 
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,6 +36,44 @@ final class QueryParameters {
             return fallback;
         }
         return Integer.parseInt(value);
+    }
+
+    /** The longest parameter name a problem quotes, in characters. */
+    static final int MAX_NAME = 64;
+
+    /**
+     * What is wrong with a search's query string apart from its values: a name the search does not take (a typo such
+     * as {@code outcom=denied} would otherwise widen the search silently) and a name given more than once (which of
+     * its values counts would be a guess). Each is a problem for that name (quoted at most {@value #MAX_NAME}
+     * characters), in the order of the query string.
+     *
+     * @param known the names the search takes, in the order its message lists them
+     */
+    static List<FieldProblem> strays(HttpRequest<?> request, List<String> known) {
+        List<FieldProblem> problems = new ArrayList<>();
+        request.getParameters().forEach((name, values) -> {
+            String quoted = name.length() > MAX_NAME ? name.substring(0, MAX_NAME) + "…" : name;
+            if (!known.contains(name)) {
+                problems.add(FieldProblem.invalid(quoted, "Not a parameter of this search; it takes "
+                        + String.join(", ", known) + "."));
+            } else if (values.size() > 1) {
+                problems.add(FieldProblem.invalid(quoted, "Given " + values.size()
+                        + " times; a search takes one value per parameter."));
+            }
+        });
+        return problems;
+    }
+
+    /** {@code parsed}, refused with {@code strays} first when there are any. */
+    static <T> AdminResult<T> withStrays(List<FieldProblem> strays, AdminResult<T> parsed) {
+        if (strays.isEmpty()) {
+            return parsed;
+        }
+        List<FieldProblem> problems = new ArrayList<>(strays);
+        if (parsed instanceof AdminResult.Refused<T> refused) {
+            problems.addAll(refused.problems());
+        }
+        return new AdminResult.Refused<>(problems);
     }
 
     /** The value stripped, or null when absent or blank. */
