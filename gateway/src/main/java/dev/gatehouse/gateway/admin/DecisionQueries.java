@@ -7,6 +7,7 @@ import static dev.gatehouse.gateway.admin.QueryParameters.text;
 import dev.gatehouse.gateway.decisions.DecisionIndexConfiguration;
 import dev.gatehouse.gateway.decisions.DecisionQuery;
 import dev.gatehouse.gateway.decisions.Outcome;
+import dev.gatehouse.gateway.gate.GateReasons;
 import dev.gatehouse.gateway.policy.api.RevisionHistory;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
@@ -28,10 +29,12 @@ import java.util.UUID;
  * {@link FieldProblem} naming its field; nothing here throws on any input. Blank parameters are no filter.
  * <ul>
  * <li>{@code from}, {@code to}: ISO-8601 times with an offset ({@code 2026-12-01T10:00:00Z}); default the last
- * 24 hours up to now; {@code from} must be before {@code to}, and the range at most {@code max-range}.</li>
+ * 24 hours up to now; each between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z; {@code from} must be before
+ * {@code to}, and the range at most {@code max-range}.</li>
  * <li>{@code callerKind}: {@code thread}, {@code outside_agent} or {@code project_notice}; {@code outcome}:
  * {@code allowed}, {@code denied} or {@code unavailable}.</li>
- * <li>{@code reason}: a code of the reason catalogue of a revision this gateway keeps (docs/domain.md §8).</li>
+ * <li>{@code reason}: a code of the reason catalogue of a revision this gateway keeps (docs/domain.md §8), or one
+ * the PEP gives itself ({@code policy_unavailable}, {@code rate_limited}).</li>
  * <li>{@code agent}, {@code tool}, {@code revision}: matched exactly, at most {@value QueryParameters#MAX_TEXT} characters.</li>
  * <li>{@code limit}: 1 to {@value #MAX_LIMIT}, default {@value #DEFAULT_LIMIT}; {@code cursor}: a {@code next}
  * value of an earlier page.</li>
@@ -47,6 +50,12 @@ public class DecisionQueries {
     /** Every parameter a search takes; the admin API refuses any other name, and a name given twice. */
     public static final List<String> PARAMETERS = List.of("from", "to", "agent", "callerKind", "tool", "outcome",
             "reason", "revision", "method", "limit", "cursor");
+    /**
+     * The earliest and latest time a search takes: a range's default start (a day before its end) and PostgreSQL's
+     * timestamps (up to the year 294276) must hold it, and no decision is older than the epoch.
+     */
+    static final Instant EARLIEST = Instant.parse("1970-01-01T00:00:00Z");
+    static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
     private static final Set<String> CALLER_KINDS = Set.of("thread", "outside_agent", "project_notice");
 
     private final DecisionIndexConfiguration configuration;
@@ -131,9 +140,9 @@ public class DecisionQueries {
                 "A decision id is a UUID, as a denial carries it (structuredContent.decisionId, _meta[\"dev.gatehouse/decisionId\"])."));
     }
 
-    /** The codes of every kept revision's reason catalogue, sorted. */
+    /** The codes of every kept revision's reason catalogue and the PEP's own ({@link GateReasons#CODES}), sorted. */
     public Set<String> knownReasons() {
-        Set<String> codes = new TreeSet<>();
+        Set<String> codes = new TreeSet<>(GateReasons.CODES);
         revisions.kept().forEach(k -> codes.addAll(k.contents().reasons().keySet()));
         return codes;
     }
@@ -145,7 +154,14 @@ public class DecisionQueries {
         }
         try {
             if (value.length() <= 40) {
-                return Optional.of(OffsetDateTime.parse(value).toInstant());
+                Instant time = OffsetDateTime.parse(value).toInstant();
+                if (time.isBefore(EARLIEST) || time.isAfter(LATEST)) {
+                    // Beyond these, a range's default start or the store's own timestamps cannot hold the time.
+                    problems.add(FieldProblem.invalid(field, "A time lies between " + EARLIEST + " and " + LATEST
+                            + "."));
+                    return Optional.empty();
+                }
+                return Optional.of(time);
             }
         } catch (DateTimeParseException e) {
             // answered below

@@ -45,14 +45,16 @@ final class QueryParameters {
      * What is wrong with a search's query string apart from its values: a name the search does not take (a typo such
      * as {@code outcom=denied} would otherwise widen the search silently) and a name given more than once (which of
      * its values counts would be a guess). Each is a problem for that name (quoted at most {@value #MAX_NAME}
-     * characters), in the order of the query string.
+     * code points, never half a character), in the order of the
+     * query string.
      *
      * @param known the names the search takes, in the order its message lists them
      */
     static List<FieldProblem> strays(HttpRequest<?> request, List<String> known) {
         List<FieldProblem> problems = new ArrayList<>();
         request.getParameters().forEach((name, values) -> {
-            String quoted = name.length() > MAX_NAME ? name.substring(0, MAX_NAME) + "…" : name;
+            String quoted = name.codePointCount(0, name.length()) > MAX_NAME
+                    ? name.substring(0, name.offsetByCodePoints(0, MAX_NAME)) + "…" : name;
             if (!known.contains(name)) {
                 problems.add(FieldProblem.invalid(quoted, "Not a parameter of this search; it takes "
                         + String.join(", ", known) + "."));

@@ -16,6 +16,9 @@ public final class GateReasons {
     /** docs/domain.md §10 reason code for a call over its quota or its caller's fair share; retry after the time given. */
     public static final String RATE_LIMITED = "rate_limited";
 
+    /** Every code the PEP itself produces, beside the policy's catalogue. */
+    public static final java.util.Set<String> CODES = java.util.Set.of(POLICY_UNAVAILABLE, RATE_LIMITED);
+
     private GateReasons() {
     }
 

@@ -176,6 +176,14 @@ class DecisionAdminApiTest {
             {"tool=&tool=", "tool"},
             {"limit=5&limit=5", "limit"},
             {"n" + "x".repeat(200) + "=1", "n" + "x".repeat(63) + "…"},
+            // times Java or PostgreSQL cannot hold, or a day before them: once a 500, a 503 and a 400 on "body"
+            {"to=-999999999-01-01T00:00:00Z", "to"},
+            {"to=%2B999999999-12-31T23:59:59.999999999Z", "to"},
+            {"from=%2B999999999-12-31T00:00:00Z&to=%2B999999999-12-31T23:59:59Z", "from"},
+            {"to=%2B294277-01-01T00:00:00Z", "to"},
+            {"to=%2B10000-01-01T00:00:00Z", "to"},
+            {"from=1969-12-31T23:59:59Z", "from"},
+            {"to=0000-01-01T00:00:00Z", "to"},
         };
         for (String[] c : cases) {
             HttpResponse<String> response = get("/admin/decisions?" + c[0]);
@@ -194,6 +202,16 @@ class DecisionAdminApiTest {
         assertEquals(200, get("/admin/decisions?from=&to=&agent=&callerKind=&tool=&outcome=&reason=&revision=&method="
                 + "&limit=&cursor=").statusCode(), "every parameter of the search, each blank");
         assertEquals(200, get("/admin/notices/receipts?state=&agent=&project=&limit=").statusCode());
+        String emoji = "a" + "\uD83D\uDE00".repeat(300);
+        HttpResponse<String> cut = get("/admin/decisions?" + URLEncoder.encode(emoji, StandardCharsets.UTF_8) + "=1");
+        assertEquals(400, cut.statusCode());
+        assertEquals("a" + "\uD83D\uDE00".repeat(63) + "…", JSON.readTree(cut.body()).path("invalid").path(0).asText(),
+                "a long name is cut between characters, never inside one");
+        // the PEP's own codes are searchable like the policy's
+        for (String code : List.of("rate_limited", "policy_unavailable", "capability_missing")) {
+            assertEquals(200, get("/admin/decisions?reason=" + code).statusCode(), code);
+        }
+        assertEquals(200, get("/admin/decisions?from=1970-01-01T00:00:00Z&to=1970-01-02T00:00:00Z").statusCode());
         for (String id : List.of("not-a-uuid", "00000000-0000-0000-0000", "%3Cscript%3E", "1".repeat(300))) {
             HttpResponse<String> response = get("/admin/decisions/" + id);
             assertEquals(400, response.statusCode(), id + ": " + response.body());
