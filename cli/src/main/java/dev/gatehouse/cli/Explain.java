@@ -63,7 +63,8 @@ final class Explain implements Callable<Integer> {
             if (e.derived()) {
                 // A call as written by hand: the facts the gateway derives from its arguments were derived by the
                 // gateway's own fact builder (a logged record's input carries them already).
-                inputFile = Files.createTempFile("gatehouse-explain-input-", ".json");
+                // A record's input file is overwritten rather than left behind unnamed beside a second one.
+                inputFile = record ? inputFile : Files.createTempFile("gatehouse-explain-input-", ".json");
                 Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(inputFile.toFile(), e.input());
                 out.println("note:        derived the facts of the arguments as the gateway does (" + inputFile
                         + ")");

@@ -5,9 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatehouse.review.Opa;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,12 +25,46 @@ class ExplainTest {
     @TempDir
     Path tmp;
 
+    /** What each {@code explain} of the test printed: the input files it names are deleted after the test. */
+    private final List<String> printed = new ArrayList<>();
+
+    private Repo.Result explain(String... args) {
+        String[] command = new String[args.length + 1];
+        command[0] = "explain";
+        System.arraycopy(args, 0, command, 1, args.length);
+        Repo.Result result = Repo.cli(command);
+        printed.add(result.out());
+        return result;
+    }
+
+    private static List<String> explainFiles() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return files.filter(f -> f.getFileName().toString().startsWith("gatehouse-explain-"))
+                    .map(f -> f.toAbsolutePath().toString()).toList();
+        }
+    }
+
+    /**
+     * Deletes the input files {@code explain} wrote for its reproducing command: a user runs that command later, a
+     * test has run it by now, and the files would pile up in the system's temporary folder.
+     */
+    @AfterEach
+    void deleteWrittenInputs() throws IOException {
+        Pattern named = Pattern.compile("(/\\S*gatehouse-explain-[^\\s)]*\\.json)");
+        for (String out : printed) {
+            Matcher file = named.matcher(out);
+            while (file.find()) {
+                Files.deleteIfExists(Path.of(file.group(1)));
+            }
+        }
+    }
+
     @Test
     void explainsADenialWithItsFamilyAndAReproducingCommand() throws Exception {
         Path input = tmp.resolve("input.json");
         Opa.JSON.writeValue(input.toFile(), Repo.input("no_such_tool", Opa.JSON.createObjectNode()));
 
-        Repo.Result r = Repo.cli("explain", "--input", input.toString(), "--policies", Repo.POLICIES.toString());
+        Repo.Result r = explain("--input", input.toString(), "--policies", Repo.POLICIES.toString());
 
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().contains("decision:    DENY"), r.out());
@@ -44,7 +87,7 @@ class ExplainTest {
         var arguments = Opa.JSON.createObjectNode().put("path", "заметки/ノート.md").put("\u0430gentI\u0307d", "a2");
         Opa.JSON.writeValue(input.toFile(), Repo.input("wiki_read", arguments));
 
-        Repo.Result r = Repo.cli("explain", "--input", input.toString(), "--policies", Repo.POLICIES.toString());
+        Repo.Result r = explain("--input", input.toString(), "--policies", Repo.POLICIES.toString());
 
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().contains("derived the facts of the arguments as the gateway does"), r.out());
@@ -59,11 +102,19 @@ class ExplainTest {
         Path file = tmp.resolve("record.json");
         Opa.JSON.writeValue(file.toFile(), record);
 
-        Repo.Result r = Repo.cli("explain", "--input", file.toString());
+        List<String> before = explainFiles();
+        Repo.Result r = explain("--input", file.toString());
 
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().contains("unknown_tool"), r.out());
         assertTrue(r.out().contains("the record's input was written to"), r.out());
+        // once the record's input also needed the derived facts, a second file was written and the first, named
+        // nowhere, was left in the temporary folder: every file the call wrote is one its output names
+        Set<String> named = Pattern.compile("(/\\S*gatehouse-explain-[^\\s)]*\\.json)").matcher(r.out()).results()
+                .map(m -> m.group(1)).collect(Collectors.toSet());
+        Set<String> written = new HashSet<>(explainFiles());
+        written.removeAll(before);
+        assertEquals(written, named, r.out());
     }
 
     @Test
@@ -74,7 +125,7 @@ class ExplainTest {
         Repo.exec(List.of(Repo.opa().binary().toString(), "build", "-t", "wasm", "-e", "gatehouse/authz/decision",
                 "-b", Repo.POLICIES.toString(), "-o", wasm.toString()));
 
-        Repo.Result r = Repo.cli("explain", "--input", input.toString(), "--bundle", wasm.toString());
+        Repo.Result r = explain("--input", input.toString(), "--bundle", wasm.toString());
 
         assertEquals(2, r.rc());
         assertTrue(r.err().contains("rego-bundle.tar.gz"), r.err());
@@ -91,7 +142,7 @@ class ExplainTest {
             Path input = tmp.resolve("not-an-input.json");
             Files.writeString(input, content);
 
-            Repo.Result r = Repo.cli("explain", "--input", input.toString(), "--policies", Repo.POLICIES.toString());
+            Repo.Result r = explain("--input", input.toString(), "--policies", Repo.POLICIES.toString());
 
             assertEquals(2, r.rc(), content + ": " + r.out() + r.err());
             assertTrue(r.err().contains("is not a decision input"), content + ": " + r.err());
@@ -110,7 +161,7 @@ class ExplainTest {
             Path input = tmp.resolve("broken.json");
             Files.writeString(input, content);
 
-            Repo.Result r = Repo.cli("explain", "--input", input.toString(), "--policies", Repo.POLICIES.toString());
+            Repo.Result r = explain("--input", input.toString(), "--policies", Repo.POLICIES.toString());
 
             assertEquals(2, r.rc(), content + ": " + r.out() + r.err());
             assertTrue(r.err().contains("cannot read " + input + " as JSON (line 1, column "), r.err());

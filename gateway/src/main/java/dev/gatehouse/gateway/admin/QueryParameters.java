@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The reading of a search's text parameters that the decision and notice queries share. */
-final class QueryParameters {
+/** The reading of a search's parameters that the decision and notice queries share, in the admin API and the console. */
+public final class QueryParameters {
 
     /** The longest text a filter matches exactly, in characters. */
     static final int MAX_TEXT = 512;
@@ -50,7 +50,7 @@ final class QueryParameters {
      *
      * @param known the names the search takes, in the order its message lists them
      */
-    static List<FieldProblem> strays(HttpRequest<?> request, List<String> known) {
+    public static List<FieldProblem> strays(HttpRequest<?> request, List<String> known) {
         List<FieldProblem> problems = new ArrayList<>();
         request.getParameters().forEach((name, values) -> {
             String quoted = name.codePointCount(0, name.length()) > MAX_NAME
@@ -67,7 +67,7 @@ final class QueryParameters {
     }
 
     /** {@code parsed}, refused with {@code strays} first when there are any. */
-    static <T> AdminResult<T> withStrays(List<FieldProblem> strays, AdminResult<T> parsed) {
+    public static <T> AdminResult<T> withStrays(List<FieldProblem> strays, AdminResult<T> parsed) {
         if (strays.isEmpty()) {
             return parsed;
         }

@@ -5,6 +5,7 @@ import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.DecisionAdminController;
 import dev.gatehouse.gateway.admin.DecisionQueries;
+import dev.gatehouse.gateway.admin.QueryParameters;
 import dev.gatehouse.gateway.decisions.DecisionIndex;
 import dev.gatehouse.gateway.decisions.DecisionIndexConfiguration;
 import dev.gatehouse.gateway.decisions.DecisionPage;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 /**
  * The console's decisions pages, on the same index and the same parameter reading as {@code /admin/decisions}:
@@ -55,6 +57,9 @@ public class DecisionsController {
     /** The search's fields, in the form's order. */
     static final List<String> FIELDS = List.of("from", "to", "agent", "callerKind", "tool", "outcome", "reason",
             "revision");
+    /** Every parameter the pages take: the API's search's and {@code decisionId}; any other is a problem shown. */
+    static final List<String> PARAMETERS = Stream.concat(Stream.of("decisionId"),
+            DecisionQueries.PARAMETERS.stream()).toList();
 
     private final DecisionIndex index;
     private final DecisionQueries queries;
@@ -92,7 +97,8 @@ public class DecisionsController {
         filters.put("decisionId", decisionId);
         Map<String, String> searched = new LinkedHashMap<>(parameters);
         searched.remove("decisionId");
-        AdminResult<DecisionQuery> query = queries.parse(searched);
+        AdminResult<DecisionQuery> query = QueryParameters.withStrays(QueryParameters.strays(request, PARAMETERS),
+                queries.parse(searched));
         problems.putAll(ConsoleForms.problems(query));
         Optional<DecisionPage> page = query instanceof AdminResult.Done<DecisionQuery> done && problems.isEmpty()
                 ? Optional.of(index.search(done.value(), configuration.getScanLimit())) : Optional.empty();
@@ -102,6 +108,8 @@ public class DecisionsController {
         model.put("problems", problems);
         model.put("next", page.flatMap(DecisionPage::next).map(cursor -> Links.decisions(filters, cursor.token())));
         model.put("export", Links.decisionsExport(filters));
+        model.put("others", ConsoleForms.others(problems, Stream.concat(Stream.of("decisionId"), FIELDS.stream())
+                .toList()));
         model.put("narrow", DecisionAdminController.NARROW);
         return HttpResponse.status(problems.isEmpty() ? HttpStatus.OK : HttpStatus.BAD_REQUEST)
                 .body(ConsolePages.view("console/decisions", ConsolePages.page("Decisions", "decisions", operator),
@@ -112,7 +120,10 @@ public class DecisionsController {
     @Get(value = "/export")
     @Produces({DecisionAdminController.EXPORT_TYPE, MediaType.TEXT_HTML})
     public HttpResponse<?> export(Authentication operator, HttpRequest<?> request) {
-        AdminResult<DecisionQuery> query = queries.parse(DecisionAdminController.parameters(request));
+        Map<String, String> parameters = new LinkedHashMap<>(DecisionAdminController.parameters(request));
+        parameters.remove("decisionId"); // taken, as by the search page, which goes to that decision instead
+        AdminResult<DecisionQuery> query = QueryParameters.withStrays(QueryParameters.strays(request, PARAMETERS),
+                queries.parse(parameters));
         if (query instanceof AdminResult.Done<DecisionQuery> done) {
             return HttpResponse.ok(DecisionAdminController.export(index, done.value(), configuration.getScanLimit()));
         }

@@ -3,6 +3,7 @@ package dev.gatehouse.gateway.console;
 import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.DecisionAdminController;
 import dev.gatehouse.gateway.admin.NoticeQueries;
+import dev.gatehouse.gateway.admin.QueryParameters;
 import dev.gatehouse.gateway.notice.NoticeProperties;
 import dev.gatehouse.gateway.notice.NoticeQuery;
 import dev.gatehouse.gateway.notice.NoticeState;
@@ -50,7 +51,8 @@ public class NoticesController {
         Map<String, String> parameters = DecisionAdminController.parameters(request);
         Map<String, String> filters = new LinkedHashMap<>();
         FIELDS.forEach(field -> filters.put(field, parameters.getOrDefault(field, "").strip()));
-        AdminResult<NoticeQuery> query = queries.parse(filters);
+        AdminResult<NoticeQuery> query = QueryParameters.withStrays(QueryParameters.strays(request,
+                NoticeQueries.PARAMETERS), queries.parse(filters));
         Map<String, String> problems = ConsoleForms.problems(query);
         Optional<NoticeQueries.Listing> listing = query instanceof AdminResult.Done<NoticeQuery> done
                 ? Optional.of(queries.find(done.value())) : Optional.empty();
@@ -71,6 +73,7 @@ public class NoticesController {
         model.put("hold", status.hold());
         model.put("filters", filters);
         model.put("problems", problems);
+        model.put("others", ConsoleForms.others(problems, FIELDS));
         model.put("listing", listing);
         model.put("byState", byState);
         model.put("everyState", Links.notices(everyState));

@@ -171,6 +171,15 @@ class ConsoleDecisionsTest {
             assertEquals(400, page.statusCode(), c[0]);
             assertTrue(page.body().contains("id=\"" + c[1] + "\""), c[0] + ": " + page.body());
         }
+        // a misspelt or repeated parameter would widen or guess the search: the page says so and lists nothing
+        for (String[] c : new String[][] {{"outcom=denied", "<code>outcom</code>"}, {"cursor=nope", "<code>cursor</code>"},
+            {"tool=wiki_read&tool=wiki_write", "id=\"f-tool-error\""}}) {
+            HttpResponse<String> page = get("/console/decisions?" + c[0], cookie);
+            assertEquals(400, page.statusCode(), c[0]);
+            assertTrue(page.body().contains(c[1]), c[0] + ": " + page.body());
+            assertEquals(400, get("/console/decisions/export?" + c[0], cookie).statusCode(), "export " + c[0]);
+        }
+        assertTrue(get("/console/decisions?outcom=denied", cookie).body().contains("This search was not run"));
         assertEquals(404, get("/console/decisions/" + UUID.randomUUID(), cookie).statusCode());
         assertEquals(404, get("/console/decisions/%3Cb%3E", cookie).statusCode());
     }

@@ -219,6 +219,12 @@ class ConsoleNoticesTest {
             assertEquals(400, page.statusCode(), c[0]);
             assertTrue(page.body().contains("id=\"" + c[1] + "\""), c[0] + ": " + page.body());
         }
+        HttpResponse<String> misspelt = get("/console/notices?stat=pending");
+        assertEquals(400, misspelt.statusCode());
+        assertTrue(misspelt.body().contains("This search was not run: <code>stat</code>"), misspelt.body());
+        HttpResponse<String> twice = get("/console/notices?state=delivered&state=pending");
+        assertEquals(400, twice.statusCode());
+        assertTrue(twice.body().contains("id=\"f-state-error\""), twice.body());
     }
 
     @Test

@@ -203,6 +203,11 @@ class ConsoleBrowserIT {
         assertEquals(Boolean.TRUE, console.js("const t = document.querySelector('div[aria-label=Decisions]');"
                 + " return t.scrollWidth <= t.clientWidth"), "the decisions table fits 1280 px: no sideways scroll");
         console.look("decisions");
+        browser.get(stack.baseUrl() + "/console/decisions?outcom=denied"); // misspelt: the search is not run
+        String refused = browser.findElement(By.cssSelector("main [role=alert]")).getText();
+        assertTrue(refused.contains("This search was not run: outcom"), refused);
+        assertTrue(browser.findElements(By.cssSelector("div[aria-label=Decisions]")).isEmpty(), "nothing listed");
+        console.look("decisions-misspelt");
         browser.get(stack.baseUrl() + "/console/decisions");
         console.fill("decisionId", id);
         console.submit("form[action='/console/decisions'] button[type=submit]");
