@@ -28,6 +28,23 @@ public final class Utf8 {
         return decode(bytes).map(CharBuffer::toString);
     }
 
+    /**
+     * True when {@code text} has no unpaired UTF-16 surrogate, so it is Unicode text and encodes to UTF-8 as it is.
+     * Well-formed UTF-8 bytes never decode to one, but a JSON escape does ({@code "\ud800"} alone): I-JSON
+     * (RFC 7493 §2.1) forbids them, and PostgreSQL and every UTF-8 writer would store a {@code ?} instead.
+     */
+    public static boolean wellFormed(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static Optional<CharBuffer> decode(byte[] bytes) {
         try {
             return Optional.of(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)

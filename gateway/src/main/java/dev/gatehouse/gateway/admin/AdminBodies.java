@@ -1,6 +1,8 @@
 package dev.gatehouse.gateway.admin;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -15,6 +17,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.gatehouse.gateway.Utf8;
 import io.micronaut.core.annotation.Nullable;
+import java.io.IOException;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -44,6 +47,11 @@ final class AdminBodies {
         if (body.get().isBlank()) {
             return AdminResult.refused(FieldProblem.invalid(BODY_FIELD, "A JSON object is required."));
         }
+        Optional<String> unpaired = unpairedSurrogate(body.get());
+        if (unpaired.isPresent()) {
+            return AdminResult.refused(FieldProblem.invalid(unpaired.get(),
+                    "Holds an unpaired surrogate escape (such as \\ud800 alone); text must be Unicode."));
+        }
         try {
             T value = STRICT.readValue(body.get(), type);
             if (value == null) {
@@ -65,6 +73,29 @@ final class AdminBodies {
         } catch (JacksonException notJson) {
             return AdminResult.refused(FieldProblem.invalid(BODY_FIELD, "Not valid JSON."));
         }
+    }
+
+    /**
+     * Where the first string or member name with an unpaired surrogate escape is ({@code project.projectServiceProjectId},
+     * or {@code body} for a member name or the top level); empty when there is none, or when the body is no JSON (the
+     * read reports that).
+     */
+    private static Optional<String> unpairedSurrogate(String body) {
+        try (JsonParser parser = STRICT.getFactory().createParser(body)) {
+            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                if (token == JsonToken.VALUE_STRING && !Utf8.wellFormed(parser.getText())) {
+                    String at = parser.getParsingContext().pathAsPointer().toString().substring(1)
+                            .replace('/', '.');
+                    return Optional.of(at.isEmpty() ? BODY_FIELD : at);
+                }
+                if (token == JsonToken.FIELD_NAME && !Utf8.wellFormed(parser.currentName())) {
+                    return Optional.of(BODY_FIELD);
+                }
+            }
+        } catch (IOException | RuntimeException notJson) {
+            return Optional.empty();
+        }
+        return Optional.empty();
     }
 
     private static String path(JsonMappingException problem) {

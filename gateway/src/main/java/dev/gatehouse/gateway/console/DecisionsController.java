@@ -108,8 +108,6 @@ public class DecisionsController {
         model.put("problems", problems);
         model.put("next", page.flatMap(DecisionPage::next).map(cursor -> Links.decisions(filters, cursor.token())));
         model.put("export", Links.decisionsExport(filters));
-        model.put("others", ConsoleForms.others(problems, Stream.concat(Stream.of("decisionId"), FIELDS.stream())
-                .toList()));
         model.put("narrow", DecisionAdminController.NARROW);
         return HttpResponse.status(problems.isEmpty() ? HttpStatus.OK : HttpStatus.BAD_REQUEST)
                 .body(ConsolePages.view("console/decisions", ConsolePages.page("Decisions", "decisions", operator),

@@ -158,6 +158,37 @@ class AdminBodiesTest {
         assertEquals(404, admin("GET", "/admin/agents/strict-3", null).statusCode(), "nothing was written");
     }
 
+    /**
+     * A string escape that leaves a surrogate unpaired (a new user's trial found {@code "\\udc00\\ud800"} answered
+     * as stored and then read back as {@code ??}): 400 {@code invalid_fields} naming the member, nothing written; a
+     * pair is one character and is kept.
+     */
+    @Test
+    void everyAdminBodyRefusesUnpairedSurrogateEscapesNamingTheMember() throws Exception {
+        Map<String, String[]> writes = Map.of(
+                "/admin/sessions", new String[] {"POST", "threadId"},
+                "/admin/outside-agents", new String[] {"PUT", "issuer"},
+                "/admin/notices/agents/strict-4", new String[] {"PUT", "projectClientId"},
+                "/admin/service-clients/wiki/credential", new String[] {"PUT", "credential"});
+        for (String escape : List.of("\\ud800", "\\udc00", "a\\udc00\\ud800b", "\\ud800x", "x\\udbff")) {
+            for (Map.Entry<String, String[]> write : writes.entrySet()) {
+                String body = "{\"" + write.getValue()[1] + "\":\"" + escape + "\"}";
+                assertInvalid(send(write.getValue()[0], write.getKey(), body.getBytes(StandardCharsets.UTF_8)),
+                        write.getValue()[1], write.getKey() + " " + body);
+            }
+            String nested = "{\"project\":{\"enabled\":true,\"projectServiceProjectId\":\"" + escape + "\"}}";
+            assertInvalid(send("PUT", "/admin/agents/strict-4", nested.getBytes(StandardCharsets.UTF_8)),
+                    "project.projectServiceProjectId", nested);
+            String name = "{\"" + escape + "\":true}";
+            assertInvalid(send("PUT", "/admin/agents/strict-4", name.getBytes(StandardCharsets.UTF_8)), "body", name);
+        }
+        assertEquals(404, admin("GET", "/admin/agents/strict-4", null).statusCode(), "nothing was written");
+        String pair = "{\"project\":{\"enabled\":true,\"projectServiceProjectId\":\"p\\ud83d\\ude00\"}}";
+        assertEquals(200, send("PUT", "/admin/agents/strict-4", pair.getBytes(StandardCharsets.UTF_8)).statusCode());
+        assertEquals("p\uD83D\uDE00", JSON.readTree(admin("GET", "/admin/agents/strict-4", null).body())
+                .path("project").path("projectServiceProjectId").asText(), "the pair is kept as one character");
+    }
+
     private HttpResponse<String> send(String method, String path, byte[] body) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getPort() + path))
                 .method(method, HttpRequest.BodyPublishers.ofByteArray(body))

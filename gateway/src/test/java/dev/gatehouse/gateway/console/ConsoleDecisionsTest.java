@@ -179,7 +179,7 @@ class ConsoleDecisionsTest {
             assertTrue(page.body().contains(c[1]), c[0] + ": " + page.body());
             assertEquals(400, get("/console/decisions/export?" + c[0], cookie).statusCode(), "export " + c[0]);
         }
-        assertTrue(get("/console/decisions?outcom=denied", cookie).body().contains("This search was not run"));
+        assertTrue(get("/console/decisions?outcom=denied", cookie).body().contains("The parameter <code>outcom</code>: Not a parameter of this search"));
         assertEquals(404, get("/console/decisions/" + UUID.randomUUID(), cookie).statusCode());
         assertEquals(404, get("/console/decisions/%3Cb%3E", cookie).statusCode());
     }

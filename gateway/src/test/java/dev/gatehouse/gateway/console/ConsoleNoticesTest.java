@@ -221,7 +221,7 @@ class ConsoleNoticesTest {
         }
         HttpResponse<String> misspelt = get("/console/notices?stat=pending");
         assertEquals(400, misspelt.statusCode());
-        assertTrue(misspelt.body().contains("This search was not run: <code>stat</code>"), misspelt.body());
+        assertTrue(misspelt.body().contains("The parameter <code>stat</code>: Not a parameter of this search"), misspelt.body());
         HttpResponse<String> twice = get("/console/notices?state=delivered&state=pending");
         assertEquals(400, twice.statusCode());
         assertTrue(twice.body().contains("id=\"f-state-error\""), twice.body());

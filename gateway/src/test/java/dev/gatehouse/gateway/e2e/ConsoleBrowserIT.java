@@ -205,7 +205,7 @@ class ConsoleBrowserIT {
         console.look("decisions");
         browser.get(stack.baseUrl() + "/console/decisions?outcom=denied"); // misspelt: the search is not run
         String refused = browser.findElement(By.cssSelector("main [role=alert]")).getText();
-        assertTrue(refused.contains("This search was not run: outcom"), refused);
+        assertTrue(refused.contains("The parameter outcom: Not a parameter of this search"), refused);
         assertTrue(browser.findElements(By.cssSelector("div[aria-label=Decisions]")).isEmpty(), "nothing listed");
         console.look("decisions-misspelt");
         browser.get(stack.baseUrl() + "/console/decisions");

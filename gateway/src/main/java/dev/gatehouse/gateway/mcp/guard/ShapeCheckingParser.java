@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import dev.gatehouse.facts.ArgumentKeys;
+import dev.gatehouse.gateway.Utf8;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -16,7 +17,8 @@ import java.util.Set;
  * The guard's shape rules, checked on each token as Jackson reads the body into its tree, so a body is parsed once
  * (issue "the gate's own cost": it was read twice, once to check and once to build the tree): depth, member names
  * unique per object when compared without case, and at the protocol levels (the message object and its
- * {@code params}) no look-alike of a protocol member name and no two names that fold alike. A broken rule ends the
+ * {@code params}) no look-alike of a protocol member name and no two names that fold alike; and no string or member
+ * name with an unpaired surrogate escape (I-JSON, RFC 7493 §2.1). A broken rule ends the
  * read with {@link Refused}. Every way a reader can advance goes through {@link #nextToken}, so no token is skipped
  * unchecked.
  */
@@ -84,9 +86,20 @@ final class ShapeCheckingParser extends JsonParserDelegate {
                 objects.pop();
             }
             case END_ARRAY -> depth--;
-            case FIELD_NAME -> name(delegate.currentName());
+            case FIELD_NAME -> {
+                unicode(delegate.currentName());
+                name(delegate.currentName());
+            }
+            case VALUE_STRING -> unicode(delegate.getText());
             default -> {
             }
+        }
+    }
+
+    /** A string escape that leaves a surrogate unpaired is no text: every later layer would store a {@code ?}. */
+    private static void unicode(String text) throws Refused {
+        if (!Utf8.wellFormed(text)) {
+            throw new Refused("a string or member name holds an unpaired surrogate escape (such as \\ud800 alone)");
         }
     }
 

@@ -2,9 +2,11 @@ package dev.gatehouse.gateway.mcp.guard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -162,6 +164,28 @@ class JsonRpcGuardTest {
         assertEquals("123456789012345678901234567890", arguments.get("long").bigIntegerValue().toString());
         assertEquals("\u00e9\n", arguments.get("text").textValue());
         assertEquals("[1,null,true]", arguments.get("list").toString());
+    }
+
+    /**
+     * A string escape that leaves a surrogate unpaired (a new user's trial found {@code "A\\ud800B"} stored as
+     * {@code A?B} and a path logged as {@code ?.md}), in a value or a member name, at any depth: refused; a pair is
+     * one character and passes.
+     */
+    @ParameterizedTest(name = "unpaired {0}")
+    @ValueSource(strings = {"\\ud800", "\\udc00", "a\\ud800b", "\\udc00\\ud800", "\\ud800\\ud800", "x\\udbff",
+        "\\udfff\\ud83d\\ude00"})
+    void unpairedSurrogateEscapesAreRefusedInValuesAndNames(String escape) {
+        for (String body : List.of(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"wiki_write\","
+                        + "\"arguments\":{\"path\":\"p.md\",\"content\":\"" + escape + "\"}}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"wiki_read\","
+                        + "\"arguments\":{\"" + escape + "\":[{\"a\":\"b\"}]}}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":\"" + escape + "\",\"method\":\"ping\"}")) {
+            Rejection rejection = refused(body);
+            assertTrue(rejection.message().contains("unpaired surrogate"), body + ": " + rejection.message());
+        }
+        passed("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"wiki_write\","
+                + "\"arguments\":{\"path\":\"\\ud83d\\ude00.md\",\"content\":\"\\ud83d\\ude00\"}}}");
     }
 
     /**
