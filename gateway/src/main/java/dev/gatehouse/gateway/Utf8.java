@@ -36,7 +36,9 @@ public final class Utf8 {
     public static boolean wellFormed(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1));
+            if (pair) {
                 i++;
             } else if (Character.isSurrogate(c)) {
                 return false;

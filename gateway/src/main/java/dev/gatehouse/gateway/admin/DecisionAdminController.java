@@ -85,8 +85,7 @@ public class DecisionAdminController {
 
     /** The request's search, refused also for a parameter it does not take or one given twice. */
     private AdminResult<DecisionQuery> query(HttpRequest<?> request) {
-        return QueryParameters.withStrays(QueryParameters.strays(request, DecisionQueries.PARAMETERS),
-                queries.parse(parameters(request)));
+        return QueryParameters.strict(request, DecisionQueries.PARAMETERS, queries.parse(parameters(request)));
     }
 
     /**

@@ -40,7 +40,7 @@ import java.util.UUID;
  * value of an earlier page.</li>
  * </ul>
  * The admin API also refuses a parameter not in {@link #PARAMETERS} and one given more than once
- * ({@code QueryParameters.strays}).
+ * ({@code QueryParameters.strict}).
  */
 @Singleton
 public class DecisionQueries {

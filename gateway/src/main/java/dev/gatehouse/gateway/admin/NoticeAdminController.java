@@ -74,8 +74,8 @@ public class NoticeAdminController {
 
     @Get("/receipts")
     public HttpResponse<?> receipts(HttpRequest<?> request) {
-        return AdminResponses.answer(QueryParameters.withStrays(QueryParameters.strays(request,
-                NoticeQueries.PARAMETERS), queries.parse(DecisionAdminController.parameters(request))),
+        return AdminResponses.answer(QueryParameters.strict(request, NoticeQueries.PARAMETERS,
+                queries.parse(DecisionAdminController.parameters(request))),
                 query -> HttpResponse.ok(listing(queries.find(query))));
     }
 

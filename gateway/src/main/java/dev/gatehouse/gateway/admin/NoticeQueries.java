@@ -24,7 +24,7 @@ import java.util.Optional;
  * <li>{@code limit}: 1 to {@value #MAX_LIMIT}, default {@value #DEFAULT_LIMIT}.</li>
  * </ul>
  * The admin API also refuses a parameter not in {@link #PARAMETERS} and one given more than once
- * ({@code QueryParameters.strays}).
+ * ({@code QueryParameters.strict}).
  * The store not answering throws {@code StoreUnavailableException} (a 503).
  */
 @Singleton

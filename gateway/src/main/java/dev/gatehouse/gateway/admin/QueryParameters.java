@@ -38,19 +38,18 @@ public final class QueryParameters {
         return Integer.parseInt(value);
     }
 
-    /** The longest parameter name a problem quotes, in characters. */
+    /** The longest parameter name a problem quotes, in code points. */
     static final int MAX_NAME = 64;
 
     /**
-     * What is wrong with a search's query string apart from its values: a name the search does not take (a typo such
-     * as {@code outcom=denied} would otherwise widen the search silently) and a name given more than once (which of
-     * its values counts would be a guess). Each is a problem for that name (quoted at most {@value #MAX_NAME}
-     * code points, never half a character), in the order of the
-     * query string.
+     * {@code parsed}, refused also for what is wrong with the request's query string apart from its values: a name
+     * not in {@code known} (a typo such as {@code outcom=denied} would otherwise widen the search silently) and a name
+     * given more than once (which of its values counts would be a guess). Those problems come first, in the order of
+     * the query string, each for its name (quoted at most {@value #MAX_NAME} code points, never half a character).
      *
      * @param known the names the search takes, in the order its message lists them
      */
-    public static List<FieldProblem> strays(HttpRequest<?> request, List<String> known) {
+    public static <T> AdminResult<T> strict(HttpRequest<?> request, List<String> known, AdminResult<T> parsed) {
         List<FieldProblem> problems = new ArrayList<>();
         request.getParameters().forEach((name, values) -> {
             String quoted = name.codePointCount(0, name.length()) > MAX_NAME
@@ -63,15 +62,9 @@ public final class QueryParameters {
                         + " times; a search takes one value per parameter."));
             }
         });
-        return problems;
-    }
-
-    /** {@code parsed}, refused with {@code strays} first when there are any. */
-    public static <T> AdminResult<T> withStrays(List<FieldProblem> strays, AdminResult<T> parsed) {
-        if (strays.isEmpty()) {
+        if (problems.isEmpty()) {
             return parsed;
         }
-        List<FieldProblem> problems = new ArrayList<>(strays);
         if (parsed instanceof AdminResult.Refused<T> refused) {
             problems.addAll(refused.problems());
         }

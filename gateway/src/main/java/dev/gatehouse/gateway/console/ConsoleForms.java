@@ -3,7 +3,6 @@ package dev.gatehouse.gateway.console;
 import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.FieldProblem;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,12 +23,5 @@ final class ConsoleForms {
             }
         }
         return problems;
-    }
-
-    /** The problems of {@code problems} that no field of {@code shown} shows: a page lists them above its form. */
-    static Map<String, String> others(Map<String, String> problems, List<String> shown) {
-        Map<String, String> others = new LinkedHashMap<>(problems);
-        others.keySet().removeAll(shown);
-        return others;
     }
 }

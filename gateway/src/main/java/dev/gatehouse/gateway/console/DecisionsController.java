@@ -97,8 +97,7 @@ public class DecisionsController {
         filters.put("decisionId", decisionId);
         Map<String, String> searched = new LinkedHashMap<>(parameters);
         searched.remove("decisionId");
-        AdminResult<DecisionQuery> query = QueryParameters.withStrays(QueryParameters.strays(request, PARAMETERS),
-                queries.parse(searched));
+        AdminResult<DecisionQuery> query = QueryParameters.strict(request, PARAMETERS, queries.parse(searched));
         problems.putAll(ConsoleForms.problems(query));
         Optional<DecisionPage> page = query instanceof AdminResult.Done<DecisionQuery> done && problems.isEmpty()
                 ? Optional.of(index.search(done.value(), configuration.getScanLimit())) : Optional.empty();
@@ -120,8 +119,7 @@ public class DecisionsController {
     public HttpResponse<?> export(Authentication operator, HttpRequest<?> request) {
         Map<String, String> parameters = new LinkedHashMap<>(DecisionAdminController.parameters(request));
         parameters.remove("decisionId"); // taken, as by the search page, which goes to that decision instead
-        AdminResult<DecisionQuery> query = QueryParameters.withStrays(QueryParameters.strays(request, PARAMETERS),
-                queries.parse(parameters));
+        AdminResult<DecisionQuery> query = QueryParameters.strict(request, PARAMETERS, queries.parse(parameters));
         if (query instanceof AdminResult.Done<DecisionQuery> done) {
             return HttpResponse.ok(DecisionAdminController.export(index, done.value(), configuration.getScanLimit()));
         }

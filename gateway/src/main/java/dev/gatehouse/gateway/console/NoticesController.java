@@ -51,8 +51,8 @@ public class NoticesController {
         Map<String, String> parameters = DecisionAdminController.parameters(request);
         Map<String, String> filters = new LinkedHashMap<>();
         FIELDS.forEach(field -> filters.put(field, parameters.getOrDefault(field, "").strip()));
-        AdminResult<NoticeQuery> query = QueryParameters.withStrays(QueryParameters.strays(request,
-                NoticeQueries.PARAMETERS), queries.parse(filters));
+        AdminResult<NoticeQuery> query = QueryParameters.strict(request, NoticeQueries.PARAMETERS,
+                queries.parse(filters));
         Map<String, String> problems = ConsoleForms.problems(query);
         Optional<NoticeQueries.Listing> listing = query instanceof AdminResult.Done<NoticeQuery> done
                 ? Optional.of(queries.find(done.value())) : Optional.empty();
@@ -73,7 +73,6 @@ public class NoticesController {
         model.put("hold", status.hold());
         model.put("filters", filters);
         model.put("problems", problems);
-        model.put("others", ConsoleForms.others(problems, FIELDS));
         model.put("listing", listing);
         model.put("byState", byState);
         model.put("everyState", Links.notices(everyState));

@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.gate;
 
 import dev.gatehouse.gateway.policy.api.Decision.Reason;
+import java.util.Set;
 
 /**
  * The reasons the PEP itself produces. Every other reason code comes from the policy: {@code policy_unavailable} says
@@ -17,7 +18,7 @@ public final class GateReasons {
     public static final String RATE_LIMITED = "rate_limited";
 
     /** Every code the PEP itself produces, beside the policy's catalogue. */
-    public static final java.util.Set<String> CODES = java.util.Set.of(POLICY_UNAVAILABLE, RATE_LIMITED);
+    public static final Set<String> CODES = Set.of(POLICY_UNAVAILABLE, RATE_LIMITED);
 
     private GateReasons() {
     }
