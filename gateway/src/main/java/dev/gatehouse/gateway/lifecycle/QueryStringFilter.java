@@ -17,36 +17,42 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Refuses a request whose raw query string is not a valid URI query before anything parses it: 400
- * {@code {"error":"invalid_request","message":…}} and one WARN line without a stack. Valid means RFC 3986 §3.4
- * characters only, every {@code %} followed by two hex digits, and the decoded bytes well-formed UTF-8 without NUL.
- * Without it the container's and Micronaut's own parsing throw on such input and answer 500.
+ * Refuses a request whose raw query string is not a valid URI query, or whose raw path's escapes are not, before
+ * anything parses them: 400 {@code {"error":"invalid_request","message":…}} and one WARN line without a stack. Valid
+ * means RFC 3986 characters only (§3.3, §3.4), every {@code %} followed by two hex digits, and the decoded bytes
+ * well-formed UTF-8 without NUL. Without it the container's and Micronaut's own parsing throw on such a query and
+ * answer 500, and decode such a path id ({@code /admin/agents/%ff}) to U+FFFD, so two ids named one record.
  */
 public final class QueryStringFilter implements Filter {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueryStringFilter.class);
     static final String BODY = "{\"error\":\"invalid_request\","
             + "\"message\":\"the request's query string is not a valid URI query\"}";
-    /** RFC 3986: unreserved, sub-delims, ':' '@' '/' '?' ('%' is checked apart). */
+    static final String PATH_BODY = "{\"error\":\"invalid_request\","
+            + "\"message\":\"the request's path is not a valid URI path\"}";
+    /** RFC 3986: unreserved, sub-delims, ':' '@' '/' '?' ('%' is checked apart); a path has no '?' left in it. */
     private static final String ALLOWED_MARKS = "-._~!$&'()*+,;=:@/?";
 
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
-        String query = ((HttpServletRequest) request).getQueryString();
-        if (query == null || valid(query)) {
+        HttpServletRequest http = (HttpServletRequest) request;
+        String query = http.getQueryString();
+        boolean pathValid = valid(http.getRequestURI());
+        if (pathValid && (query == null || valid(query))) {
             chain.doFilter(request, response);
             return;
         }
-        LOG.warn("refused a request to {} with an invalid query string", ((HttpServletRequest) request).getRequestURI());
-        HttpServletResponse http = (HttpServletResponse) response;
-        http.setStatus(HttpServletResponse.SC_BAD_REQUEST);
-        http.setContentType("application/json");
-        http.setCharacterEncoding("UTF-8");
-        http.getWriter().write(BODY);
+        LOG.warn("refused a request to {} with an invalid {}", http.getRequestURI(),
+                pathValid ? "query string" : "path");
+        HttpServletResponse answer = (HttpServletResponse) response;
+        answer.setStatus(HttpServletResponse.SC_BAD_REQUEST);
+        answer.setContentType("application/json");
+        answer.setCharacterEncoding("UTF-8");
+        answer.getWriter().write(pathValid ? BODY : PATH_BODY);
     }
 
-    /** Whether {@code query} (raw, as sent) is a valid URI query whose escapes decode to UTF-8 without NUL. */
+    /** Whether {@code query} (raw, as sent; or a raw path) is valid URI text whose escapes decode to UTF-8 without NUL. */
     static boolean valid(String query) {
         ByteBuffer bytes = ByteBuffer.allocate(query.length());
         for (int i = 0; i < query.length(); i++) {

@@ -51,6 +51,26 @@ class InvalidQueryStringTest {
         }
     }
 
+    /**
+     * Escapes in a path that are not UTF-8 (a new user's trial: {@code PUT /admin/agents/%ff} and
+     * {@code /admin/agents/%ED%A0%80} both wrote the agent U+FFFD): 400 JSON on every path family; UTF-8 escapes pass.
+     */
+    @Test
+    void pathEscapesThatAreNotUtf8AreRefusedWith400Json() throws Exception {
+        for (String path : List.of("/admin/agents/", "/admin/notices/agents/", "/console/decisions/", "/health/",
+                "/nonexistent/")) {
+            for (String bad : List.of("%ff", "%ED%A0%80", "%c3%28", "%e2%82", "%c0%af", "a%ffb")) {
+                for (boolean credential : List.of(false, true)) {
+                    RawHttp.Response response = send(path + bad, credential);
+                    assertRefused(response, path + bad);
+                    assertTrue(response.body().contains("path"), path + bad + " " + response.body());
+                }
+            }
+        }
+        assertEquals(404, send("/admin/agents/%C3%A9-unknown", true).status(), "a UTF-8 escape is an id like any");
+        assertTrue(QueryStringFilter.valid("/admin/agents/%F0%9F%98%80"));
+    }
+
     @Test
     void aSpaceInTheRequestTargetIsRefusedWithJsonByTheContainer() throws Exception {
         for (String path : PATHS) {
