@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.admin;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -18,15 +19,20 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.gatehouse.gateway.Utf8;
 import io.micronaut.core.annotation.Nullable;
 import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * The one reader of admin API request bodies: a JSON object in UTF-8 whose members are all known, each given once, and
  * of their declared type. An unknown member, a wrong type (no coercion: {@code "yes"} or {@code 1} is not a boolean,
- * {@code 5} is not a string, a number beyond a member's range is not of its type), a body that is not UTF-8 ({@link Utf8}) or not JSON (a member given twice included), or
- * no body at all is refused with an {@code invalid_fields} problem naming the
- * member ({@code wiki.raed}; {@code body} for the whole), before anything is written.
+ * {@code 5} is not a string, a number beyond a member's range is not of its type), a member given twice in one
+ * object, a body that is not UTF-8 ({@link Utf8}) or not JSON, or no body at all is refused with an
+ * {@code invalid_fields} problem naming the member ({@code wiki.raed}; {@code body} for the whole), before anything
+ * is written.
  */
 final class AdminBodies {
 
@@ -34,6 +40,9 @@ final class AdminBodies {
     static final String BODY_FIELD = "body";
 
     private static final ObjectMapper STRICT = strict();
+    private static final JsonFactory LENIENT = new JsonFactory();
+    private static final String UNPAIRED =
+            "Holds an unpaired surrogate escape (such as \\ud800 alone); text must be Unicode.";
 
     private AdminBodies() {
     }
@@ -47,10 +56,9 @@ final class AdminBodies {
         if (body.get().isBlank()) {
             return AdminResult.refused(FieldProblem.invalid(BODY_FIELD, "A JSON object is required."));
         }
-        Optional<String> unpaired = unpairedSurrogate(body.get());
-        if (unpaired.isPresent()) {
-            return AdminResult.refused(FieldProblem.invalid(unpaired.get(),
-                    "Holds an unpaired surrogate escape (such as \\ud800 alone); text must be Unicode."));
+        Optional<FieldProblem> member = memberProblem(body.get());
+        if (member.isPresent()) {
+            return AdminResult.refused(member.get());
         }
         try {
             T value = STRICT.readValue(body.get(), type);
@@ -76,26 +84,39 @@ final class AdminBodies {
     }
 
     /**
-     * Where the first string or member name with an unpaired surrogate escape is ({@code project.projectServiceProjectId},
-     * or {@code body} for a member name or the top level); empty when there is none, or when the body is no JSON (the
-     * read reports that).
+     * The first problem of the body's text that the typed read would not name: a member given twice in one object
+     * (named by its path, {@code project.projectServiceProjectId}; Jackson's duplicate detection only says "not
+     * JSON"), or a string or member name with an unpaired surrogate escape (named by its path, or {@code body} for a
+     * member name or the top level). Empty when there is none, or when the body is no JSON (the read reports that).
      */
-    private static Optional<String> unpairedSurrogate(String body) {
-        try (JsonParser parser = STRICT.getFactory().createParser(body)) {
+    private static Optional<FieldProblem> memberProblem(String body) {
+        // The plain factory: with duplicate detection on, the parser would throw before naming the member.
+        try (JsonParser parser = LENIENT.createParser(body)) {
+            Deque<Set<String>> names = new ArrayDeque<>();
             for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
-                if (token == JsonToken.VALUE_STRING && !Utf8.wellFormed(parser.getText())) {
-                    String at = parser.getParsingContext().pathAsPointer().toString().substring(1)
-                            .replace('/', '.');
-                    return Optional.of(at.isEmpty() ? BODY_FIELD : at);
-                }
-                if (token == JsonToken.FIELD_NAME && !Utf8.wellFormed(parser.currentName())) {
-                    return Optional.of(BODY_FIELD);
+                if (token == JsonToken.START_OBJECT) {
+                    names.push(new HashSet<>());
+                } else if (token == JsonToken.END_OBJECT) {
+                    names.pop();
+                } else if (token == JsonToken.FIELD_NAME && !Utf8.wellFormed(parser.currentName())) {
+                    return Optional.of(FieldProblem.invalid(BODY_FIELD, UNPAIRED));
+                } else if (token == JsonToken.FIELD_NAME && !names.peek().add(parser.currentName())) {
+                    return Optional.of(FieldProblem.invalid(at(parser),
+                            "Given twice in one object; each member is given once."));
+                } else if (token == JsonToken.VALUE_STRING && !Utf8.wellFormed(parser.getText())) {
+                    return Optional.of(FieldProblem.invalid(at(parser), UNPAIRED));
                 }
             }
         } catch (IOException | RuntimeException notJson) {
             return Optional.empty();
         }
         return Optional.empty();
+    }
+
+    /** Where the parser is, as a problem names a member: {@code project.projectServiceProjectId}, or {@code body}. */
+    private static String at(JsonParser parser) {
+        String at = parser.getParsingContext().pathAsPointer().toString().substring(1).replace('/', '.');
+        return at.isEmpty() ? BODY_FIELD : at;
     }
 
     private static String path(JsonMappingException problem) {

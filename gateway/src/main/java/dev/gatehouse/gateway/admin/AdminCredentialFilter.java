@@ -11,11 +11,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * Admits a request to {@code /admin/*} only with {@code Authorization: Bearer <gatehouse.admin.credential>},
- * compared in constant time (SHA-256 digests compared with {@link MessageDigest#isEqual}); anything else is 401.
+ * compared in constant time (SHA-256 digests compared with {@link MessageDigest#isEqual}); anything else is 401,
+ * also a request with two {@code Authorization} headers, even when one of them holds the credential.
  * Agents' session tokens and JWTs are never accepted here, and the admin credential is never accepted at
  * {@code /mcp}. An admitted request's body is then read within {@code gatehouse.admin.max-body-bytes}
  * ({@link BoundedAdminBody}). A servlet filter, mounted by {@link AdminFilterFactory}, so it runs before Micronaut's dispatcher
@@ -37,8 +40,9 @@ public class AdminCredentialFilter implements Filter {
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
-        String authorization = ((HttpServletRequest) request).getHeader("Authorization");
-        Optional<byte[]> presented = Optional.ofNullable(authorization)
+        List<String> authorizations = Collections.list(((HttpServletRequest) request).getHeaders("Authorization"));
+        // Two credentials in one request would let the first one win silently; neither is admitted (as at /mcp).
+        Optional<byte[]> presented = Optional.of(authorizations).filter(all -> all.size() == 1).map(all -> all.get(0))
                 .filter(h -> h.regionMatches(true, 0, BEARER, 0, BEARER.length()))
                 .map(h -> digest(h.substring(BEARER.length()).trim()));
         if (expected.isPresent() && presented.isPresent() && MessageDigest.isEqual(expected.get(), presented.get())) {

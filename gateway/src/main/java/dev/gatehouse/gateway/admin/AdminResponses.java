@@ -10,7 +10,8 @@ import java.util.function.Function;
  * How the admin API answers an {@link AdminResult} other than a success: one mapping for every admin controller.
  * <ul>
  * <li>{@link AdminResult.Refused}: 400 {@code {error: "missing_fields", missing[]}} when a field is missing, else
- * {@code {error: "invalid_version", message}} for a malformed version alone, else {@code {error:
+ * {@code {error: "invalid_version", invalid: ["version"], message}} for a malformed version alone (with the
+ * {@code invalid} list every field refusal has), else {@code {error:
  * "unsupported_provider", message}} for a provider kind, else {@code {error: "invalid_fields", invalid[],
  * messages}};</li>
  * <li>{@link AdminResult.Conflict}: 409 {@code {error: "version_conflict", currentVersion}} with {@code ETag};</li>
@@ -48,7 +49,8 @@ final class AdminResponses {
             return HttpResponse.badRequest(Map.of("error", "missing_fields", "missing", missing));
         }
         if (problems.size() == 1 && problems.get(0).field().equals("version")) {
-            return HttpResponse.badRequest(Map.of("error", "invalid_version", "message", problems.get(0).message()));
+            return HttpResponse.badRequest(Map.of("error", "invalid_version", "invalid", List.of("version"),
+                    "message", problems.get(0).message()));
         }
         for (FieldProblem problem : problems) {
             if (problem.kind() == FieldProblem.Kind.UNSUPPORTED) {

@@ -4,6 +4,7 @@ import dev.gatehouse.gateway.admin.audit.AuditEntry;
 import dev.gatehouse.gateway.admin.audit.AuditQuery;
 import dev.gatehouse.gateway.admin.audit.ChangeAudit;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
@@ -21,7 +22,8 @@ import java.util.OptionalLong;
  * {@code subject} keeps the changes of one actor (an operator's OIDC subject, or {@code admin-credential}),
  * {@code agent} those concerning one agent id; {@code limit} is 1 to {@value AuditQuery#MAX_LIMIT} (default
  * {@value AuditQuery#DEFAULT_LIMIT}); {@code next} is the {@code before} value of the next page. 400 {@code {error:
- * "invalid_fields", invalid[]}} for a limit or cursor that is not such a number. No entry ever holds a secret.
+ * "invalid_fields", invalid[]}} for a limit or cursor that is not such a number, a parameter it does not take, or one
+ * given twice. No entry ever holds a secret.
  */
 @Controller("/admin/audit")
 public class AuditAdminController {
@@ -33,9 +35,11 @@ public class AuditAdminController {
     }
 
     @Get
-    public HttpResponse<?> entries(@Nullable @QueryValue String subject, @Nullable @QueryValue String agent,
-            @Nullable @QueryValue String before, @Nullable @QueryValue String limit) {
-        AdminResult<AuditQuery> query = AuditQueries.parse(subject, agent, before, limit);
+    public HttpResponse<?> entries(HttpRequest<?> request, @Nullable @QueryValue String subject,
+            @Nullable @QueryValue String agent, @Nullable @QueryValue String before,
+            @Nullable @QueryValue String limit) {
+        AdminResult<AuditQuery> query = QueryParameters.strict(request, AuditQueries.PARAMETERS,
+                AuditQueries.parse(subject, agent, before, limit));
         return AdminResponses.answer(query, parsed -> {
             List<AuditEntry> entries = audit.entries(parsed);
             Map<String, Object> body = new LinkedHashMap<>();
@@ -64,6 +68,9 @@ public class AuditAdminController {
 
     /** The one reading of the audit's filters, for this API and the console's audit page. */
     public static final class AuditQueries {
+
+        /** Every parameter the audit takes; the admin API refuses any other name, and a name given twice. */
+        public static final List<String> PARAMETERS = List.of("subject", "agent", "before", "limit");
 
         private AuditQueries() {
         }

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Enumeration;
 import java.util.Optional;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -126,8 +127,9 @@ public class DecisionAdminController {
     }
 
     @Get("/{decisionId}")
-    public HttpResponse<?> one(@PathVariable String decisionId) {
-        return AdminResponses.answer(DecisionQueries.decisionId(decisionId), id -> index.find(id)
+    public HttpResponse<?> one(HttpRequest<?> request, @PathVariable String decisionId) {
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), DecisionQueries.decisionId(decisionId)),
+                id -> index.find(id)
                 .<HttpResponse<?>>map(found -> HttpResponse.ok(one(found))).orElseGet(AdminResponses::notFound));
     }
 

@@ -47,7 +47,7 @@ public final class QueryParameters {
      * given more than once (which of its values counts would be a guess). Those problems come first, in the order of
      * the query string, each for its name (quoted at most {@value #MAX_NAME} code points, never half a character).
      *
-     * @param known the names the search takes, in the order its message lists them
+     * @param known the names the search takes, in the order its message lists them; none for a lookup by id
      */
     public static <T> AdminResult<T> strict(HttpRequest<?> request, List<String> known, AdminResult<T> parsed) {
         List<FieldProblem> problems = new ArrayList<>();
@@ -55,8 +55,8 @@ public final class QueryParameters {
             String quoted = name.codePointCount(0, name.length()) > MAX_NAME
                     ? name.substring(0, name.offsetByCodePoints(0, MAX_NAME)) + "…" : name;
             if (!known.contains(name)) {
-                problems.add(FieldProblem.invalid(quoted, "Not a parameter of this search; it takes "
-                        + String.join(", ", known) + "."));
+                problems.add(FieldProblem.invalid(quoted, known.isEmpty() ? "Not a parameter; this request takes none."
+                        : "Not a parameter of this search; it takes " + String.join(", ", known) + "."));
             } else if (values.size() > 1) {
                 problems.add(FieldProblem.invalid(quoted, "Given " + values.size()
                         + " times; a search takes one value per parameter."));

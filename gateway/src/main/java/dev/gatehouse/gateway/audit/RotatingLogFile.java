@@ -9,9 +9,12 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,9 +37,13 @@ import org.slf4j.LoggerFactory;
  * write that fails is cut back to the sizes before it, and a file that ends in a partial line when opened (a crash
  * mid-write) is truncated after its last newline, so every line in every file is whole, and every value a written
  * line refers to is in its values file. Rotation renames the log file and then its values file; a values file left
- * behind by a crash between the two renames is moved to its log file when the log is opened again.
+ * behind by a crash between the two renames is moved to its log file when the log is opened again. New files are
+ * created {@code rw-r-----}.
  */
 final class RotatingLogFile {
+
+    /** The mode of a new log or values file: the owner writes, its group (a log shipper) reads, nobody else. */
+    private static final Set<PosixFilePermission> MODE = PosixFilePermissions.fromString("rw-r-----");
 
     private static final Logger LOG = LoggerFactory.getLogger(RotatingLogFile.class);
     private static final int MAX_SEQUENCE = 9999;
@@ -96,8 +103,7 @@ final class RotatingLogFile {
         adoptLeftValues();
         repairTornTail(live);
         repairTornTail(liveValues);
-        channel = FileChannel.open(live, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND);
+        channel = append(live);
         out = wrap.apply(channel);
         size = channel.size();
         valueKeys.clear();
@@ -273,10 +279,23 @@ final class RotatingLogFile {
         }
     }
 
+    /**
+     * A log file opened for appending; a new one is created readable by its owner and group only ({@link #MODE}):
+     * the records hold what callers sent. A file that exists keeps the mode it has (an operator may have chosen
+     * another). On a file system without POSIX permissions, the file system's default.
+     */
+    private static FileChannel append(Path file) throws IOException {
+        Set<OpenOption> options = Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND);
+        if (!file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return FileChannel.open(file, options);
+        }
+        return FileChannel.open(file, options, PosixFilePermissions.asFileAttribute(MODE));
+    }
+
     private void openValues() throws IOException {
         if (valuesChannel == null) {
-            valuesChannel = FileChannel.open(liveValues, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND);
+            valuesChannel = append(liveValues);
             valuesOut = wrap.apply(valuesChannel);
             valuesSize = valuesChannel.size();
         }

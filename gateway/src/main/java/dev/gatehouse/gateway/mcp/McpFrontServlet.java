@@ -31,7 +31,7 @@ import org.slf4j.MDC;
 /**
  * The one servlet at {@code /mcp}. Micronaut's filters do not run on it, so it carries the whole transport side of
  * "How one call flows" (docs/design.md): the {@link TransportPipeline} of named steps, in this order, each able to
- * end the request — {@code origin}, {@code body-size}, {@code authentication}, {@code mode-limit}, {@code json-rpc},
+ * end the request — {@code origin}, {@code method}, {@code body-size}, {@code authentication}, {@code mode-limit}, {@code json-rpc},
  * {@code era}, {@code session} — and then one dispatch: every {@code tools/call} goes to the gate through
  * {@link ToolCallRoute}; everything else (initialize, {@code server/discover}, ping, tools/list, notifications, GET,
  * DELETE) goes to that era's SDK transport with the request's {@link SdkContext}; a {@code tools/list} is decided
@@ -65,6 +65,7 @@ final class McpFrontServlet extends HttpServlet {
         this.calls = calls;
         this.pipeline = new TransportPipeline(List.of(
                 new OriginStep(new OriginGuard(properties.getAllowedOrigins(), properties.getAllowedHosts())),
+                new MethodStep(),
                 new BodySizeStep(properties.getMaxRequestBytes()),
                 new AuthenticationStep(authenticator, challenge),
                 new ModeLimitStep(),

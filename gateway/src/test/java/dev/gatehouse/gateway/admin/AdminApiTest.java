@@ -159,6 +159,15 @@ class AdminApiTest {
                 "Bearer", "Bearerx admin-test-credential")) {
             assertEquals(401, raw("GET", "/admin/sessions", header).statusCode(), header);
         }
+        // Two Authorization headers are refused whichever of them holds the credential, and so are two credentials.
+        String admin = "Authorization: Bearer admin-test-credential";
+        for (List<String> pair : List.of(List.of(admin, "Authorization: Bearer nope"),
+                List.of("Authorization: Bearer nope", admin), List.of(admin, admin))) {
+            RawHttp.Response answer = RawHttp.send(server.getPort(), "GET /admin/sessions HTTP/1.1\r\nHost: 127.0.0.1:"
+                    + server.getPort() + "\r\n" + String.join("\r\n", pair), new byte[0]);
+            assertEquals(401, answer.status(), pair.toString());
+            assertEquals("{\"error\":\"unauthorized\"}", answer.body(), pair.toString());
+        }
     }
 
     /**

@@ -81,6 +81,7 @@ class AdminBodiesTest {
         if (field.equals("version")) {
             // A lone version problem keeps the API's own invalid_version answer (AdminResponses).
             assertEquals("invalid_version", body.path("error").asText(), sent);
+            assertEquals("[\"version\"]", body.path("invalid").toString(), sent);
             return;
         }
         assertEquals("invalid_fields", body.path("error").asText(), sent);
@@ -130,7 +131,8 @@ class AdminBodiesTest {
 
     /**
      * A member given twice, and bytes that are not UTF-8, on every admin body (a new user's trial found both taken: the
-     * last member won, and the bytes were stored as U+FFFD): 400 {@code invalid_fields} on {@code body}, nothing
+     * last member won, and the bytes were stored as U+FFFD): 400 {@code invalid_fields}, naming the member given
+     * twice (once only "not valid JSON" on {@code body}, found by a later trial) or {@code body} for the bytes; nothing
      * written.
      */
     @Test
@@ -146,7 +148,8 @@ class AdminBodiesTest {
             String path = write.getKey();
             String member = "\"" + write.getValue()[1] + "\":";
             String twice = "{" + member + write.getValue()[2] + "," + member + write.getValue()[2] + "}";
-            assertInvalid(send(method, path, twice.getBytes(StandardCharsets.UTF_8)), "body", path + " " + twice);
+            assertInvalid(send(method, path, twice.getBytes(StandardCharsets.UTF_8)), write.getValue()[1],
+                    path + " " + twice);
             for (String hex : List.of("FF", "C0AF", "EDA080", "E282", "80")) {
                 ByteArrayOutputStream bytes = new ByteArrayOutputStream();
                 bytes.writeBytes(("{" + member + "\"p").getBytes(StandardCharsets.UTF_8));
@@ -155,7 +158,19 @@ class AdminBodiesTest {
                 assertInvalid(send(method, path, bytes.toByteArray()), "body", path + " " + hex);
             }
         }
+        // A member twice inside a nested object is named by its path.
+        for (String[] c : new String[][] {
+            {"{\"project\":{\"enabled\":true,\"enabled\":false}}", "project.enabled"},
+            {"{\"wiki\":{\"read\":true,\"write\":true,\"read\":true}}", "wiki.read"},
+            {"{\"wiki\":{\"read\":true},\"wiki\":{\"read\":true}}", "wiki"},
+        }) {
+            assertInvalid(admin("PUT", "/admin/agents/strict-3", c[0]), c[1], c[0]);
+            assertTrue(admin("PUT", "/admin/agents/strict-3", c[0]).body().contains("Given twice"), c[0]);
+        }
         assertEquals(404, admin("GET", "/admin/agents/strict-3", null).statusCode(), "nothing was written");
+        HttpResponse<String> whole = admin("PUT", "/admin/agents/strict-5", "{\"browserAccess\":true,\"project\":"
+                + "{\"enabled\":true,\"projectServiceProjectId\":\"p\"},\"wiki\":{\"read\":true,\"write\":false}}");
+        assertEquals(200, whole.statusCode(), "every member once, nested ones too: " + whole.body());
     }
 
     /**

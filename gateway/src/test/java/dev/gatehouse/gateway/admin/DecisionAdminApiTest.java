@@ -217,6 +217,25 @@ class DecisionAdminApiTest {
             assertEquals(400, response.statusCode(), id + ": " + response.body());
             assertTrue(response.body().contains("decisionId"), response.body());
         }
+        // A lookup by id and the audit of changes refuse stray and repeated parameters the same way.
+        for (String[] c : new String[][] {
+            {"/admin/decisions/00000000-0000-4000-8000-000000000001?verbose=1", "verbose"},
+            {"/admin/decisions/00000000-0000-4000-8000-000000000001?x=1&x=2", "x"},
+            {"/admin/audit?subjet=operator", "subjet"},
+            {"/admin/audit?agent=a&agent=b", "agent"},
+            {"/admin/audit?limit=5&limit=6", "limit"},
+        }) {
+            HttpResponse<String> response = get(c[0]);
+            assertEquals(400, response.statusCode(), c[0] + ": " + response.body());
+            JsonNode body = JSON.readTree(response.body());
+            assertEquals("invalid_fields", body.path("error").asText(), c[0]);
+            assertEquals(c[1], body.path("invalid").path(0).asText(), c[0] + ": " + body);
+        }
+        assertEquals("Not a parameter; this request takes none.", JSON.readTree(get(
+                "/admin/decisions/00000000-0000-4000-8000-000000000001?verbose=1").body()).path("messages").path(0)
+                .asText());
+        assertEquals(200, get("/admin/audit?subject=&agent=&before=&limit=").statusCode(), "every audit parameter");
+        assertEquals(404, get("/admin/decisions/00000000-0000-4000-8000-000000000001").statusCode());
     }
 
     /**

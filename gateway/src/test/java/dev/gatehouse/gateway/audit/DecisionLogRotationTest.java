@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatehouse.gateway.audit.AuditFixtures.SettableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,6 +56,40 @@ class DecisionLogRotationTest {
             assertTrue(Files.readString(file).endsWith("\n"), file + " ends in a whole line");
         }
         assertEquals(written, ids(readAll(files)), "every record once, in order");
+    }
+
+    /**
+     * Every file the log creates, live and rotated, records and values, is {@code rw-r-----}: the records hold what
+     * callers sent (a new user's trial found them world-readable). A file that was there keeps its mode.
+     */
+    @Test
+    void newLogFilesAreReadableByTheirOwnerAndGroupOnly() throws Exception {
+        Path live = dir.resolve("decisions.jsonl");
+        Files.writeString(live, "");
+        Files.setPosixFilePermissions(live, PosixFilePermissions.fromString("rw-rw-r--"));
+        DecisionLogConfiguration configuration = configuration(live);
+        configuration.setMaxFileBytes(8 * 1024);
+        configuration.setMaxFiles(100);
+        configuration.setMaxArgumentBytes(64); // long values go to the values files
+        DecisionLog log = new DecisionLog(configuration, new SettableClock(T0), UnaryOperator.identity());
+        for (int i = 0; i < 40; i++) {
+            assertInstanceOf(LogResult.Written.class, log.record(record(100 + i * 10)));
+        }
+        log.close();
+        Path there = log.files().get(0); // the file that was there, rotated first
+        List<Path> created;
+        try (var files = Files.list(dir)) {
+            created = files.filter(f -> !f.equals(there)).toList();
+        }
+        assertTrue(created.stream().anyMatch(f -> f.getFileName().toString().endsWith(".values.jsonl")), "values: "
+                + created);
+        assertTrue(created.size() > 4, "rotated: " + created);
+        for (Path file : created) {
+            assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)),
+                    file.toString());
+        }
+        assertEquals("rw-rw-r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(there)),
+                "the file that was there keeps its mode");
     }
 
     @Test

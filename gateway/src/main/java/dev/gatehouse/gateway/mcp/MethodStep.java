@@ -1,0 +1,75 @@
+package dev.gatehouse.gateway.mcp;
+
+import dev.gatehouse.gateway.mcp.guard.Rejection;
+import io.micronaut.http.MediaType;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code method}: what {@code /mcp} serves at all, before any body is read. The Streamable HTTP transport has
+ * {@code POST} (a JSON-RPC message), {@code GET} (a stream) and {@code DELETE} (the end of a session); any other
+ * method is 405 with {@code Allow} (RFC 9110 §15.5.6). A {@code POST} body is JSON, so its {@code Content-Type}
+ * must be {@code application/json}, with no {@code charset} but UTF-8 (RFC 8259 §8.1); anything else is 415.
+ * Without this step only the SDK's own methods checked the media type, so a {@code tools/call} sent as
+ * {@code text/plain} was served while a {@code tools/list} sent so was refused. Both answers close the connection:
+ * the body was not read.
+ */
+final class MethodStep implements TransportStep {
+
+    static final String ALLOW = "GET, POST, DELETE";
+    private static final Set<String> SERVED = Set.of("GET", "POST", "DELETE");
+    private static final Rejection NOT_SERVED = new Rejection(405, Optional.of(Rejection.INVALID_REQUEST),
+            "method not allowed on /mcp: " + ALLOW + " only", Optional.empty(),
+            Map.of("Allow", ALLOW, "Connection", "close"));
+    private static final Rejection NOT_JSON = new Rejection(415, Optional.of(Rejection.INVALID_REQUEST),
+            "unsupported media type: Content-Type must be application/json", Optional.empty(),
+            Map.of("Connection", "close"));
+
+    @Override
+    public String name() {
+        return "method";
+    }
+
+    @Override
+    public Optional<Rejection> apply(Exchange exchange) {
+        if (!SERVED.contains(exchange.request.getMethod())) {
+            return Optional.of(NOT_SERVED);
+        }
+        if (exchange.post() && !json(exchange.request.getContentType())) {
+            return Optional.of(NOT_JSON);
+        }
+        return Optional.empty();
+    }
+
+    /** Whether {@code contentType} names JSON in UTF-8: type and subtype and the charset's name case-insensitive. */
+    private static boolean json(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        if (contentType.equalsIgnoreCase(MediaType.APPLICATION_JSON)) {
+            return true; // what clients send, without parsing it on every call
+        }
+        MediaType type;
+        try {
+            type = MediaType.of(contentType);
+        } catch (IllegalArgumentException malformed) {
+            return false;
+        }
+        if (!MediaType.APPLICATION_JSON.equalsIgnoreCase(type.getName())) {
+            return false;
+        }
+        return type.getParameters().get("charset").map(name -> utf8(name.replace("\"", "")))
+                .orElse(true);
+    }
+
+    private static boolean utf8(String charset) {
+        try {
+            return Charset.forName(charset).equals(StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException unknown) {
+            return false;
+        }
+    }
+}
