@@ -4,6 +4,10 @@ import dev.gatehouse.facts.DecisionInput.ArgumentError;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BigIntegerNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
@@ -11,8 +15,10 @@ import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.PathType;
+import java.math.BigDecimal;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,6 +31,8 @@ import java.util.Optional;
 public class ClosedSchemaArgumentCheck implements ArgumentCheck {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The most integer digits a number in the arguments may have to be read as the integer it is. */
+    static final int MAX_DIGITS = 1000;
     private static final String DIALECT = "https://json-schema.org/draft/2020-12/schema";
 
     private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
@@ -60,8 +68,62 @@ public class ClosedSchemaArgumentCheck implements ArgumentCheck {
         }
         return arguments -> {
             JsonNode instance = JSON.valueToTree(arguments);
+            Optional<ArgumentError> unread = exactIntegers(instance, "");
+            if (unread.isPresent()) {
+                return List.of(unread.get());
+            }
             return compiled.validate(instance).stream().map(ClosedSchemaArgumentCheck::fact).toList();
         };
+    }
+
+    /**
+     * Replaces, in place, every integral decimal under {@code node} ({@code 1e64}, {@code 100.0}) by the integer it
+     * is: json-schema-validator 2.0.8 compares an integral decimal with an integer bound through a {@code long} that
+     * wraps ({@code 1e64} passed {@code "maximum": 3650} and {@code 1e31} failed {@code "minimum": 0}), and compares
+     * an integer node exactly. The error for a number of more than {@value #MAX_DIGITS} integer digits, which is
+     * not turned into an integer (the gateway's transport refuses those before; a caller of this check alone gets
+     * the error, never an unbounded conversion).
+     */
+    private static Optional<ArgumentError> exactIntegers(JsonNode node, String pointer) {
+        if (node instanceof DecimalNode decimal && integral(decimal.decimalValue())
+                && integerDigits(decimal.decimalValue()) > MAX_DIGITS) {
+            return Optional.of(new ArgumentError("type", pointer, Optional.empty(), "arguments" + pointer
+                    + ": a number of more than " + MAX_DIGITS + " digits is not read"));
+        }
+        if (node instanceof ObjectNode object) {
+            for (Iterator<Map.Entry<String, JsonNode>> members = object.fields(); members.hasNext(); ) {
+                Map.Entry<String, JsonNode> member = members.next();
+                Optional<ArgumentError> error = exactIntegers(member.getValue(), pointer + "/"
+                        + member.getKey().replace("~", "~0").replace("/", "~1"));
+                if (error.isPresent()) {
+                    return error;
+                }
+                member.setValue(exact(member.getValue()));
+            }
+        } else if (node instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                Optional<ArgumentError> error = exactIntegers(array.get(i), pointer + "/" + i);
+                if (error.isPresent()) {
+                    return error;
+                }
+                array.set(i, exact(array.get(i)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** {@code node} as an integer node when it is an integral decimal (within the digit bound, checked before). */
+    private static JsonNode exact(JsonNode node) {
+        return node instanceof DecimalNode decimal && integral(decimal.decimalValue())
+                ? BigIntegerNode.valueOf(decimal.decimalValue().toBigIntegerExact()) : node;
+    }
+
+    private static boolean integral(BigDecimal value) {
+        return value.signum() == 0 || value.scale() <= 0 || value.stripTrailingZeros().scale() <= 0;
+    }
+
+    private static long integerDigits(BigDecimal value) {
+        return (long) value.precision() - value.scale();
     }
 
     /** The first {@code $ref} under {@code node} that is not a JSON Pointer resolving in {@code document}. */

@@ -8,6 +8,7 @@ import dev.gatehouse.facts.ClosedSchemaArgumentCheck;
 import dev.gatehouse.facts.ArgumentCheck;
 import dev.gatehouse.facts.DecisionInput.ArgumentError;
 import dev.gatehouse.gateway.support.PolicySources;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,6 +46,37 @@ class ClosedSchemaArgumentCheckTest {
                 .anyMatch(e -> e.keyword().equals("required") && e.property().equals(Optional.of("path"))));
         assertTrue(wikiRead.check("page.md").stream().anyMatch(e -> e.keyword().equals("type")));
         assertTrue(wikiRead.check(List.of("page.md")).stream().anyMatch(e -> e.keyword().equals("type")));
+    }
+
+    /**
+     * An integer argument's bounds hold for every way of writing a number (a new user's trial found
+     * {@code "autoArchiveDays": 1e2147483647} allowed and sent to the host; json-schema-validator 2.0.8 compares an
+     * integral decimal through a {@code long} that wraps): generated mantissas and exponents against
+     * {@code {"type": "integer", "minimum": 0, "maximum": 3650}}, each checked against the exact answer.
+     */
+    @Test
+    void integerBoundsHoldForEveryWayOfWritingANumber() {
+        ArgumentCheck.Validator preferences = new ClosedSchemaArgumentCheck().compile(PolicySources.schema(
+                "t3_environment_preferences_update"));
+        BigDecimal max = BigDecimal.valueOf(3650);
+        int checked = 0;
+        for (String mantissa : List.of("1", "-1", "3.65", "36.5", "3.651", "1.5", "9.99", "0", "-0.0", "18446744073709551616",
+                "9223372036854775807", "0.0001")) {
+            for (int exponent = -5; exponent <= 400; exponent += exponent < 70 ? 1 : 33) {
+                BigDecimal value = new BigDecimal(mantissa + "e" + exponent);
+                boolean valid = value.signum() >= 0 && value.compareTo(max) <= 0
+                        && value.stripTrailingZeros().scale() <= 0;
+                List<ArgumentError> errors = preferences.check(Map.of("preferences", Map.of("autoArchiveDays", value)));
+                assertEquals(valid, errors.isEmpty(), value + ": " + errors);
+                errors.forEach(e -> assertEquals("/preferences/autoArchiveDays", e.instanceLocation(), value + ""));
+                checked++;
+            }
+        }
+        assertTrue(checked > 900, "generated " + checked);
+        List<ArgumentError> tooLong = preferences.check(Map.of("preferences", Map.of("autoArchiveDays",
+                new BigDecimal("1e2147483647"))));
+        assertEquals(List.of("type"), tooLong.stream().map(ArgumentError::keyword).toList(), tooLong.toString());
+        assertTrue(tooLong.get(0).message().contains("more than 1000 digits"), tooLong.toString());
     }
 
     /**

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import dev.gatehouse.facts.ArgumentKeys;
 import dev.gatehouse.gateway.Utf8;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
@@ -18,9 +19,9 @@ import java.util.Set;
  * (issue "the gate's own cost": it was read twice, once to check and once to build the tree): depth, member names
  * unique per object when compared without case, and at the protocol levels (the message object and its
  * {@code params}) no look-alike of a protocol member name and no two names that fold alike; and no string or member
- * name with an unpaired surrogate escape (I-JSON, RFC 7493 §2.1). A broken rule ends the
- * read with {@link Refused}. Every way a reader can advance goes through {@link #nextToken}, so no token is skipped
- * unchecked.
+ * name with an unpaired surrogate escape (I-JSON, RFC 7493 §2.1), and no number longer than {@value #MAX_DIGITS}
+ * digits when written out. A broken rule ends the read with {@link Refused}. Every way a reader can advance goes through {@link #nextToken}, so
+ * no token is skipped unchecked.
  */
 final class ShapeCheckingParser extends JsonParserDelegate {
 
@@ -49,6 +50,11 @@ final class ShapeCheckingParser extends JsonParserDelegate {
             this.root = root;
         }
     }
+
+    /** Digits before, and after, a number's point when written out in full; Jackson's bound on a number's text. */
+    static final int MAX_DIGITS = 1000;
+    private static final String TOO_LONG = "a number in the request has more than " + MAX_DIGITS
+            + " digits before or after its point when written out";
 
     private final int maxDepth;
     private final Deque<Frame> objects = new ArrayDeque<>();
@@ -91,6 +97,7 @@ final class ShapeCheckingParser extends JsonParserDelegate {
                 name(delegate.currentName());
             }
             case VALUE_STRING -> unicode(delegate.getText());
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> number();
             default -> {
             }
         }
@@ -100,6 +107,28 @@ final class ShapeCheckingParser extends JsonParserDelegate {
     private static void unicode(String text) throws Refused {
         if (!Utf8.wellFormed(text)) {
             throw new Refused("a string or member name holds an unpaired surrogate escape (such as \\ud800 alone)");
+        }
+    }
+
+    /**
+     * A number whose value Java holds exactly and whose plain form has at most {@value #MAX_DIGITS} digits before
+     * and after the point, the bound Jackson puts on a number's text ({@code StreamReadConstraints}): {@code 1e400}
+     * passes exactly as business data, but an exponent Java cannot hold ({@code 1e-2147483648}) was a 500, and one it
+     * can ({@code 1e2147483647}) is a number no layer after this one can write out or compare exactly in bounded
+     * time. An integer's text is already within the bound. Read once here: Jackson keeps the value for the tree.
+     */
+    private void number() throws IOException {
+        if (delegate.currentToken() != JsonToken.VALUE_NUMBER_FLOAT) {
+            return;
+        }
+        BigDecimal value;
+        try {
+            value = delegate.getDecimalValue();
+        } catch (NumberFormatException unrepresentable) {
+            throw new Refused(TOO_LONG);
+        }
+        if ((long) value.precision() - value.scale() > MAX_DIGITS || value.scale() > MAX_DIGITS) {
+            throw new Refused(TOO_LONG);
         }
     }
 

@@ -189,6 +189,33 @@ class JsonRpcGuardTest {
     }
 
     /**
+     * A number whose exponent Java cannot hold (a new user's trial found {@code 1e-2147483648} answered 500 with a
+     * stack in the log), or whose plain form has more than 1,000 digits before or after its point: 400 -32600,
+     * wherever it is; up to the bound it passes exactly.
+     */
+    @Test
+    void numbersBeyondWhatIsReadExactlyAreRefusedWhereverTheyAre() {
+        List<String> refusedNumbers = List.of("1e-2147483648", "1e2147483648", "0.1e-2147483647", "-1e2147483648",
+                "1e2147483647", "1.5e2147483647", "-1e2147483647", "1e-2147483647", "1e1000", "1e-1001", "-9e1000",
+                "0e-1001", "0e2147483647", "1E+99999999999", "1e-99999999999");
+        for (String number : refusedNumbers) {
+            for (String body : List.of("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":" + number + "}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\","
+                            + "\"arguments\":{\"a\":[{\"b\":" + number + "}]}}}")) {
+                Rejection rejection = refused(body);
+                assertEquals(400, rejection.status(), body);
+                assertEquals(Optional.of(Rejection.INVALID_REQUEST), rejection.jsonRpcCode(), body);
+                assertTrue(rejection.message().contains("more than 1000 digits"), body + ": " + rejection.message());
+            }
+        }
+        for (String number : List.of("1e999", "-1e999", "1e-1000", "1e400", "0e999", "0.5e-999", "1" + "0".repeat(999),
+                "123.456e-5", "-0.0")) {
+            passed("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\","
+                    + "\"arguments\":{\"n\":" + number + "}}}");
+        }
+    }
+
+    /**
      * Ill-formed UTF-8 (a new user's trial found overlong {@code C0 AF} read as {@code /}), in a string value and in a
      * member name: -32700 before any layer reads a character; well-formed multi-byte characters pass.
      */
