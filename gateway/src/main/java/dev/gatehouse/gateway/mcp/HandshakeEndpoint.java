@@ -41,6 +41,9 @@ final class HandshakeEndpoint {
                 // Origin and Host are checked once, for both eras, by the front servlet.
                 .securityValidator(ServerTransportSecurityValidator.NOOP)
                 .maxRequestSize(properties.getMaxRequestBytes())
+                // A session with no request and no open stream for a whole sweep interval is closed and dropped:
+                // without the sweep the SDK keeps every session a client never ends.
+                .sessionSweepInterval(properties.getSessionIdleTimeout())
                 .build();
         this.server = McpServer.sync(new ServedVersions(transport))
                 .serverInfo(new McpSchema.Implementation("gatehouse", "Gatehouse", version))

@@ -19,6 +19,9 @@ public interface HandshakeSessions {
     /** True when {@code sessionId} is bound to {@code bindingKey} on this replica; marks the binding as used. */
     boolean ownedBy(String sessionId, String bindingKey);
 
+    /** How many sessions bound to {@code bindingKey} on this replica are not idle yet. */
+    int held(String bindingKey);
+
     /** Forgets a terminated session. */
     void unbind(String sessionId);
 

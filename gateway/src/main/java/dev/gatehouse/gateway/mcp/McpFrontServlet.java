@@ -53,6 +53,7 @@ final class McpFrontServlet extends HttpServlet {
     private final ToolCallRoute toolCalls;
     private final ToolListRoute toolLists;
     private final HandshakeSessions sessions;
+    private final SessionLimits sessionLimits;
     private final HandshakeEndpoint handshake;
     private final ModernEndpoint modern;
     private final Tracing tracing;
@@ -74,6 +75,7 @@ final class McpFrontServlet extends HttpServlet {
                 new SessionOwnershipStep(sessions)), meters, tracing);
         this.toolCalls = new ToolCallRoute(gate, json);
         this.sessions = sessions;
+        this.sessionLimits = new SessionLimits(sessions, properties);
         this.handshake = new HandshakeEndpoint(json, properties, version);
         this.toolLists = new ToolListRoute(gate, handshake);
         this.modern = new ModernEndpoint(json, properties, version);
@@ -176,6 +178,11 @@ final class McpFrontServlet extends HttpServlet {
         if (exchange.method().filter("initialize"::equals).isPresent()) {
             // The SDK issues the id; a client-chosen one is never adopted.
             String owner = exchange.identity.bindingKey();
+            Optional<Rejection> refused = sessionLimits.admit(exchange.body.length, owner);
+            if (refused.isPresent()) {
+                JsonRpcReplies.reject(exchange.response, refused.get().withId(exchange.id()));
+                return;
+            }
             handshake.servlet().service(new BufferedRequest(request, exchange.body, Set.of(McpHeaders.SESSION_ID),
                     exchange.sdkContext()),
                     new SessionIdCapture(reply, sessionId -> bind(sessionId, owner)));

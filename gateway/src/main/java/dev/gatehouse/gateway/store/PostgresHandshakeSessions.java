@@ -51,6 +51,16 @@ public class PostgresHandshakeSessions implements HandshakeSessions {
     }
 
     @Override
+    public int held(String bindingKey) {
+        return database.one("SELECT count(*) FROM handshake_session WHERE owner = ? AND replica_id = ?"
+                + " AND last_used > now() - ? * interval '1 millisecond'", statement -> {
+                    statement.setString(1, bindingKey);
+                    statement.setString(2, replicaId);
+                    statement.setLong(3, idleTimeout.toMillis());
+                }, row -> row.getInt(1)).orElse(0);
+    }
+
+    @Override
     public void unbind(String sessionId) {
         database.update("DELETE FROM handshake_session WHERE mcp_session_id = ? AND replica_id = ?", statement -> {
             statement.setString(1, sessionId);
