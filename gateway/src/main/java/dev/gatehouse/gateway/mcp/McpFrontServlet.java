@@ -158,7 +158,9 @@ final class McpFrontServlet extends HttpServlet {
      * decided: the gate's routes never run inside an SDK.
      */
     private static void sdk(Exchange exchange, SdkCall call) throws ServletException, IOException {
-        SdkErrorReply reply = new SdkErrorReply(exchange.response);
+        // The 2026-07-28 transport is stateless: it serves POST alone (no stream to GET, no session to DELETE).
+        SdkErrorReply reply = new SdkErrorReply(exchange.response, exchange.era == Era.MODERN ? "POST"
+                : MethodStep.ALLOW);
         try {
             call.run(reply);
         } catch (RuntimeException e) {

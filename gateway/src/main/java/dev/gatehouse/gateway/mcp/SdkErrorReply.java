@@ -38,8 +38,12 @@ final class SdkErrorReply extends HttpServletResponseWrapper {
     private final Held held = new Held();
     private PrintWriter heldWriter;
 
-    SdkErrorReply(HttpServletResponse response) {
+    /** The methods the era's transport serves at {@code /mcp}, for the {@code Allow} of its 405 (RFC 9110 §15.5.6). */
+    private final String allow;
+
+    SdkErrorReply(HttpServletResponse response, String allow) {
         super(response);
+        this.allow = allow;
     }
 
     @Override
@@ -105,13 +109,17 @@ final class SdkErrorReply extends HttpServletResponseWrapper {
         Optional<JsonNode> body = held.json();
         if (body.isPresent() && isJsonRpcError(body.get())) {
             response.setStatus(error);
+            if (error == 405) {
+                response.setHeader("Allow", allow);
+            }
             response.setContentType("application/json");
             response.getOutputStream().write(held.bytes());
             return;
         }
         // By the status, not the SDK's exception: it names -32601 (method not found) for a wrong Accept header.
         int code = error >= 500 ? Rejection.INTERNAL_ERROR : Rejection.INVALID_REQUEST;
-        JsonRpcReplies.reject(response, new Rejection(error, Optional.of(code), message(error), id, Map.of()));
+        JsonRpcReplies.reject(response, new Rejection(error, Optional.of(code), message(error), id,
+                error == 405 ? Map.of("Allow", allow) : Map.of()));
     }
 
     /** A JSON-RPC 2.0 error response with nothing beside it. */

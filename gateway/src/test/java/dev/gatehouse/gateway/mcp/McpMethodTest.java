@@ -123,6 +123,19 @@ class McpMethodTest {
         }
     }
 
+    /** The 2026-07-28 transport is stateless: a GET or DELETE in that era is 405 naming POST alone in Allow. */
+    @Test
+    void getAndDeleteInThe2026EraAre405WithAllowPost() throws IOException {
+        for (String method : List.of("GET", "DELETE")) {
+            RawHttp.Response response = RawHttp.send(server.getPort(), method + " /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                    + server.getPort() + "\r\nAuthorization: Bearer " + token + "\r\nAccept: application/json,"
+                    + " text/event-stream\r\nMCP-Protocol-Version: 2026-07-28", new byte[0]);
+            assertEquals(405, response.status(), method + ": " + response.body());
+            assertEquals("POST", response.headers().get("allow"), method);
+            assertEquals(-32600, JSON.readTree(response.body()).path("error").path("code").asInt(), response.body());
+        }
+    }
+
     private RawHttp.Response post(String json, String contentType, List<String> headers) throws IOException {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
         StringBuilder head = new StringBuilder("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + server.getPort()
