@@ -59,6 +59,14 @@ final class EraStep implements TransportStep {
             return readable ? Optional.empty() : Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_PARAMS,
                     "initialize needs params {protocolVersion, capabilities, clientInfo}").withId(exchange.id()));
         }
+        // Two values of a header would leave which one counts a guess, as in the 2026-07-28 era.
+        for (String header : List.of(McpHeaders.PROTOCOL_VERSION, McpHeaders.SESSION_ID)) {
+            List<String> values = values(exchange.request, header);
+            if (values.size() > 1) {
+                return Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST, count(header, values))
+                        .withId(exchange.id()));
+            }
+        }
         String version = exchange.request.getHeader(McpHeaders.PROTOCOL_VERSION);
         if (version == null || McpHeaders.HANDSHAKE_VERSIONS.contains(version.trim())) {
             return Optional.empty();

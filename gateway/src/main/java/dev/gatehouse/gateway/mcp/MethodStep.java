@@ -12,7 +12,9 @@ import java.util.Set;
  * {@code method}: what {@code /mcp} serves at all, before any body is read. The Streamable HTTP transport has
  * {@code POST} (a JSON-RPC message), {@code GET} (a stream) and {@code DELETE} (the end of a session); any other
  * method is 405 with {@code Allow} (RFC 9110 §15.5.6). A {@code POST} body is JSON, so its {@code Content-Type}
- * must be {@code application/json}, with no {@code charset} but UTF-8 (RFC 8259 §8.1); anything else is 415.
+ * must be {@code application/json}, with no {@code charset} but UTF-8 (RFC 8259 §8.1), and it is sent without a
+ * {@code Content-Encoding} (RFC 9110 §15.5.16 answers an unsupported one with 415 and {@code Accept-Encoding});
+ * anything else is 415.
  * Without this step only the SDK's own methods checked the media type, so a {@code tools/call} sent as
  * {@code text/plain} was served while a {@code tools/list} sent so was refused. Both answers close the connection:
  * the body was not read.
@@ -28,6 +30,10 @@ final class MethodStep implements TransportStep {
             "unsupported media type: Content-Type must be application/json", Optional.empty(),
             Map.of("Connection", "close"));
 
+    private static final Rejection ENCODED = new Rejection(415, Optional.of(Rejection.INVALID_REQUEST),
+            "unsupported media type: a request body is sent without Content-Encoding", Optional.empty(),
+            Map.of("Connection", "close", "Accept-Encoding", "identity"));
+
     @Override
     public String name() {
         return "method";
@@ -40,6 +46,11 @@ final class MethodStep implements TransportStep {
         }
         if (exchange.post() && !json(exchange.request.getContentType())) {
             return Optional.of(NOT_JSON);
+        }
+        String encoding = exchange.request.getHeader("Content-Encoding");
+        if (exchange.post() && encoding != null && !encoding.isBlank()
+                && !encoding.strip().equalsIgnoreCase("identity")) {
+            return Optional.of(ENCODED); // the body would be read as if it were not encoded
         }
         return Optional.empty();
     }

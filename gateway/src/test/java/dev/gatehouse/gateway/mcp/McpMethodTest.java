@@ -123,6 +123,42 @@ class McpMethodTest {
         }
     }
 
+    /** An encoded body would be read as if it were not: 415 with Accept-Encoding; identity is no encoding. */
+    @Test
+    void anEncodedBodyIs415() throws IOException {
+        for (String encoding : List.of("gzip", "br", "deflate", "x-unknown", "gzip, identity")) {
+            RawHttp.Response response = post(LIST, "application/json", List.of("MCP-Protocol-Version: 2026-07-28",
+                    "Mcp-Method: tools/list", "Content-Encoding: " + encoding));
+            assertEquals(415, response.status(), encoding + ": " + response.body());
+            assertEquals("identity", response.headers().get("accept-encoding"), encoding);
+        }
+        assertEquals(200, post(LIST, "application/json", List.of("MCP-Protocol-Version: 2026-07-28",
+                "Mcp-Method: tools/list", "Content-Encoding: identity")).status());
+    }
+
+    /** In the handshake era too, a header that says which session or revision counts is given once (400 otherwise). */
+    @Test
+    void aSessionOrVersionHeaderGivenTwiceIs400InTheHandshakeEra() throws IOException {
+        RawHttp.Response init = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                + "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\","
+                + "\"version\":\"1\"}}}", "application/json", List.of());
+        String session = init.headers().get("mcp-session-id");
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}";
+        for (List<String> headers : List.of(
+                List.of("Mcp-Session-Id: " + session, "Mcp-Session-Id: " + session, "MCP-Protocol-Version: 2025-11-25"),
+                List.of("Mcp-Session-Id: " + session, "Mcp-Session-Id: other", "MCP-Protocol-Version: 2025-11-25"),
+                List.of("Mcp-Session-Id: " + session, "MCP-Protocol-Version: 2025-11-25",
+                        "MCP-Protocol-Version: 2025-06-18"))) {
+            RawHttp.Response response = post(ping, "application/json", headers);
+            assertEquals(400, response.status(), headers + ": " + response.body());
+            JsonNode body = JSON.readTree(response.body());
+            assertEquals(9, body.path("id").asInt(), response.body());
+            assertTrue(body.path("error").path("message").asText().contains("more than one value"), response.body());
+        }
+        assertEquals(200, post(ping, "application/json", List.of("Mcp-Session-Id: " + session,
+                "MCP-Protocol-Version: 2025-11-25")).status());
+    }
+
     /** The 2026-07-28 transport is stateless: a GET or DELETE in that era is 405 naming POST alone in Allow. */
     @Test
     void getAndDeleteInThe2026EraAre405WithAllowPost() throws IOException {

@@ -72,6 +72,13 @@ public final class JsonRpcGuard {
         if (!Utf8.strict(body)) {
             return refused(Rejection.PARSE_ERROR, "the body is not valid UTF-8");
         }
+        // NUL is valid UTF-8 but never JSON text (outside a string it is no token, inside one it must be escaped),
+        // and Jackson takes NULs among the first bytes for UTF-16 or UTF-32 and reads the body in that encoding.
+        for (byte b : body) {
+            if (b == 0) {
+                return refused(Rejection.PARSE_ERROR, "the body holds a NUL byte: not JSON text in UTF-8");
+            }
+        }
         try (JsonParser parser = new ShapeCheckingParser(factory.createParser(body), maxDepth)) {
             JsonNode tree = mapper.readTree(parser);
             if (tree == null || tree.isMissingNode()) {

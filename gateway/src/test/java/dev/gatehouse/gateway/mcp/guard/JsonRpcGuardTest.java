@@ -189,6 +189,30 @@ class JsonRpcGuardTest {
     }
 
     /**
+     * A NUL byte is never JSON text in UTF-8 (a new user's trial found a UTF-16 body read as UTF-16, Jackson guessing
+     * the encoding from NULs among the first bytes): the message in UTF-16 and UTF-32 of either order, and a raw NUL
+     * inside a string or between tokens, are -32700.
+     */
+    @Test
+    void aBodyWithANulByteIsAParseError() {
+        String message = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+        List<byte[]> bodies = new java.util.ArrayList<>();
+        for (String charset : List.of("UTF-16LE", "UTF-16BE", "UTF-32LE", "UTF-32BE")) {
+            bodies.add(message.getBytes(java.nio.charset.Charset.forName(charset)));
+        }
+        bodies.add("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"pi\u0000ng\"}".getBytes(StandardCharsets.UTF_8));
+        bodies.add("{\"jsonrpc\":\"2.0\",\u0000\"id\":1,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_8));
+        for (byte[] body : bodies) {
+            JsonRpcGuard.Result result = new JsonRpcGuard(64).check(body);
+            Rejection rejection = assertInstanceOf(JsonRpcGuard.Result.Refused.class, result).rejection();
+            assertEquals(Optional.of(Rejection.PARSE_ERROR), rejection.jsonRpcCode(), new String(body,
+                    StandardCharsets.ISO_8859_1));
+        }
+        passed("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\","
+                + "\"arguments\":{\"t\":\"a\\u0000b\"}}}");
+    }
+
+    /**
      * A number whose exponent Java cannot hold (a new user's trial found {@code 1e-2147483648} answered 500 with a
      * stack in the log), or whose plain form has more than 1,000 digits before or after its point: 400 -32600,
      * wherever it is; up to the bound it passes exactly.
