@@ -3,7 +3,7 @@
 Assigns work to agent a1 through the local Project Service's demo route, which emits a notice to this
 environment's Project client; shows the gateway delivering it (a thread is created at the capped modes, with one
 aggregate message), then three more notices while that thread's turn runs (gathered, nothing sent), the turn
-ending, and the one aggregate message that follows. Env: GATEHOUSE_DATA_DIR, GATEHOUSE_LOCAL_PORT.
+ending, and the one aggregate message that follows. Env: GATEHOUSE_DATA_DIR, LOCAL_URL (from demo-credentials.env).
 """
 import json
 import os
@@ -13,7 +13,9 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.environ.get("GATEHOUSE_DATA_DIR", os.path.join(ROOT, ".gatehouse-data"))
-LOCAL = "http://127.0.0.1:" + os.environ.get("GATEHOUSE_LOCAL_PORT", "8181")
+# The local-services of the `make run` that wrote demo-credentials.env (its LOCAL_URL), never another one: the
+# service credential read below is sent there.
+LOCAL = os.environ.get("LOCAL_URL") or "http://127.0.0.1:" + os.environ.get("GATEHOUSE_LOCAL_PORT", "8181")
 
 
 def secret(name):

@@ -88,8 +88,13 @@ O1_TOKEN="$(curl -sf -u o1:local-secret -d grant_type=client_credentials -d scop
   --data-urlencode resource="$BASE/mcp" "$ISSUER/token" \
   | field access_token)"
 umask 077
-printf 'MCP_URL=%s\nA1_TOKEN=%s\nA1_SESSION=%s\nA2_TOKEN=%s\nA2_SESSION=%s\nO1_TOKEN=%s\nOAUTH_ISSUER=%s\n' \
-  "$BASE/mcp" "$A1_TOKEN" "$A1_SESSION" "$A2_TOKEN" "$A2_SESSION" "$O1_TOKEN" "$ISSUER" > "$DATA/demo-credentials.env"
+# LOCAL_URL: `make demo` sends local-services' own credential there, so it must be this start's local-services.
+printf 'MCP_URL=%s\nA1_TOKEN=%s\nA1_SESSION=%s\nA2_TOKEN=%s\nA2_SESSION=%s\nO1_TOKEN=%s\nOAUTH_ISSUER=%s\nLOCAL_URL=%s\n' \
+  "$BASE/mcp" "$A1_TOKEN" "$A1_SESSION" "$A2_TOKEN" "$A2_SESSION" "$O1_TOKEN" "$ISSUER" \
+  "http://127.0.0.1:$LOCAL_PORT" > "$DATA/demo-credentials.env"
+# `make bundle` signs with the data directory's key: name it when it is not the default one.
+BUNDLE_COMMAND="make bundle"
+if [[ -n "${GATEHOUSE_DATA_DIR:-}" ]]; then BUNDLE_COMMAND="GATEHOUSE_DATA_DIR=$GATEHOUSE_DATA_DIR make bundle"; fi
 
 cat <<INFO
 
@@ -113,7 +118,7 @@ An outside agent's token (an OAuth client gets it by itself after the 401, from 
   curl -s -u o2:local-secret -d grant_type=client_credentials -d scope=$SCOPE \\
     --data-urlencode resource=$BASE/mcp $ISSUER/token
 A scripted session: make demo
-A policy change without a restart: edit policies/, run \`make bundle\` (signed with $DATA/bundle-signing/); the
+A policy change without a restart: edit policies/, run \`$BUNDLE_COMMAND\` (signed with $DATA/bundle-signing/); the
   gateway verifies and activates the new revision within a second (log: "activated"; $BASE/health bundleRevision).
 Logs: $DATA/logs/ (decision log: decisions.jsonl)   Ctrl-C stops all three servers.
 INFO

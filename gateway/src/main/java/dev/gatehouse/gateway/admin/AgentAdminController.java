@@ -8,6 +8,7 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Put;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -18,7 +19,8 @@ import java.util.Optional;
  * <li>{@code PUT /admin/agents/{agentId}} ({@link AgentSettingsRequest}) → 200 with the stored settings and their new
  * version; 400 when Project is enabled without a project or the id is not a thread agent's (e.g. in the
  * outside-agent namespace {@code oa-…}); 409 {@code {error: "version_conflict", currentVersion}} when
- * {@code If-Match} or the body's {@code version} is stale. Applies from the agent's next call, in every live session,
+ * {@code If-Match} or the body's {@code version} is stale, or when settings are stored and {@code If-None-Match: *}
+ * asked to create them only. Applies from the agent's next call, in every live session,
  * on every replica.</li>
  * </ul>
  */
@@ -41,9 +43,18 @@ public class AgentAdminController {
 
     @Put("/{agentId}")
     public HttpResponse<?> putAgentSettings(String agentId, @Nullable @Body byte[] body,
-            @Nullable @Header("If-Match") String ifMatch) {
+            @Nullable @Header("If-Match") String ifMatch, @Nullable @Header("If-None-Match") String ifNoneMatch) {
+        Optional<String> expected = Optional.ofNullable(ifMatch);
+        if (ifNoneMatch != null) {
+            if (!ifNoneMatch.strip().equals("*") || ifMatch != null) {
+                return AdminResponses.refusal(List.of(FieldProblem.invalid("If-None-Match", "Takes * alone, without"
+                        + " If-Match: the settings are written only when none are stored yet.")));
+            }
+            expected = Optional.of("0"); // version 0: none stored (RFC 9110 §13.1.2); a stored one is a conflict
+        }
+        Optional<String> precondition = expected;
         return AdminResponses.answer(AdminBodies.read(body, AgentSettingsRequest.class), request -> AdminResponses
-                .answer(agents.put(agentId, request, Optional.ofNullable(ifMatch), Actor.ADMIN_API),
+                .answer(agents.put(agentId, request, precondition, Actor.ADMIN_API),
                         stored -> HttpResponse.ok(AgentSettingsView.of(agentId, stored))
                                 .header("ETag", AdminResponses.etag(stored.version()))));
     }

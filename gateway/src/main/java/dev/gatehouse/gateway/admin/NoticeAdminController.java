@@ -130,9 +130,9 @@ public class NoticeAdminController {
     }
 
     @Get("/agents/{agentId}")
-    public HttpResponse<Map<String, Object>> get(@PathVariable String agentId) {
-        return profiles.profile(agentId).map(p -> HttpResponse.ok(view(p)))
-                .orElseGet(() -> HttpResponse.notFound(Map.of("error", "not_found")));
+    public HttpResponse<?> get(@PathVariable String agentId) {
+        return profiles.profile(agentId).<HttpResponse<?>>map(p -> HttpResponse.ok(view(p)))
+                .orElseGet(AdminResponses::notFound);
     }
 
     private static Map<String, Object> view(DeliveryProfile profile) {

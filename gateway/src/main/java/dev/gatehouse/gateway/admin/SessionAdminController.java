@@ -37,7 +37,10 @@ public class SessionAdminController {
     @Post
     public HttpResponse<?> createSession(@Nullable @Body byte[] body) {
         return AdminResponses.answer(AdminBodies.read(body, CreateSessionRequest.class),
-                request -> AdminResponses.answer(sessions.attach(request, Actor.ADMIN_API), HttpResponse::created));
+                request -> AdminResponses.answer(sessions.attach(request, Actor.ADMIN_API),
+                        // The answer holds the session's bearer token: no cache may keep it (RFC 6749 §5.1).
+                        created -> HttpResponse.created(created).header("Cache-Control", "no-store")
+                                .header("Pragma", "no-cache")));
     }
 
     @Get

@@ -78,6 +78,7 @@ class AdminApiTest {
     void sessionsAreMintedAsOpaqueTokensStoredHashedAndRevocable() throws Exception {
         HttpResponse<String> created = admin("POST", "/admin/sessions", SESSION);
         assertEquals(201, created.statusCode(), created.body());
+        assertEquals(Optional.of("no-store"), created.headers().firstValue("Cache-Control"), "it holds a token");
         JsonNode body = JSON.readTree(created.body());
         String token = body.path("token").asText();
         assertTrue(token.matches("[A-Za-z0-9_-]{43}"), token);
@@ -234,7 +235,10 @@ class AdminApiTest {
         assertEquals(400, missing.statusCode(), missing.body());
         assertEquals(List.of("projectClientId", "limitRuntimeMode", "limitInteractionMode"),
                 JSON.convertValue(JSON.readTree(missing.body()).path("missing"), List.class));
-        assertEquals(404, admin("GET", "/admin/notices/agents/a1", null).statusCode());
+        HttpResponse<String> none = admin("GET", "/admin/notices/agents/a1", null);
+        assertEquals(404, none.statusCode());
+        assertEquals("{\"error\":\"not_found\",\"message\":\"Nothing by that id.\"}", none.body(),
+                "the 404 every admin lookup gives");
         HttpResponse<String> stored = admin("PUT", "/admin/notices/agents/a1", "{\"projectClientId\":\"c-1\","
                 + "\"limitRuntimeMode\":\"auto\",\"limitInteractionMode\":\"default\"}");
         assertEquals(200, stored.statusCode(), stored.body());
@@ -378,6 +382,23 @@ class AdminApiTest {
         assertEquals(400, sendWith("PUT", "/admin/agents/" + agent, "{}", "If-Match", "*").statusCode());
         assertEquals(200, admin("PUT", "/admin/agents/" + agent, "{}").statusCode(), "no version: last write wins");
         assertEquals(4, settings.find(agent).orElseThrow().version());
+
+        // If-None-Match: * writes only settings not stored yet (a new user's trial found it ignored: v3 → v4, wiped).
+        HttpResponse<String> exists = sendWith("PUT", "/admin/agents/" + agent, "{}", "If-None-Match", "*");
+        assertEquals(409, exists.statusCode(), exists.body());
+        assertEquals(4, JSON.readTree(exists.body()).path("currentVersion").asLong());
+        assertEquals(4, settings.find(agent).orElseThrow().version(), "nothing was written");
+        String fresh = "v-" + SessionTokens.newId();
+        HttpResponse<String> created = sendWith("PUT", "/admin/agents/" + fresh, "{\"wiki\":{\"read\":true}}",
+                "If-None-Match", "*");
+        assertEquals(200, created.statusCode(), created.body());
+        assertEquals("\"1\"", created.headers().firstValue("ETag").orElseThrow());
+        for (String tag : List.of("\"1\"", "W/\"1\"", "*, \"2\"", "\"*\"")) {
+            HttpResponse<String> refused = sendWith("PUT", "/admin/agents/" + fresh, "{}", "If-None-Match", tag);
+            assertEquals(400, refused.statusCode(), tag + ": " + refused.body());
+            assertEquals("If-None-Match", JSON.readTree(refused.body()).path("invalid").path(0).asText(), tag);
+        }
+        assertEquals(1, settings.find(fresh).orElseThrow().version(), "nothing was written");
     }
 
     @Test
