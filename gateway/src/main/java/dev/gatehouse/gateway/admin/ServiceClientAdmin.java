@@ -64,9 +64,9 @@ public class ServiceClientAdmin {
     }
 
     /**
-     * Replaces {@code service}'s credential. Refused for an unknown service, a blank credential, one with white space
-     * or control characters or longer than {@value #MAX_CREDENTIAL_CHARS} characters, or when no key file is
-     * configured.
+     * Replaces {@code service}'s credential. Refused for an unknown service, a blank credential, one with a character
+     * that is not visible ASCII (white space, controls, anything beyond U+007E) or longer than
+     * {@value #MAX_CREDENTIAL_CHARS} characters, or when no key file is configured.
      */
     public AdminResult<ServiceClientView> replace(String service, String credential, Actor actor) {
         if (!SERVICES.contains(service)) {
@@ -75,10 +75,10 @@ public class ServiceClientAdmin {
         if (credential == null || credential.isBlank()) {
             return AdminResult.refused(FieldProblem.missing("credential"));
         }
-        if (credential.length() > MAX_CREDENTIAL_CHARS || credential.codePoints()
-                .anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+        // It is sent in an Authorization header: only visible ASCII can be a bearer token there (RFC 6750 §2.1).
+        if (credential.length() > MAX_CREDENTIAL_CHARS || credential.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
             return AdminResult.refused(FieldProblem.invalid("credential", "A credential is one token: at most "
-                    + MAX_CREDENTIAL_CHARS + " characters, without spaces or control characters."));
+                    + MAX_CREDENTIAL_CHARS + " visible ASCII characters, without spaces or control characters."));
         }
         Optional<CredentialCipher> cipher = credentials.cipher();
         if (cipher.isEmpty()) {
