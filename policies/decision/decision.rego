@@ -70,9 +70,10 @@ enforcement := {
 # METADATA
 # title: held_capabilities
 # description: The sorted capability scopes the caller of the input holds, derived from its facts by the caller
-#   family, for the admin read API (GET /admin/agents/{id}/capabilities).
+#   family, for the admin read API (GET /admin/agents/{id}/capabilities). A scope its kind never holds is left
+#   out whatever the settings grant, so the answer is what a call needing the scope is decided on.
 # entrypoint: true
-held_capabilities := sort([scope | some scope in caller.held])
+held_capabilities := sort([scope | some scope in caller.held; not capabilities.never_held(scope)])
 
 default allow := false
 

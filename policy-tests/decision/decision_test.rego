@@ -103,6 +103,7 @@ test_enforcement_document_is_the_data_the_pep_reads if {
 test_held_capabilities_document_is_sorted_and_derived if {
 	authz.held_capabilities == ["orchestration", "preview", "project.work.read", "project.work.write", "wiki.read", "wiki.write"] with input as {"caller": testing.thread_a1}
 	authz.held_capabilities == ["project.work.read", "project.work.write", "wiki.read"] with input as {"caller": testing.outside_read_only}
+	authz.held_capabilities == ["orchestration", "project.work.read", "project.work.write", "wiki.read", "wiki.write"] with input as {"caller": testing.outside_full}
 	authz.held_capabilities == [] with input as {}
 }
 
