@@ -4,6 +4,7 @@ import dev.gatehouse.gateway.admin.audit.Actor;
 import dev.gatehouse.gateway.admin.audit.Change;
 import dev.gatehouse.gateway.admin.audit.ChangeAudit;
 import dev.gatehouse.gateway.context.AgentDirectory;
+import dev.gatehouse.gateway.context.AgentIdTakenException;
 import dev.gatehouse.gateway.context.AgentKey;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.OutsideAgentIds;
@@ -45,8 +46,10 @@ public class OutsideAgentAdmin {
     /**
      * Registers (or replaces the registration of) an issuer and subject. Refused when either is missing, when the
      * agent id is not a registered-form id in the outside-agent namespace (or is another pair's derived id), when
+     * another pair is registered under that id (a registration carries its own settings, docs/domain.md §1), when
      * the shared thread agent is blank or an outside agent, when Project is enabled without a project, or when the
-     * issuer, subject or project is not a text {@link StoredText} keeps.
+     * issuer, subject or project is not a text {@link StoredText} keeps; a refusal writes nothing. A pair registered
+     * again under another id loses the old id's settings with it ({@link AgentDirectory#register}).
      */
     public AdminResult<OutsideAgentView> register(OutsideAgentRequest request, Actor actor) {
         List<FieldProblem> missing = new ArrayList<>();
@@ -86,31 +89,52 @@ public class OutsideAgentAdmin {
         }
         OutsideAgentRegistration registration = new OutsideAgentRegistration(request.issuer(), request.subject(),
                 agentId, shared);
-        return audit.write(actor, () -> {
-            Optional<AgentSettings> before = directory.registration(request.issuer(), request.subject())
-                    .map(r -> directory.settings(AgentKey.outside(r.logicalAgentId())));
-            directory.register(registration, settings.get());
-            return ChangeAudit.Written.changed(new AdminResult.Done<>(view(registration)),
-                    Change.of("outside-agent.register", request.issuer() + " " + request.subject(),
-                            Optional.of(agentId), "registered as " + agentId + "; shares "
-                                    + shared.orElse("no thread agent's") + " subtree; "
-                                    + SettingsDifference.describe(before, settings.get())));
-        });
+        try {
+            return audit.write(actor, () -> {
+                Optional<AgentSettings> before = directory.registration(request.issuer(), request.subject())
+                        .map(r -> directory.settings(AgentKey.outside(r.logicalAgentId())));
+                String moved = directory.register(registration, settings.get())
+                        .map(OutsideAgentRegistration::logicalAgentId).filter(old -> !old.equals(agentId))
+                        .map(old -> "; was " + old + ", whose settings are removed").orElse("");
+                return ChangeAudit.Written.changed(new AdminResult.Done<>(view(registration)),
+                        Change.of("outside-agent.register", request.issuer() + " " + request.subject(),
+                                Optional.of(agentId), "registered as " + agentId + moved + "; shares "
+                                        + shared.orElse("no thread agent's") + " subtree; "
+                                        + SettingsDifference.describe(before, settings.get())));
+            });
+        } catch (AgentIdTakenException e) {
+            return AdminResult.refused(FieldProblem.invalid("logicalAgentId", takenBy(agentId)));
+        }
     }
 
-    /** Removes a registration (the agent's settings stay, as for any agent). */
+    /** Why an id another pair holds is refused, naming that pair: issuer and subject are not secrets. */
+    private String takenBy(String agentId) {
+        String holder = directory.registrations().stream().filter(r -> r.logicalAgentId().equals(agentId))
+                .findFirst().map(r -> " (issuer " + r.issuer() + ", subject " + r.subject() + ")").orElse("");
+        return "This id is another registration's" + holder + ". A registration carries its own settings, so choose"
+                + " another id, or remove that registration first.";
+    }
+
+    /**
+     * Removes a registration and, with it, its agent's settings: from the next call on the pair acts as its derived
+     * id with none, so nothing the registration granted stays in force (docs/domain.md §1).
+     */
     public AdminResult<Void> unregister(String issuer, String subject, Actor actor) {
         if (issuer == null || subject == null) {
             return new AdminResult.Refused<>(List.of(FieldProblem.missing("issuer"), FieldProblem.missing("subject")));
         }
         return audit.write(actor, () -> {
-            Optional<OutsideAgentRegistration> registration = directory.registration(issuer, subject);
-            if (!directory.unregister(issuer, subject)) {
+            Optional<AgentDirectory.Removed> removed = directory.unregister(issuer, subject);
+            if (removed.isEmpty()) {
                 return ChangeAudit.Written.unchanged(new AdminResult.NotFound<Void>());
             }
+            String agentId = removed.get().registration().logicalAgentId();
+            AgentSettings was = removed.get().settings();
             return ChangeAudit.Written.changed(new AdminResult.Done<Void>(null),
-                    Change.of("outside-agent.remove", issuer + " " + subject,
-                            registration.map(OutsideAgentRegistration::logicalAgentId), "registration removed"));
+                    Change.of("outside-agent.remove", issuer + " " + subject, Optional.of(agentId),
+                            "registration removed, and the settings of " + agentId + " with it: "
+                                    + (was.equals(AgentSettings.NONE) ? "all were off"
+                                            : SettingsDifference.describe(Optional.of(was), AgentSettings.NONE))));
         });
     }
 

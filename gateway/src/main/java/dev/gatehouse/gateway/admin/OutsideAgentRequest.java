@@ -10,8 +10,8 @@ import io.micronaut.serde.annotation.Serdeable;
  *
  * @param issuer            the token issuer, compared exactly; required
  * @param subject           the token subject, compared exactly; required
- * @param logicalAgentId    the agent id, in the outside-agent namespace ({@code oa-…}); when absent, the id derived
- *                          from issuer and subject
+ * @param logicalAgentId    the agent id, in the outside-agent namespace ({@code oa-…}) and no other registration's;
+ *                          when absent, the id derived from issuer and subject
  * @param sharesThreadAgent a thread agent whose wiki subtree this agent uses, stated explicitly; absent: none
  * @param browserAccess     as for {@code PUT /admin/agents/{id}}
  * @param project           as for {@code PUT /admin/agents/{id}}

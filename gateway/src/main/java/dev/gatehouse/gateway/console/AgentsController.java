@@ -63,7 +63,7 @@ public class AgentsController {
     @Get
     public HttpResponse<?> list(Authentication operator, @Nullable @QueryValue String removed) {
         return HttpResponse.ok(listPage(operator, Map.of(), Map.of(), Optional.ofNullable(removed)
-                .map(r -> "Registration of " + r + " removed.")));
+                .map(r -> "Registration of " + r + " removed, with its agent's settings.")));
     }
 
     /** Opens an agent by id (the "open or add" form): a bad id is answered next to the field. */

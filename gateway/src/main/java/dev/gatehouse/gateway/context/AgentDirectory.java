@@ -19,16 +19,35 @@ public interface AgentDirectory {
     /** The registration for this token issuer and subject, compared exactly. */
     Optional<OutsideAgentRegistration> registration(String issuer, String subject);
 
-    /** Adds or replaces the registration for its issuer and subject, and stores its settings beside it. */
-    void register(OutsideAgentRegistration registration, AgentSettings settings);
+    /**
+     * Adds or replaces the registration for its issuer and subject, and stores its settings beside it, all at once.
+     * When the pair was registered under another logical agent id, that id's settings are removed: no caller acts as
+     * it any more, and the pair's derived id must not keep settings for the day the registration is removed.
+     *
+     * @return the registration replaced, if the pair had one
+     * @throws AgentIdTakenException when another issuer and subject are registered under the same logical agent id;
+     *                               then nothing was written
+     */
+    Optional<OutsideAgentRegistration> register(OutsideAgentRegistration registration, AgentSettings settings);
 
     /**
-     * Removes the registration (the settings of its logical agent stay, as for any agent).
+     * Removes the registration and its logical agent's settings, all at once: from the next call on the pair acts as
+     * its derived id ({@link OutsideAgentIds#derive}) with no settings, so nothing it was granted stays in force
+     * (docs/domain.md §1).
      *
-     * @return false when there was none
+     * @return what was removed; empty when there was no registration
      */
-    boolean unregister(String issuer, String subject);
+    Optional<Removed> unregister(String issuer, String subject);
 
     /** Every registration, ordered by issuer then subject. */
     List<OutsideAgentRegistration> registrations();
+
+    /**
+     * A removed registration.
+     *
+     * @param registration the registration as it was
+     * @param settings     the settings of its logical agent, removed with it ({@link AgentSettings#NONE}: it had none)
+     */
+    record Removed(OutsideAgentRegistration registration, AgentSettings settings) {
+    }
 }

@@ -4,7 +4,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Agents' live settings keyed by logical agent id (for outside agents: the token subject), with an optimistic version.
+ * Agents' live settings keyed by logical agent id (for outside agents: the registered or derived {@code oa-} id),
+ * with an optimistic version.
  * Read on every call by the PIP; written by the admin API. Shared by every replica (PostgreSQL,
  * {@code dev.gatehouse.gateway.store}), so a change applies on all at the next call after the store announced it,
  * and at the latest {@code gatehouse.database.cache-ttl} (≤ 1 s) after it (store.StoreChanges).
@@ -35,6 +36,14 @@ public interface AgentSettingsStore {
 
     /** The agent's settings with their version, when ever set. */
     Optional<Versioned> find(String agentId);
+
+    /**
+     * Removes the agent's settings in one statement: from the next call on it holds {@link AgentSettings#NONE}, and a
+     * later write starts again at version 1.
+     *
+     * @return the settings removed, if there were any
+     */
+    Optional<Versioned> remove(String agentId);
 
     /** Settings as stored, with their version (1 for the first write, +1 per write). */
     record Versioned(AgentSettings settings, long version) {

@@ -66,6 +66,8 @@ public class Database {
     private static final ThreadLocal<Connection> TRANSACTION = new ThreadLocal<>();
     /** SQLState class 22: the statement's data was refused (e.g. 22021, U+0000 in a text). */
     private static final String DATA_EXCEPTION = "22";
+    /** SQLState 23505: a unique index already holds the key. */
+    static final String UNIQUE_VIOLATION = "23505";
 
     private final HikariPool pool;
     private final long deadlineNanos;
@@ -102,7 +104,8 @@ public class Database {
      * Runs {@code work} in one transaction: every statement it runs through this class uses the same connection, under
      * one deadline (as one call), and all of them commit when it returns or none when it throws (its exception is
      * rethrown; a failure of the store itself is a {@link StoreUnavailableException}, a value it refuses a
-     * {@link StoreRefusedValueException}). Inside a transaction already open, {@code work} simply joins it.
+     * {@link StoreRefusedValueException}, a key a unique index already holds a {@link StoreDuplicateKeyException}).
+     * Inside a transaction already open, {@code work} simply joins it.
      */
     public <T> T inTransaction(Supplier<T> work) {
         if (TRANSACTION.get() != null) {
@@ -233,15 +236,20 @@ public class Database {
 
     /**
      * A store failure; the SQLState says what failed, while driver messages may quote row values, so none here. A data
-     * exception (class 22) is the request's value, not the store: {@link StoreRefusedValueException}.
+     * exception (class 22) is the request's value, not the store: {@link StoreRefusedValueException}; so is a key a
+     * unique index already holds (23505): {@link StoreDuplicateKeyException}.
      */
     private static RuntimeException failure(Exception e) {
-        if (e instanceof StoreUnavailableException || e instanceof StoreRefusedValueException) {
+        if (e instanceof StoreUnavailableException || e instanceof StoreRefusedValueException
+                || e instanceof StoreDuplicateKeyException) {
             return (RuntimeException) e;
         }
         Optional<String> state = sqlState(e);
         if (state.isPresent() && state.get().startsWith(DATA_EXCEPTION)) {
             return new StoreRefusedValueException(state.get(), e);
+        }
+        if (state.equals(Optional.of(UNIQUE_VIOLATION))) {
+            return new StoreDuplicateKeyException(e);
         }
         return new StoreUnavailableException("the shared store did not answer (" + e.getClass().getSimpleName()
                 + state.map(code -> ", SQLState " + code).orElse("") + ")", e);

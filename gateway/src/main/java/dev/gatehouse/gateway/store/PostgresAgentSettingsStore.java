@@ -78,6 +78,14 @@ public class PostgresAgentSettingsStore implements AgentSettingsStore, AgentList
     }
 
     @Override
+    public Optional<Versioned> remove(String agentId) {
+        Optional<Versioned> removed = database.one("DELETE FROM agent_settings WHERE agent_id = ? RETURNING " + VALUES
+                + ", version", statement -> statement.setString(1, agentId), PostgresAgentSettingsStore::versioned);
+        cache.invalidate(agentId); // this replica at once; the others by the notification
+        return removed;
+    }
+
+    @Override
     public List<String> agentIds() {
         return database.query("SELECT agent_id FROM agent_settings ORDER BY agent_id", statement -> {
         }, row -> row.getString(1));

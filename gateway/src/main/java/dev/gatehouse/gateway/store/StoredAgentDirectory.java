@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.store;
 
 import dev.gatehouse.gateway.context.AgentDirectory;
+import dev.gatehouse.gateway.context.AgentIdTakenException;
 import dev.gatehouse.gateway.context.AgentKey;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.AgentSettingsStore;
@@ -56,27 +57,56 @@ public class StoredAgentDirectory implements AgentDirectory {
                 }, StoredAgentDirectory::registration)));
     }
 
-    /** Settings first, then the registration: a failure between the two leaves an unused agent, never a stray one. */
+    /**
+     * One transaction: the pair's current row locked, the settings, then the registration, then the settings of the
+     * id it replaces. The unique index on {@code logical_agent_id} (migration V14) refuses an id another pair holds,
+     * also when two writers race for it; the conflict on {@code (issuer, subject)} is the upsert's own, so a unique
+     * violation here can only be that index.
+     */
     @Override
-    public void register(OutsideAgentRegistration registration, AgentSettings agentSettings) {
-        settings.put(registration.logicalAgentId(), agentSettings);
-        database.update("INSERT INTO outside_agent (" + COLUMNS + ", updated_at) VALUES (?, ?, ?, ?, now())"
-                + " ON CONFLICT (issuer, subject) DO UPDATE SET logical_agent_id = EXCLUDED.logical_agent_id,"
-                + " shares_thread_agent = EXCLUDED.shares_thread_agent, updated_at = now()", statement -> {
-                    statement.setString(1, registration.issuer());
-                    statement.setString(2, registration.subject());
-                    statement.setString(3, registration.logicalAgentId());
-                    statement.setString(4, registration.sharesThreadAgent().orElse(null));
-                });
+    public Optional<OutsideAgentRegistration> register(OutsideAgentRegistration registration,
+            AgentSettings agentSettings) {
+        Optional<OutsideAgentRegistration> replaced = database.inTransaction(() -> {
+            Optional<OutsideAgentRegistration> before = database.one("SELECT " + COLUMNS + " FROM outside_agent"
+                    + " WHERE issuer = ? AND subject = ? FOR UPDATE", statement -> {
+                        statement.setString(1, registration.issuer());
+                        statement.setString(2, registration.subject());
+                    }, StoredAgentDirectory::registration);
+            settings.put(registration.logicalAgentId(), agentSettings);
+            upsert(registration);
+            before.map(OutsideAgentRegistration::logicalAgentId)
+                    .filter(id -> !id.equals(registration.logicalAgentId())).ifPresent(settings::remove);
+            return before;
+        });
         registrations.invalidateAll(); // this replica at once; the others by the notification
+        return replaced;
     }
 
+    private void upsert(OutsideAgentRegistration registration) {
+        try {
+            database.update("INSERT INTO outside_agent (" + COLUMNS + ", updated_at) VALUES (?, ?, ?, ?, now())"
+                    + " ON CONFLICT (issuer, subject) DO UPDATE SET logical_agent_id = EXCLUDED.logical_agent_id,"
+                    + " shares_thread_agent = EXCLUDED.shares_thread_agent, updated_at = now()", statement -> {
+                        statement.setString(1, registration.issuer());
+                        statement.setString(2, registration.subject());
+                        statement.setString(3, registration.logicalAgentId());
+                        statement.setString(4, registration.sharesThreadAgent().orElse(null));
+                    });
+        } catch (StoreDuplicateKeyException e) {
+            throw new AgentIdTakenException(e);
+        }
+    }
+
+    /** One transaction: the row and its agent's settings go together. */
     @Override
-    public boolean unregister(String issuer, String subject) {
-        boolean removed = database.update("DELETE FROM outside_agent WHERE issuer = ? AND subject = ?", statement -> {
-            statement.setString(1, issuer);
-            statement.setString(2, subject);
-        }) > 0;
+    public Optional<Removed> unregister(String issuer, String subject) {
+        Optional<Removed> removed = database.inTransaction(() -> database.one("DELETE FROM outside_agent"
+                + " WHERE issuer = ? AND subject = ? RETURNING " + COLUMNS, statement -> {
+                    statement.setString(1, issuer);
+                    statement.setString(2, subject);
+                }, StoredAgentDirectory::registration).map(registration -> new Removed(registration,
+                        settings.remove(registration.logicalAgentId()).map(AgentSettingsStore.Versioned::settings)
+                                .orElse(AgentSettings.NONE))));
         registrations.invalidateAll();
         return removed;
     }

@@ -263,6 +263,29 @@ class ConsoleTest {
         assertTrue(settings.find(never).isEmpty(), "nothing applied");
     }
 
+    /**
+     * The console registers and removes through the admin API's service: an id another registration holds is refused
+     * next to its field, and a removal takes the agent's settings with it (docs/domain.md §1).
+     */
+    @Test
+    void aTakenIdIsRefusedAndARemovalTakesTheSettingsWithIt() throws Exception {
+        String cookie = signIn("op-registrations");
+        String issuer = "https://console-" + SessionTokens.newId() + ".example";
+        String id = "oa-console-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        assertEquals(303, post("/console/agents/registrations", cookie, Map.of("issuer", issuer, "subject", "o1",
+                "logicalAgentId", id, "wikiRead", "on", "wikiWrite", "on", "csrf", csrf(cookie))).statusCode());
+        HttpResponse<String> taken = post("/console/agents/registrations", cookie, Map.of("issuer", issuer,
+                "subject", "o2", "logicalAgentId", id, "csrf", csrf(cookie)));
+        assertEquals(400, taken.statusCode());
+        assertTrue(taken.body().contains("id=\"f-logicalAgentId-error\"") && taken.body().contains("subject o1"),
+                taken.body());
+        assertTrue(settings.find(id).orElseThrow().settings().wiki().write(), "o1's settings stand");
+
+        assertEquals(303, post("/console/agents/registrations/remove", cookie, Map.of("issuer", issuer,
+                "subject", "o1", "csrf", csrf(cookie))).statusCode());
+        assertTrue(settings.find(id).isEmpty(), "the settings went with the registration");
+    }
+
     @Test
     void badInputIsAnsweredNextToItsField() throws Exception {
         String cookie = signIn("op-bad");

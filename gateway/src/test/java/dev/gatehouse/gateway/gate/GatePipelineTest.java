@@ -145,6 +145,11 @@ class GatePipelineTest {
             public Optional<Versioned> find(String agentId) {
                 throw new StoreUnavailableException("store down", null);
             }
+
+            @Override
+            public Optional<Versioned> remove(String agentId) {
+                throw new StoreUnavailableException("store down", null);
+            }
         });
         Gate gate = gate(pdp, down, logFile);
 

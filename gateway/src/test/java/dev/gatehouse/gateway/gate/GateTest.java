@@ -519,6 +519,11 @@ class GateTest {
             public Optional<Versioned> find(String agentId) {
                 throw new StoreUnavailableException("store down", null);
             }
+
+            @Override
+            public Optional<Versioned> remove(String agentId) {
+                throw new StoreUnavailableException("store down", null);
+            }
         };
         DecisionLogConfiguration configuration = new DecisionLogConfiguration();
         configuration.setPath(logFile.toString());

@@ -11,6 +11,7 @@ import dev.gatehouse.gateway.auth.SessionProperties;
 import dev.gatehouse.gateway.auth.SessionStore;
 import dev.gatehouse.gateway.auth.SessionTokens;
 import dev.gatehouse.gateway.context.AgentDirectory;
+import dev.gatehouse.gateway.context.AgentKey;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.AgentSettingsStore;
 import dev.gatehouse.gateway.context.OutsideAgentRegistration;
@@ -104,20 +105,26 @@ class StoreCacheTest {
         await("B answers the second write", () -> writer(false).equals(settingsB.get(agent)));
     }
 
+    /** The registration's settings go with it (docs/domain.md §1), on replica B too. */
     @Test
     void aRegistrationRemovedOnReplicaAIsGoneOnReplicaBAfterTheNotification() throws Exception {
         AgentDirectory directoryA = context.getBean(AgentDirectory.class);
         String subject = "s-" + SessionTokens.newId();
+        AgentSettings reader = new AgentSettings(false, new AgentSettings.Project(false, Optional.empty()),
+                new AgentSettings.Wiki(true, false));
         directoryA.register(new OutsideAgentRegistration("https://issuer.test", subject, "oa-one",
-                Optional.empty()), AgentSettings.NONE);
+                Optional.empty()), reader);
         assertEquals("oa-one", directoryB.registration("https://issuer.test", subject).orElseThrow()
                 .logicalAgentId());
-        assertTrue(directoryA.unregister("https://issuer.test", subject));
+        assertEquals(reader, directoryB.settings(AgentKey.outside("oa-one")));
+        assertEquals(reader, directoryA.unregister("https://issuer.test", subject).orElseThrow().settings());
         // Awaited by its effect, not by a count: registering wrote two tables, and the second notification may
         // still be on its way (it once satisfied a count and the assertion ran before the removal's). B's clock
         // never moves here, so only a notification can empty its cache.
         await("B dropped the removed registration",
                 () -> directoryB.registration("https://issuer.test", subject).isEmpty());
+        await("B dropped the removed settings",
+                () -> directoryB.settings(AgentKey.outside("oa-one")).equals(AgentSettings.NONE));
     }
 
     @Test

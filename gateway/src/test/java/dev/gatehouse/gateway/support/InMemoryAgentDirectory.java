@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.support;
 
 import dev.gatehouse.gateway.context.AgentDirectory;
+import dev.gatehouse.gateway.context.AgentIdTakenException;
 import dev.gatehouse.gateway.context.AgentKey;
 import dev.gatehouse.gateway.context.AgentSettings;
 import dev.gatehouse.gateway.context.AgentSettingsStore;
@@ -55,14 +56,25 @@ public final class InMemoryAgentDirectory implements AgentDirectory {
     }
 
     @Override
-    public void register(OutsideAgentRegistration registration, AgentSettings agentSettings) {
+    public synchronized Optional<OutsideAgentRegistration> register(OutsideAgentRegistration registration,
+            AgentSettings agentSettings) {
+        List<String> pair = List.of(registration.issuer(), registration.subject());
+        if (registrations.entrySet().stream().anyMatch(e -> !e.getKey().equals(pair)
+                && e.getValue().logicalAgentId().equals(registration.logicalAgentId()))) {
+            throw new AgentIdTakenException(null);
+        }
         settings.put(registration.logicalAgentId(), agentSettings);
-        registrations.put(List.of(registration.issuer(), registration.subject()), registration);
+        Optional<OutsideAgentRegistration> replaced = Optional.ofNullable(registrations.put(pair, registration));
+        replaced.map(OutsideAgentRegistration::logicalAgentId)
+                .filter(id -> !id.equals(registration.logicalAgentId())).ifPresent(settings::remove);
+        return replaced;
     }
 
     @Override
-    public boolean unregister(String issuer, String subject) {
-        return registrations.remove(List.of(issuer, subject)) != null;
+    public synchronized Optional<Removed> unregister(String issuer, String subject) {
+        return Optional.ofNullable(registrations.remove(List.of(issuer, subject))).map(removed -> new Removed(removed,
+                settings.remove(removed.logicalAgentId()).map(AgentSettingsStore.Versioned::settings)
+                        .orElse(AgentSettings.NONE)));
     }
 
     @Override

@@ -27,4 +27,9 @@ public final class InMemoryAgentSettingsStore implements AgentSettingsStore {
     public Optional<Versioned> find(String agentId) {
         return Optional.ofNullable(byAgent.get(agentId));
     }
+
+    @Override
+    public Optional<Versioned> remove(String agentId) {
+        return Optional.ofNullable(byAgent.remove(agentId));
+    }
 }
