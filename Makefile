@@ -119,9 +119,10 @@ browser:
 # the mutants on the policy lines the working tree changed, the bundle, and every module's unit tests (surefire) with
 # small generated runs and without the slow tier (@Slow). Not the end-to-end *IT tests, not the whole mutation run.
 # Two test forks and C1-compiled JVMs: one fork left a core idle (user+sys time equalled wall time), and short test
-# JVMs spend more on C2 compiling than C2 code saves them (measured in README, "Testing").
+# JVMs spend more on C2 compiling than C2 code saves them (measured in README, "Testing"). C1 alone gets a 48 MB code
+# cache by default, which a fork running many test contexts fills ("Out of space in CodeCache"): it gets tiered's 240.
 CHECK_RUNS := -Dgatehouse.differential.count=1000 -Dgatehouse.confinement.cases=2000 -Dgatehouse.parity.count=1000 \
-  -DexcludedGroups=slow -DforkCount=2 -DargLine=-XX:TieredStopAtLevel=1
+  -DexcludedGroups=slow -DforkCount=2 '-DargLine=-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m'
 check: policy policy-mutation-changed bundle
 	@echo ">> mvn test (unit tests of every module; slow tier and end-to-end tests: make test)"
 	@MAVEN_OPTS="$(MAVEN_OPTS) -XX:TieredStopAtLevel=1" $(MVN) test $(CHECK_RUNS)

@@ -237,8 +237,8 @@ class AdminApiTest {
                 JSON.convertValue(JSON.readTree(missing.body()).path("missing"), List.class));
         HttpResponse<String> none = admin("GET", "/admin/notices/agents/a1", null);
         assertEquals(404, none.statusCode());
-        assertEquals("{\"error\":\"not_found\",\"message\":\"Nothing by that id.\"}", none.body(),
-                "the 404 every admin lookup gives");
+        assertEquals(JSON.readTree("{\"error\":\"not_found\",\"message\":\"Nothing by that id.\"}"),
+                JSON.readTree(none.body()), "the 404 every admin lookup gives");
         HttpResponse<String> stored = admin("PUT", "/admin/notices/agents/a1", "{\"projectClientId\":\"c-1\","
                 + "\"limitRuntimeMode\":\"auto\",\"limitInteractionMode\":\"default\"}");
         assertEquals(200, stored.statusCode(), stored.body());
