@@ -3,6 +3,7 @@ package dev.gatehouse.gateway.admin;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Controller;
@@ -26,7 +27,8 @@ import java.util.Optional;
  * thread agent holds them as a thread caller; an outside agent ({@code oa-…}) as an outside agent whose token
  * carries {@code ceiling}, passed to the policy as given (the ceiling comes with each token; without it, only the
  * scopes its settings grant, as for a ceiling that allows no change: the policy decides which ceilings do). A
- * {@code ceiling} the serving revision does not name is 400 {@code invalid_fields} naming {@code ceiling}.</li>
+ * {@code ceiling} the serving revision does not name, given twice, or another parameter is 400 {@code invalid_fields}
+ * naming it.</li>
  * </ul>
  * 503 {@code {error: "policy_unavailable"}} when the PDP cannot answer (no bundle, remote OPA down).
  */
@@ -48,7 +50,12 @@ public class PolicyReadController {
     }
 
     @Get("/agents/{agentId}/capabilities")
-    public HttpResponse<?> capabilities(String agentId, @Nullable @QueryValue String ceiling) {
+    public HttpResponse<?> capabilities(HttpRequest<?> request, String agentId,
+            @Nullable @QueryValue String ceiling) {
+        if (QueryParameters.strict(request, List.of("ceiling"), new AdminResult.Done<>(agentId))
+                instanceof AdminResult.Refused<String> refused) { // two ceilings would leave which one counts a guess
+            return AdminResponses.refusal(refused.problems());
+        }
         List<String> known = held.ceilings();
         if (ceiling != null && !known.isEmpty() && !known.contains(ceiling)) {
             // A misspelt ceiling would otherwise be answered as a token carrying it: with less, and no word why.

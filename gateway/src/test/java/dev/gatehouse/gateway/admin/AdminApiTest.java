@@ -508,6 +508,13 @@ class AdminApiTest {
                 assertEquals("ceiling", JSON.readTree(unknown.body()).path("invalid").path(0).asText(), ceiling);
             }
         }
+        // Two ceilings, or a parameter it does not take, are refused too (a new user's trial: the first counted).
+        for (String[] c : new String[][] {{"?ceiling=full-access&ceiling=read-only", "ceiling"},
+            {"?ceiling=read-only&ceiling=read-only", "ceiling"}, {"?celing=full-access", "celing"}}) {
+            HttpResponse<String> refused = admin("GET", "/admin/agents/oa-cap/capabilities" + c[0], null);
+            assertEquals(400, refused.statusCode(), c[0] + ": " + refused.body());
+            assertEquals(c[1], JSON.readTree(refused.body()).path("invalid").path(0).asText(), c[0]);
+        }
     }
 
     @Test
