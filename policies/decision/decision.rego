@@ -57,14 +57,16 @@ visible_capabilities contains capability if {
 # description: |
 #   What the PEP reads from this revision to enforce it, read once when the revision is activated (docs/design.md,
 #   "One served revision"): the access table, every tool's input schema, the reason catalogue generated from the
-#   rules' METADATA (those two are staged into the bundle by scripts/bundle-source.py), and the ceilings an outside
-#   agent's token may name, for operators choosing one.
+#   rules' METADATA (those two are staged into the bundle by scripts/bundle-source.py), the ceilings an outside
+#   agent's token may name, for operators choosing one, and the modes of each axis, for operators writing a
+#   delivery profile.
 # entrypoint: true
 enforcement := {
 	"accessTable": data.gatehouse.access_table,
 	"toolSchemas": data.gatehouse.tool_schemas,
 	"reasons": data.gatehouse.reasons,
 	"ceilings": sort([ceiling | some ceiling, _ in data.gatehouse.modes.ceilings]),
+	"modes": {axis: sort([mode | some mode, _ in data.gatehouse.modes.rank[axis]]) | some axis in data.gatehouse.modes.axes},
 }
 
 # METADATA

@@ -96,7 +96,8 @@ test_enforcement_document_is_the_data_the_pep_reads if {
 	schemas := {"wiki_read": {"type": "object"}}
 	reasons := {"schema": {"family": "arguments", "retryable": false}}
 	ceilings := sort([c | some c, _ in data.gatehouse.modes.ceilings])
-	authz.enforcement == {"accessTable": data.gatehouse.access_table, "toolSchemas": schemas, "reasons": reasons, "ceilings": ceilings} with data.gatehouse.tool_schemas as schemas
+	modes := {"runtimeMode": ["approval-required", "auto", "auto-accept-edits", "full-access"], "interactionMode": ["default", "plan"]}
+	authz.enforcement == {"accessTable": data.gatehouse.access_table, "toolSchemas": schemas, "reasons": reasons, "ceilings": ceilings, "modes": modes} with data.gatehouse.tool_schemas as schemas
 		with data.gatehouse.reasons as reasons
 }
 

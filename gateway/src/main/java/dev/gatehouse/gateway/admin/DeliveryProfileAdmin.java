@@ -5,6 +5,7 @@ import dev.gatehouse.gateway.admin.audit.Change;
 import dev.gatehouse.gateway.admin.audit.ChangeAudit;
 import dev.gatehouse.gateway.notice.DeliveryProfile;
 import dev.gatehouse.gateway.notice.NoticeStore;
+import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.inject.Singleton;
@@ -30,10 +31,12 @@ public class DeliveryProfileAdmin {
 
     private final NoticeStore store;
     private final ChangeAudit audit;
+    private final PolicyDecisionPoint pdp;
 
-    public DeliveryProfileAdmin(NoticeStore store, ChangeAudit audit) {
+    public DeliveryProfileAdmin(NoticeStore store, ChangeAudit audit, PolicyDecisionPoint pdp) {
         this.store = store;
         this.audit = audit;
+        this.pdp = pdp;
     }
 
     public Optional<DeliveryProfile> profile(String agentId) {
@@ -41,8 +44,8 @@ public class DeliveryProfileAdmin {
     }
 
     /**
-     * Replaces the agent's profile; refused when the client id or a limit is missing, or a text is not one
-     * {@link StoredText} keeps.
+     * Replaces the agent's profile; refused when the client id or a limit is missing, a text is not one
+     * {@link StoredText} keeps, or a mode is not one of its axis in the serving revision.
      */
     public AdminResult<DeliveryProfile> put(String agentId, ProfileRequest request, Actor actor) {
         List<FieldProblem> missing = new ArrayList<>();
@@ -64,7 +67,9 @@ public class DeliveryProfileAdmin {
         texts.put("interactionMode", request.interactionMode());
         texts.put("limitRuntimeMode", request.limitRuntimeMode());
         texts.put("limitInteractionMode", request.limitInteractionMode());
-        List<FieldProblem> invalid = StoredText.problems(texts);
+        List<FieldProblem> invalid = new ArrayList<>(StoredText.problems(texts));
+        modeProblems(request).stream().filter(mode -> invalid.stream().noneMatch(text -> text.field()
+                .equals(mode.field()))).forEach(invalid::add); // one problem per field: the text's first
         if (!invalid.isEmpty()) {
             return new AdminResult.Refused<>(invalid);
         }
@@ -80,6 +85,30 @@ public class DeliveryProfileAdmin {
                             + profile.interactionMode().orElse("(none)") + "; limit " + profile.limitRuntimeMode()
                             + "/" + profile.limitInteractionMode()));
         });
+    }
+
+    /**
+     * A mode the serving revision does not name on its axis, for each field that holds one: the notice policy would
+     * only deny every delivery that needs a thread ({@code notice_modes_invalid}) with no word at the moment the
+     * typo was made. Which names are modes is the revision's ({@code enforcement.modes}); with no revision serving,
+     * nothing is refused here and the policy decides later, as ever.
+     */
+    private List<FieldProblem> modeProblems(ProfileRequest request) {
+        Map<String, List<String>> modes = pdp.serving().map(served -> served.contents().modes()).orElse(Map.of());
+        List<FieldProblem> problems = new ArrayList<>();
+        // Each field with the axis its mode is on (the profile's wire names; the axes are the policy's).
+        String[][] fields = {{"runtimeMode", "runtimeMode", request.runtimeMode()},
+            {"interactionMode", "interactionMode", request.interactionMode()},
+            {"limitRuntimeMode", "runtimeMode", request.limitRuntimeMode()},
+            {"limitInteractionMode", "interactionMode", request.limitInteractionMode()}};
+        for (String[] field : fields) {
+            List<String> known = modes.getOrDefault(field[1], List.of());
+            if (!blank(field[2]) && !known.isEmpty() && !known.contains(field[2])) {
+                problems.add(FieldProblem.invalid(field[0], "Not a mode of the served revision on this axis; it"
+                        + " knows " + String.join(", ", known) + "."));
+            }
+        }
+        return problems;
     }
 
     private static boolean blank(String value) {

@@ -16,7 +16,7 @@ import java.util.Optional;
 
 /**
  * Reads the answer of the {@code gatehouse/authz/enforcement} entry point ({@code {accessTable, toolSchemas,
- * reasons, ceilings}}, policies/decision/decision.rego) into {@link PolicyContents}, checking only the shapes Java relies on
+ * reasons, ceilings, modes}}, policies/decision/decision.rego) into {@link PolicyContents}, checking only the shapes Java relies on
  * (schemas/access-table.json without its lists of known classes and capabilities: which values are known is the
  * policy's business). Every problem is reported, each naming where it is.
  */
@@ -65,11 +65,18 @@ public final class EnforcementDocument {
         }
         Map<String, ReasonEntry> reasons = reasons(document.path("reasons"), problems);
         List<String> ceilings = JsonShapes.strings(document.path("ceilings"), "ceilings", problems);
+        Map<String, List<String>> modes = new LinkedHashMap<>();
+        if (!document.path("modes").isObject()) {
+            problems.add("modes is not an object");
+        } else {
+            document.get("modes").fields().forEachRemaining(axis -> modes.put(axis.getKey(),
+                    JsonShapes.strings(axis.getValue(), "modes." + axis.getKey(), problems)));
+        }
         if (!problems.isEmpty()) {
             return new Problems(problems);
         }
         return new Contents(new PolicyContents(rows, schemas, reasons,
-                PolicyJson.MAPPER.convertValue(document.get("accessTable"), JSON_OBJECT), ceilings));
+                PolicyJson.MAPPER.convertValue(document.get("accessTable"), JSON_OBJECT), ceilings, modes));
     }
 
     private static Map<String, ReasonEntry> reasons(JsonNode catalogue, List<String> problems) {

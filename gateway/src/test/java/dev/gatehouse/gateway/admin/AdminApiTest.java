@@ -239,6 +239,21 @@ class AdminApiTest {
         assertEquals(404, none.statusCode());
         assertEquals(JSON.readTree("{\"error\":\"not_found\",\"message\":\"Nothing by that id.\"}"),
                 JSON.readTree(none.body()), "the 404 every admin lookup gives");
+        // A mode the served revision does not name on its axis is refused at once, naming the field (a new user's
+        // trial stored "bogus" and "inherit", which could only make every delivery needing a thread fail later).
+        for (String[] c : new String[][] {{"limitRuntimeMode", "bogus"}, {"limitRuntimeMode", "inherit"},
+            {"limitRuntimeMode", "plan"}, {"limitInteractionMode", "auto"}, {"limitInteractionMode", "Default"},
+            {"runtimeMode", "full_access"}, {"interactionMode", "inherit"}}) {
+            Map<String, String> body = new java.util.LinkedHashMap<>(Map.of("projectClientId", "c-1",
+                    "limitRuntimeMode", "auto", "limitInteractionMode", "default"));
+            body.put(c[0], c[1]);
+            HttpResponse<String> refused = admin("PUT", "/admin/notices/agents/a1", JSON.writeValueAsString(body));
+            assertEquals(400, refused.statusCode(), c[0] + "=" + c[1] + ": " + refused.body());
+            assertEquals(c[0], JSON.readTree(refused.body()).path("invalid").path(0).asText(), refused.body());
+            assertTrue(JSON.readTree(refused.body()).path("messages").path(0).asText().contains("it knows"),
+                    refused.body());
+        }
+        assertEquals(404, admin("GET", "/admin/notices/agents/a1", null).statusCode(), "nothing was written");
         HttpResponse<String> stored = admin("PUT", "/admin/notices/agents/a1", "{\"projectClientId\":\"c-1\","
                 + "\"limitRuntimeMode\":\"auto\",\"limitInteractionMode\":\"default\"}");
         assertEquals(200, stored.statusCode(), stored.body());

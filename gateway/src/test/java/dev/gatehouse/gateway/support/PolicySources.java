@@ -50,7 +50,7 @@ public final class PolicySources {
         Map<String, Map<String, Object>> schemas = schemas();
         edit.accept(schemas);
         EnforcementDocument.Read read = EnforcementDocument.read(JSON.valueToTree(Map.of("accessTable", accessTable(),
-                "toolSchemas", schemas, "reasons", Map.of(), "ceilings", List.of())));
+                "toolSchemas", schemas, "reasons", Map.of(), "ceilings", List.of(), "modes", Map.of())));
         return ((EnforcementDocument.Contents) read).contents();
     }
 

@@ -17,9 +17,12 @@ import java.util.Optional;
  * @param reasons     reason code → what the rule that produces it says of it (its METADATA)
  * @param accessTable the access table exactly as the revision holds it, as JSON values (the admin read API)
  * @param ceilings    the ceilings an outside agent's token may name, sorted (for operators choosing one)
+ * @param modes       axis ({@code runtimeMode}, {@code interactionMode}) → its modes, sorted (for operators writing
+ *                    a delivery profile)
  */
 public record PolicyContents(Map<String, AccessRow> rows, Map<String, Map<String, Object>> schemas,
-        Map<String, ReasonEntry> reasons, Map<String, Object> accessTable, List<String> ceilings) {
+        Map<String, ReasonEntry> reasons, Map<String, Object> accessTable, List<String> ceilings,
+        Map<String, List<String>> modes) {
 
     public PolicyContents {
         Objects.requireNonNull(rows, "rows");
@@ -27,6 +30,7 @@ public record PolicyContents(Map<String, AccessRow> rows, Map<String, Map<String
         Objects.requireNonNull(reasons, "reasons");
         Objects.requireNonNull(accessTable, "accessTable");
         ceilings = List.copyOf(ceilings);
+        modes = Map.copyOf(modes);
     }
 
     /** The row of exactly {@code tool} (no case folding or trimming: docs/domain.md §3), if the revision has one. */

@@ -115,7 +115,8 @@ class EmbeddedPdpFaultTest {
                     "modeFields": {}, "paths": {}}},
                   "toolSchemas": {"t": {"type": "object"}},
                   "reasons": {},
-                  "ceilings": []
+                  "ceilings": [],
+                  "modes": {}
                 }
 
                 held_capabilities := []

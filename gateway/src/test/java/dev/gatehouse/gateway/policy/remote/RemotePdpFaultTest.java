@@ -94,7 +94,7 @@ class RemotePdpFaultTest {
         String provenance = revision.map(r -> "\"provenance\":{\"bundles\":{\"policies\":{\"revision\":\""
                 + r + "\"}}},").orElse("");
         String contents = PolicyJson.write(PolicyJson.MAPPER.valueToTree(Map.of("accessTable",
-                PolicySources.accessTable(), "toolSchemas", PolicySources.schemas(), "reasons", Map.of(), "ceilings", List.of())));
+                PolicySources.accessTable(), "toolSchemas", PolicySources.schemas(), "reasons", Map.of(), "ceilings", List.of(), "modes", Map.of())));
         opa.stubFor(post(urlPathEqualTo(ENFORCEMENT_PATH)).atPriority(1)
                 .willReturn(okJson("{" + provenance + "\"result\":" + contents + "}")));
         opa.stubFor(post(urlPathEqualTo(DECISION_PATH)).atPriority(1).withRequestBody(containing("self-test"))
