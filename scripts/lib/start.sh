@@ -36,10 +36,13 @@ require_free_ports() { # "the variables that move them", ports...
   done
 }
 
-# The data directory with its secrets and logs, readable by this user only.
+# The data directory with its secrets and logs, readable by this user only; the files made from here on (the servers'
+# logs hold what callers sent) are not readable by others either, even when the directory is moved or opened up.
 prepare_data_dir() {
+  umask 027
   mkdir -p "$SECRETS" "$DATA/logs"
   chmod 700 "$DATA" "$SECRETS"
+  chmod -R o-rwx "$DATA/logs" # logs an earlier start made readable by others
 }
 
 # A secret of 256 random bits, base64url, generated once into $SECRETS (mode 600) and reused after.

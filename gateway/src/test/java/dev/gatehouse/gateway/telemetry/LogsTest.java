@@ -190,6 +190,29 @@ class LogsTest implements TestPropertyProvider {
     private static final Pattern TEST_CONSOLE_LINE =
             Pattern.compile("\\d{2}:\\d{2}:\\d{2}\\.\\d{3} (TRACE|DEBUG|INFO |WARN |ERROR) ");
 
+    /**
+     * Neither production configuration logs what the MCP SDK says at INFO: it logs every initialize with the client's
+     * capabilities whole, so any caller could fill the log (a new user's trial: 13 MB in 1.6 s). Its warnings show,
+     * and the gateway's own INFO lines too.
+     */
+    @Test
+    void theSdksInfoLinesAreNotLoggedInEitherProductionConfiguration() throws Exception {
+        for (String file : List.of("logback.xml", "logback-text.xml")) {
+            LoggerContext context = new LoggerContext();
+            try {
+                JoranConfigurator configurator = new JoranConfigurator();
+                configurator.setContext(context);
+                configurator.doConfigure(Path.of("src/main/resources", file).toFile());
+                Logger sdk = context.getLogger("io.modelcontextprotocol.server.McpAsyncServer");
+                assertFalse(sdk.isInfoEnabled(), file);
+                assertTrue(sdk.isWarnEnabled(), file);
+                assertTrue(context.getLogger("dev.gatehouse.gateway.Probe").isInfoEnabled(), file);
+            } finally {
+                context.stop();
+            }
+        }
+    }
+
     /** The production configuration (src/main/resources/logback.xml) writes JSON lines by default. */
     @Test
     void theProductionFormatIsOneJsonObjectPerLine() throws Exception {
