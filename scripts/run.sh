@@ -119,7 +119,9 @@ An outside agent's token (an OAuth client gets it by itself after the 401, from 
     --data-urlencode resource=$BASE/mcp $ISSUER/token
 A scripted session: make demo
 A policy change without a restart: edit policies/, run \`$BUNDLE_COMMAND\` (signed with $DATA/bundle-signing/); the
-  gateway verifies and activates the new revision within a second (log: "activated"; $BASE/health bundleRevision).
+  gateway verifies, self-tests and activates the new revision within a second (log: "activated"; $BASE/health
+  bundleRevision). A change that decides a golden case otherwise needs the golden and smoke cases regenerated
+  (README, "Quotas: who may do how much", "Changing them"), or the gateway refuses it and says why in /health.
 Logs: $DATA/logs/ (decision log: decisions.jsonl)   Ctrl-C stops all three servers.
 INFO
 wait
