@@ -2,10 +2,12 @@ package dev.gatehouse.gateway.console;
 
 import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.AuditAdminController.AuditQueries;
+import dev.gatehouse.gateway.admin.QueryParameters;
 import dev.gatehouse.gateway.admin.audit.AuditEntry;
 import dev.gatehouse.gateway.admin.audit.AuditQuery;
 import dev.gatehouse.gateway.admin.audit.ChangeAudit;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
@@ -21,11 +23,15 @@ import java.util.Optional;
 
 /**
  * {@code GET /console/audit[?subject=&agent=&before=]}: the audited changes newest first, filtered by who made them and
- * by agent, read with the same query as {@code GET /admin/audit}.
+ * by agent, read with the same query as {@code GET /admin/audit}; a parameter it does not take, or one given twice, is
+ * 400 and said on the page.
  */
 @Controller("/console/audit")
 @Produces(MediaType.TEXT_HTML)
 public class AuditController {
+
+    /** The parameters the page takes: the API's, without {@code limit}. */
+    private static final List<String> PARAMETERS = List.of("subject", "agent", "before");
 
     private final ChangeAudit audit;
 
@@ -34,12 +40,14 @@ public class AuditController {
     }
 
     @Get
-    public HttpResponse<?> entries(Authentication operator, @Nullable @QueryValue String subject,
+    public HttpResponse<?> entries(HttpRequest<?> request, Authentication operator, @Nullable @QueryValue String subject,
             @Nullable @QueryValue String agent, @Nullable @QueryValue String before) {
         Map<String, String> filters = new LinkedHashMap<>();
         filters.put("subject", subject == null ? "" : subject);
         filters.put("agent", agent == null ? "" : agent);
-        AdminResult<AuditQuery> query = AuditQueries.parse(subject, agent, before, null);
+        // As GET /admin/audit reads it, but for the page size: a misspelt filter would widen the list silently.
+        AdminResult<AuditQuery> query = QueryParameters.strict(request, PARAMETERS,
+                AuditQueries.parse(subject, agent, before, null));
         List<AuditEntry> entries = query instanceof AdminResult.Done<AuditQuery> done ? audit.entries(done.value())
                 : List.of();
         Optional<Long> next = entries.size() == AuditQuery.DEFAULT_LIMIT

@@ -327,6 +327,15 @@ class ConsoleTest {
         assertEquals(1, entries.get(0).path("afterVersion").asLong());
         assertEquals("wiki read: off → on", entries.get(0).path("detail").asText());
         assertTrue(get("/console/audit?subject=op-audit", cookie).body().contains(agent));
+        // A misspelt or repeated filter is refused and said, as by the API (a new user's trial: ?agnet=a1 listed all).
+        for (String[] c : new String[][] {{"agnet=" + agent, "The parameter <code>agnet</code>"},
+            {"subject=x&subject=y", "Given 2 times"}, {"limit=0", "The parameter <code>limit</code>"},
+            {"before=abc", "The parameter <code>before</code>"}}) {
+            HttpResponse<String> refused = get("/console/audit?" + c[0], cookie);
+            assertEquals(400, refused.statusCode(), c[0]);
+            assertTrue(refused.body().contains(c[1]), c[0] + ": " + refused.body());
+            assertFalse(refused.body().contains("wiki read: off"), "nothing listed: " + c[0]);
+        }
     }
 
     @Test
