@@ -22,20 +22,41 @@ const script = (era) => [
   ['o1', 'wiki_write', { path: 'x.md', content: 'x' }],
 ];
 
-for (const era of eras) {
-  console.log(`\n=== ${era === 'modern' ? 'MCP 2026-07-28 (stateless)' : 'MCP 2025-11-25 (handshake)'} ===`);
-  const clients = {
-    a1: await connect(era, url, A1_TOKEN),
-    a2: await connect(era, url, A2_TOKEN),
-    o1: await connect(era, url, O1_TOKEN),
-  };
-  for (const [who, connection] of Object.entries(clients)) {
-    console.log(`${who.padEnd(22)} tools/list: ${(await listNames(connection)).join(' ')}`);
+// What went wrong, in one line: a trace of the SDK's internals helps nobody running the demo.
+function explain(error) {
+  const text = `${error?.message ?? error} ${error?.cause?.code ?? ''}`;
+  if (/ECONNREFUSED|fetch failed|ENOTFOUND|socket hang up/.test(text)) {
+    return `the gateway does not answer at ${url}: start it with make run (in another terminal)`;
   }
-  for (const [who, tool, args] of script(era)) {
-    const outcome = await call(clients[who], tool, args);
-    const reasons = outcome.denied ? `  ${outcome.structured.reasons.map((r) => r.message).join('; ')}` : '';
-    console.log(`${describe(who, tool, outcome)}${reasons}`);
+  if (/\b401\b|unauthori[sz]ed|invalid_token/i.test(text)) {
+    return 'the gateway refused a demo token (401): start make run again, which mints new ones';
   }
-  for (const connection of Object.values(clients)) await close(connection);
+  return `the demo stopped: ${text.split('\n')[0].trim()}`;
+}
+
+try {
+  await demo();
+} catch (error) {
+  console.error(`demo: ${explain(error)}`);
+  process.exit(1);
+}
+
+async function demo() {
+  for (const era of eras) {
+    console.log(`\n=== ${era === 'modern' ? 'MCP 2026-07-28 (stateless)' : 'MCP 2025-11-25 (handshake)'} ===`);
+    const clients = {
+      a1: await connect(era, url, A1_TOKEN),
+      a2: await connect(era, url, A2_TOKEN),
+      o1: await connect(era, url, O1_TOKEN),
+    };
+    for (const [who, connection] of Object.entries(clients)) {
+      console.log(`${who.padEnd(22)} tools/list: ${(await listNames(connection)).join(' ')}`);
+    }
+    for (const [who, tool, args] of script(era)) {
+      const outcome = await call(clients[who], tool, args);
+      const reasons = outcome.denied ? `  ${outcome.structured.reasons.map((r) => r.message).join('; ')}` : '';
+      console.log(`${describe(who, tool, outcome)}${reasons}`);
+    }
+    for (const connection of Object.values(clients)) await close(connection);
+  }
 }
