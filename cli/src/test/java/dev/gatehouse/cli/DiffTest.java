@@ -40,6 +40,20 @@ class DiffTest {
         assertEquals(MatrixTest.profiles(), page.split("<td><code>t3_thread_list</code>", -1).length - 1);
     }
 
+    /** An empty or cut-off bundle is refused saying so (a new user's trial: "not a bundle … : null"). */
+    @Test
+    void anEmptyOrTruncatedBundleIsRefusedSayingSo() throws Exception {
+        byte[] whole = Files.readAllBytes(Repo.ROOT.resolve("target/bundle/bundle.tar.gz"));
+        for (int length : new int[] {0, whole.length / 2}) {
+            Path bundle = tmp.resolve("cut-" + length + ".tar.gz");
+            Files.write(bundle, java.util.Arrays.copyOf(whole, length));
+            Repo.Result r = Repo.cli("diff", "--from", bundle.toString(), "--to", Repo.POLICIES.toString());
+            assertEquals(2, r.rc(), r.out() + r.err());
+            assertTrue(r.err().contains("not a bundle (.tar.gz)"), r.err());
+            assertTrue(!r.err().contains("null"), r.err());
+        }
+    }
+
     @Test
     void samePolicyNoChanges() throws Exception {
         Path copy = Repo.checkoutCopy(tmp);

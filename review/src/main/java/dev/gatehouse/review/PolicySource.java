@@ -2,6 +2,7 @@ package dev.gatehouse.review;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -166,7 +167,10 @@ public final class PolicySource implements AutoCloseable {
                 }
             }
         } catch (IOException e) {
-            throw new ReviewException("not a bundle (.tar.gz): " + file + ": " + e.getMessage());
+            // An empty or cut-off file ends the stream with a message-less EOFException: never say "null".
+            throw new ReviewException("not a bundle (.tar.gz): " + file + ": " + (e instanceof EOFException
+                    ? "it ends early (an empty or truncated file)"
+                    : e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()));
         }
         return entries;
     }

@@ -19,7 +19,7 @@ public class McpProperties {
     private List<String> allowedHosts = List.of("127.0.0.1:*", "localhost:*", "[::1]:*");
     private Optional<String> requestStateKey = Optional.empty();
     private Duration sessionIdleTimeout = Duration.ofHours(1);
-    private int maxSessionsPerCaller = 32;
+    private int maxSessionsPerCaller = 64;
 
     /** Largest accepted request body in bytes (default 1 MiB); more is HTTP 413 before parsing or auth. */
     public int getMaxRequestBytes() {
@@ -85,7 +85,7 @@ public class McpProperties {
     }
 
     /**
-     * How many handshake-era sessions one caller may hold on a replica at once (default 32): the SDK keeps each in
+     * How many handshake-era sessions one caller may hold on a replica at once (default 64): the SDK keeps each in
      * memory with what its initialize sent. One more initialize is 429 until the caller ends one ({@code DELETE}) or
      * one has been idle for {@link #getSessionIdleTimeout()}.
      */

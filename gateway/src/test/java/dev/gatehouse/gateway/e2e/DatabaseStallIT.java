@@ -89,7 +89,9 @@ class DatabaseStallIT {
                 "GATEHOUSE_DATABASE_URL", "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/gatehouse",
                 "GATEHOUSE_DATABASE_USER", "postgres",
                 "GATEHOUSE_DATABASE_PASSWORD_FILE", password.toString(),
-                "JAVA_TOOL_OPTIONS", "-Ddatasources.default.data-source-properties.socketTimeout=3600"));
+                // 64 handshake sessions of one caller at once: the bound a caller may hold, stated here for the test.
+                "JAVA_TOOL_OPTIONS", "-Ddatasources.default.data-source-properties.socketTimeout=3600"
+                        + " -Dgatehouse.mcp.max-sessions-per-caller=" + CLIENTS));
         stack.settings("a1", WIKI_ON);
         token = stack.attach("a1", "t1", "pi-1");
         mcp = new McpHttp(HTTP, stack.mcpUrl(), Duration.ofSeconds(120));

@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.policy.bundle;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -83,9 +84,17 @@ public record BundleArchive(Map<String, byte[]> files, String sha256) {
                 }
             }
         } catch (IOException e) {
-            throw new BundleException("bundle " + origin + " is not a readable gzipped tar: " + e.getMessage(), e);
+            throw new BundleException("bundle " + origin + " is not a readable gzipped tar: " + why(e), e);
         }
         return new BundleArchive(files, sha256(bytes));
+    }
+
+    /** What went wrong, never "null": an empty or cut-off file ends the stream with a message-less EOFException. */
+    private static String why(IOException e) {
+        if (e instanceof EOFException) {
+            return "it ends early (an empty or truncated file)";
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     private static byte[] readCapped(InputStream in, long remaining) throws IOException {
