@@ -18,10 +18,14 @@ import com.networknt.schema.path.PathType;
 import java.math.BigDecimal;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * {@link ArgumentCheck} with networknt json-schema-validator (JSON Schema 2020-12). Each tool's schema is compiled
@@ -68,7 +72,7 @@ public class ClosedSchemaArgumentCheck implements ArgumentCheck {
         }
         return arguments -> {
             JsonNode instance = JSON.valueToTree(arguments);
-            Optional<ArgumentError> unread = exactIntegers(instance, "");
+            Optional<ArgumentError> unread = exactIntegers(instance, new ArrayDeque<>());
             if (unread.isPresent()) {
                 return List.of(unread.get());
             }
@@ -84,46 +88,58 @@ public class ClosedSchemaArgumentCheck implements ArgumentCheck {
      * not turned into an integer (the gateway's transport refuses those before; a caller of this check alone gets
      * the error, never an unbounded conversion).
      */
-    private static Optional<ArgumentError> exactIntegers(JsonNode node, String pointer) {
-        if (node instanceof DecimalNode decimal && integral(decimal.decimalValue())
-                && integerDigits(decimal.decimalValue()) > MAX_DIGITS) {
-            return Optional.of(new ArgumentError("type", pointer, Optional.empty(), "arguments" + pointer
-                    + ": a number of more than " + MAX_DIGITS + " digits is not read"));
-        }
+    private static Optional<ArgumentError> exactIntegers(JsonNode node, Deque<String> path) {
         if (node instanceof ObjectNode object) {
             for (Iterator<Map.Entry<String, JsonNode>> members = object.fields(); members.hasNext(); ) {
                 Map.Entry<String, JsonNode> member = members.next();
-                Optional<ArgumentError> error = exactIntegers(member.getValue(), pointer + "/"
-                        + member.getKey().replace("~", "~0").replace("/", "~1"));
+                Optional<ArgumentError> error = child(member.getKey(), member.getValue(), member::setValue, path);
                 if (error.isPresent()) {
                     return error;
                 }
-                member.setValue(exact(member.getValue()));
             }
         } else if (node instanceof ArrayNode array) {
             for (int i = 0; i < array.size(); i++) {
-                Optional<ArgumentError> error = exactIntegers(array.get(i), pointer + "/" + i);
+                int at = i;
+                Optional<ArgumentError> error = child(Integer.toString(i), array.get(i),
+                        integer -> array.set(at, integer), path);
                 if (error.isPresent()) {
                     return error;
                 }
-                array.set(i, exact(array.get(i)));
             }
         }
         return Optional.empty();
     }
 
-    /** {@code node} as an integer node when it is an integral decimal (within the digit bound, checked before). */
-    private static JsonNode exact(JsonNode node) {
-        return node instanceof DecimalNode decimal && integral(decimal.decimalValue())
-                ? BigIntegerNode.valueOf(decimal.decimalValue().toBigIntegerExact()) : node;
+    /**
+     * One member or item named {@code name}: an integral decimal replaced by its integer, a container walked. The
+     * location is written out only for an error (this runs on every call).
+     */
+    private static Optional<ArgumentError> child(String name, JsonNode value, Consumer<JsonNode> replace,
+            Deque<String> path) {
+        path.addLast(name);
+        try {
+            if (!(value instanceof DecimalNode decimal)) {
+                return exactIntegers(value, path);
+            }
+            BigDecimal number = decimal.decimalValue();
+            if (!integral(number)) {
+                return Optional.empty();
+            }
+            if ((long) number.precision() - number.scale() > MAX_DIGITS) {
+                String pointer = path.stream().map(segment -> "/" + segment.replace("~", "~0").replace("/", "~1"))
+                        .collect(Collectors.joining());
+                return Optional.of(new ArgumentError("type", pointer, Optional.empty(), "arguments" + pointer
+                        + ": a number of more than " + MAX_DIGITS + " digits is not read"));
+            }
+            replace.accept(BigIntegerNode.valueOf(number.toBigIntegerExact()));
+            return Optional.empty();
+        } finally {
+            path.removeLast();
+        }
     }
 
     private static boolean integral(BigDecimal value) {
         return value.signum() == 0 || value.scale() <= 0 || value.stripTrailingZeros().scale() <= 0;
-    }
-
-    private static long integerDigits(BigDecimal value) {
-        return (long) value.precision() - value.scale();
     }
 
     /** The first {@code $ref} under {@code node} that is not a JSON Pointer resolving in {@code document}. */

@@ -41,13 +41,20 @@ public class AgentAdmin {
     /**
      * Replaces a thread agent's settings.
      *
-     * @param ifMatch the {@code If-Match} header, if any ({@code "3"}, {@code W/"3"} or {@code 3})
+     * @param ifMatch     the {@code If-Match} header, if any ({@code "3"}, {@code W/"3"} or {@code 3})
+     * @param ifNoneMatch the {@code If-None-Match} header, if any: {@code *} alone, without {@code If-Match}, writes
+     *                    the settings only when none are stored (RFC 9110 §13.1.2), as the expected version 0 does
      * @return the stored settings and version; refused for an id that is not a thread agent's, a Project enabled
-     *         without a project, or a malformed or contradictory version; a conflict when the version is stale
+     *         without a project, an {@code If-None-Match} other than that, or a malformed or contradictory version; a
+     *         conflict when the version is stale or settings are stored against {@code If-None-Match: *}
      */
     public AdminResult<AgentSettingsStore.Versioned> put(String agentId, AgentSettingsRequest request,
-            Optional<String> ifMatch, Actor actor) {
+            Optional<String> ifMatch, Optional<String> ifNoneMatch, Actor actor) {
         List<FieldProblem> problems = new ArrayList<>();
+        if (ifNoneMatch.isPresent() && (!ifNoneMatch.get().strip().equals("*") || ifMatch.isPresent())) {
+            problems.add(FieldProblem.invalid("If-None-Match", "Takes * alone, without If-Match: the settings are"
+                    + " written only when none are stored yet."));
+        }
         ThreadAgentIds.problem("agentId", agentId).ifPresent(problems::add);
         Optional<AgentSettings> wanted = request.settings();
         if (wanted.isEmpty()) {
@@ -57,7 +64,9 @@ public class AgentAdmin {
             StoredText.problem(AgentSettingsRequest.PROJECT_ID_FIELD, request.project().projectServiceProjectId())
                     .ifPresent(problems::add);
         }
-        Optional<OptionalLong> expected = expectedVersion(ifMatch, request.version());
+        // Version 0 is "none stored": the store writes only when there is none, else answers a conflict.
+        Optional<OptionalLong> expected = expectedVersion(ifNoneMatch.isPresent() ? Optional.of("0") : ifMatch,
+                request.version());
         if (expected.isEmpty()) {
             problems.add(FieldProblem.invalid("version",
                     "If-Match and version must be one non-negative version number and agree"));

@@ -8,7 +8,6 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Put;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -44,17 +43,9 @@ public class AgentAdminController {
     @Put("/{agentId}")
     public HttpResponse<?> putAgentSettings(String agentId, @Nullable @Body byte[] body,
             @Nullable @Header("If-Match") String ifMatch, @Nullable @Header("If-None-Match") String ifNoneMatch) {
-        Optional<String> expected = Optional.ofNullable(ifMatch);
-        if (ifNoneMatch != null) {
-            if (!ifNoneMatch.strip().equals("*") || ifMatch != null) {
-                return AdminResponses.refusal(List.of(FieldProblem.invalid("If-None-Match", "Takes * alone, without"
-                        + " If-Match: the settings are written only when none are stored yet.")));
-            }
-            expected = Optional.of("0"); // version 0: none stored (RFC 9110 §13.1.2); a stored one is a conflict
-        }
-        Optional<String> precondition = expected;
         return AdminResponses.answer(AdminBodies.read(body, AgentSettingsRequest.class), request -> AdminResponses
-                .answer(agents.put(agentId, request, precondition, Actor.ADMIN_API),
+                .answer(agents.put(agentId, request, Optional.ofNullable(ifMatch), Optional.ofNullable(ifNoneMatch),
+                        Actor.ADMIN_API),
                         stored -> HttpResponse.ok(AgentSettingsView.of(agentId, stored))
                                 .header("ETag", AdminResponses.etag(stored.version()))));
     }

@@ -98,7 +98,7 @@ public class AgentsController {
         }
         AgentSettingsRequest request = AgentPage.settingsOf(form);
         AdminResult<AgentSettingsStore.Versioned> result = agents.put(agentId, request, Optional.empty(),
-                ConsolePages.actor(operator));
+                Optional.empty(), ConsolePages.actor(operator));
         if (result instanceof AdminResult.Done<?>) {
             return ConsolePages.seeOther(AgentPage.path(agentId) + "?saved");
         }
