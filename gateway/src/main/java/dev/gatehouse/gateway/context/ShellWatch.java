@@ -42,8 +42,12 @@ import org.slf4j.LoggerFactory;
  * {@link #shell} answers only while the watch is connected and the latest poll that brought it to the feed's end was
  * sent at most {@code max-staleness} ago. The host answers a poll after receiving it, with every event it had made
  * by then, so what the watch answers is the host's state at a moment no more than {@code max-staleness} before the
- * lookup. Each poll asks the host to wait at most half the bound for an event; the empty page that ends an idle
- * wait is the host's heartbeat, so a connected watch is heard from about every half bound. A page cut at the feed's
+ * lookup. Each poll asks the host to wait at most a quarter of the bound for an event; the empty page that ends an
+ * idle wait is the host's heartbeat, so a connected watch is heard from about every quarter bound. Why a quarter:
+ * just before a poll is answered, the watch's news is as old as the send of the poll before it, two waits and two
+ * trips ago; with waits of half the bound that is the whole bound with no slack, and every trip's delay (a host or
+ * a watch thread waiting for a core) sends lookups to the host. A quarter leaves half the bound for the two
+ * trips. A page cut at the feed's
  * page size ({@code more}) does not count: the watch has not reached the end. A failed poll disconnects at once; the
  * watch then resumes from its cursor after a pause (100 ms doubling to 5 s), or lists again when the cursor is gone.
  *
@@ -115,7 +119,7 @@ public class ShellWatch {
         this.wall = wall;
         this.meters = meters;
         this.maxStalenessNanos = properties.getMaxStaleness().toNanos();
-        this.waitMillis = Math.max(1, properties.getMaxStaleness().toMillis() / 2);
+        this.waitMillis = Math.max(1, properties.getMaxStaleness().toMillis() / 4);
         // Evictions run on the caller's thread, not a pool: the bound holds as soon as an entry is added.
         this.shells = Caffeine.newBuilder().maximumSize(properties.getMaxThreads()).executor(Runnable::run).build();
         Duration[] buckets = new Duration[LAG_BUCKETS_MICROS.length];

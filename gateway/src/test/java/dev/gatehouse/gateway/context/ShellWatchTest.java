@@ -27,9 +27,12 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,6 +40,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The thread-shell PIP with its watch (docs/domain.md §1; {@link ShellWatch}) against a WireMock host speaking the
@@ -143,6 +147,45 @@ class ShellWatchTest {
         shells.shell("t1");
         shells.shell("t1");
         assertEquals(2, reads("t1"), "heard as of when the list was asked for, which is past the bound now");
+    }
+
+    /**
+     * An idle watch whose host answers every heartbeat late (the full wait, then a delay each way, as when the host
+     * or the watch's thread waits for a core) keeps answering at every moment: looked up just before each answer,
+     * when its news is oldest (from the send of the poll before, two waits and two trips ago), no shell is read from
+     * the host. Delays of up to a quarter of the bound for the two trips together.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {0, 1, 20, 62})
+    void heartbeatsAnsweredLateStillKeepTheWatchWithinTheBound(long delayMillis) {
+        AtomicReference<ThreadShells> lookups = new AtomicReference<>();
+        List<Boolean> readFromHost = new ArrayList<>();
+        ThreadFeed late = new ThreadFeed() {
+            @Override
+            public FacadeResult<ThreadListing> list() {
+                return feed.list();
+            }
+
+            @Override
+            public FacadeResult<ThreadEventPage> events(Optional<String> after, long waitMillis) {
+                now.addAndGet(TimeUnit.MILLISECONDS.toNanos(waitMillis + delayMillis));
+                int before = reads("t1");
+                lookups.get().shell("t1");
+                readFromHost.add(reads("t1") > before);
+                return feed.events(after, waitMillis);
+            }
+        };
+        ShellWatch watch = new ShellWatch(late, properties(BOUND, 100), now::get, Clock.systemUTC(),
+                new SimpleMeterRegistry());
+        lookups.set(shells(watch));
+        page("h:0", "h:0", false);
+        watch.step();
+        lookups.get().shell("t1");
+        for (int i = 0; i < 8; i++) {
+            watch.step();
+        }
+        assertEquals(List.of(false, false, false, false, false, false, false, false), readFromHost);
+        assertEquals(1, reads("t1"), "only the first lookup, before the watch held the thread, read from the host");
     }
 
     @Test
