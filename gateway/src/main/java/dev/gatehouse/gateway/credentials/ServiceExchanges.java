@@ -2,7 +2,7 @@ package dev.gatehouse.gateway.credentials;
 
 import dev.gatehouse.facade.http.ExchangeObserver;
 import dev.gatehouse.facade.http.Reply;
-import io.micronaut.http.MutableHttpRequest;
+import dev.gatehouse.facade.http.ServiceRequest;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Instant;
@@ -38,7 +38,7 @@ public class ServiceExchanges implements ExchangeObserver {
     }
 
     @Override
-    public Exchange start(String service, MutableHttpRequest<?> request) {
+    public Exchange start(String service, ServiceRequest request) {
         return reply -> {
             Instant now = clock.instant();
             last.put(service, new Last(outcome(reply), now));

@@ -2,9 +2,9 @@ package dev.gatehouse.gateway.telemetry;
 
 import dev.gatehouse.facade.http.ExchangeObserver;
 import dev.gatehouse.facade.http.Reply;
+import dev.gatehouse.facade.http.ServiceRequest;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.micronaut.http.MutableHttpRequest;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import jakarta.inject.Singleton;
@@ -32,10 +32,10 @@ public class FacadeTelemetry implements ExchangeObserver {
     }
 
     @Override
-    public Exchange start(String service, MutableHttpRequest<?> request) {
+    public Exchange start(String service, ServiceRequest request) {
         Span span = tracing.startClient("facade " + service);
-        span.setAttribute("http.request.method", request.getMethodName());
-        span.setAttribute("url.path", request.getPath());
+        span.setAttribute("http.request.method", request.method());
+        span.setAttribute("url.path", request.path());
         tracing.inject(span, request::header);
         long start = System.nanoTime();
         return reply -> {

@@ -7,8 +7,8 @@ import dev.gatehouse.facade.http.Projection;
 import dev.gatehouse.facade.http.ReplyMapper;
 import dev.gatehouse.facade.http.Requests;
 import dev.gatehouse.facade.http.ServiceClient;
+import dev.gatehouse.facade.http.ServiceRequest;
 import io.micronaut.http.HttpMethod;
-import io.micronaut.http.MutableHttpRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -131,7 +131,7 @@ public final class HttpHostFacade implements HostFacade, AutoCloseable {
 
     private <T> FacadeResult<T> mutate(HostCaller caller, IdempotencyKey key, HttpMethod method, String uri,
             Map<String, ?> body, String notFound, Projection<T> p) {
-        MutableHttpRequest<?> request = Requests.json(method, uri, body).header(Requests.AGENT_HEADER,
+        ServiceRequest request = Requests.json(method, uri, body).header(Requests.AGENT_HEADER,
                 caller.agentId());
         caller.threadId().ifPresent(thread -> request.header(Requests.THREAD_HEADER, thread));
         return mapper.mutation(client.mutate(request, key), notFound, p, Optional.of(key));

@@ -1,7 +1,5 @@
 package dev.gatehouse.facade.http;
 
-import io.micronaut.http.MutableHttpRequest;
-
 /**
  * Watches every exchange a {@link ServiceClient} makes, for metrics and traces, without the facades knowing either.
  * The gateway supplies one bean; without it nothing is observed. An observer must not throw and must not change the
@@ -19,7 +17,7 @@ public interface ExchangeObserver {
      * @param request the outgoing request; trace-context headers may be added
      * @return what to call once with the reply when the exchange is over
      */
-    Exchange start(String service, MutableHttpRequest<?> request);
+    Exchange start(String service, ServiceRequest request);
 
     /** One exchange in flight. */
     @FunctionalInterface

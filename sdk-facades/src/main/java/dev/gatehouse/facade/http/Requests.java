@@ -3,14 +3,11 @@ package dev.gatehouse.facade.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micronaut.http.HttpMethod;
-import io.micronaut.http.HttpRequest;
-import io.micronaut.http.MediaType;
-import io.micronaut.http.MutableHttpRequest;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-/** Builds the JSON requests of the service contracts (schemas/services/). */
+/** Builds the JSON requests of the service contracts (schemas/services/); {@code uri} is the path and query, encoded. */
 public final class Requests {
 
     /** Request header carrying the acting logical agent, added by the facade from the trusted context. */
@@ -24,22 +21,23 @@ public final class Requests {
     public static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String JSON_TYPE = "application/json";
 
     private Requests() {
     }
 
     /** A GET accepting JSON. */
-    public static MutableHttpRequest<?> get(String uri) {
-        return HttpRequest.GET(uri).accept(MediaType.APPLICATION_JSON_TYPE);
+    public static ServiceRequest get(String uri) {
+        return new ServiceRequest("GET", uri, null).header("Accept", JSON_TYPE);
     }
 
     /** A DELETE accepting JSON. */
-    public static MutableHttpRequest<?> delete(String uri) {
-        return HttpRequest.DELETE(uri).accept(MediaType.APPLICATION_JSON_TYPE);
+    public static ServiceRequest delete(String uri) {
+        return new ServiceRequest("DELETE", uri, null).header("Accept", JSON_TYPE);
     }
 
     /** A request with a JSON object body, serialised here so the bytes on the wire are exactly the contract's. */
-    public static MutableHttpRequest<?> json(HttpMethod method, String uri, Map<String, ?> body) {
+    public static ServiceRequest json(HttpMethod method, String uri, Map<String, ?> body) {
         byte[] bytes;
         try {
             bytes = JSON.writeValueAsBytes(body);
@@ -47,8 +45,8 @@ public final class Requests {
             // Bodies are built from JSON values only; anything else is a programming error.
             throw new IllegalArgumentException("request body is not JSON-serialisable", e);
         }
-        return HttpRequest.create(method, uri).body(bytes)
-                .contentType(MediaType.APPLICATION_JSON_TYPE).accept(MediaType.APPLICATION_JSON_TYPE);
+        return new ServiceRequest(method.name(), uri, bytes).header("Content-Type", JSON_TYPE)
+                .header("Accept", JSON_TYPE);
     }
 
     /** One path segment, percent-encoded so that {@code /}, {@code ?} and {@code %} in ids stay inside it. */

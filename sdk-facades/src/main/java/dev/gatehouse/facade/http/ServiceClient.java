@@ -1,6 +1,5 @@
 package dev.gatehouse.facade.http;
 
-import io.micronaut.http.MutableHttpRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -165,7 +164,7 @@ public final class ServiceClient implements AutoCloseable {
      * tries share the one deadline: the second gets only what the first left, so a read never waits longer than
      * {@link #deadline()} in all.
      */
-    public Reply read(Supplier<MutableHttpRequest<?>> request) {
+    public Reply read(Supplier<ServiceRequest> request) {
         long budget = endpoint.getDeadline().toNanos();
         long started = System.nanoTime();
         Reply first = send(request.get(), budget);
@@ -175,7 +174,7 @@ public final class ServiceClient implements AutoCloseable {
     }
 
     /** Sends a mutation exactly once, within {@link #deadline()}. */
-    public Reply mutate(MutableHttpRequest<?> request) {
+    public Reply mutate(ServiceRequest request) {
         return send(request, endpoint.getDeadline().toNanos());
     }
 
@@ -183,19 +182,19 @@ public final class ServiceClient implements AutoCloseable {
      * Sends a mutation exactly once, within {@link #deadline()}, with header {@code Idempotency-Key: key}
      * ({@link Requests#IDEMPOTENCY_HEADER}).
      */
-    public Reply mutate(MutableHttpRequest<?> request, IdempotencyKey key) {
+    public Reply mutate(ServiceRequest request, IdempotencyKey key) {
         return mutate(request.header(Requests.IDEMPOTENCY_HEADER, key.value()));
     }
 
-    private Reply send(MutableHttpRequest<?> request, long budgetNanos) {
-        credentials.credential(endpoint.getName()).or(endpoint::currentCredential).ifPresent(request::bearerAuth);
+    private Reply send(ServiceRequest request, long budgetNanos) {
+        credentials.credential(endpoint.getName()).or(endpoint::currentCredential).ifPresent(credential -> request.header(HttpHeaders.AUTHORIZATION, "Bearer " + credential));
         ExchangeObserver.Exchange exchange = observer.start(endpoint.getName(), request);
         Reply reply = exchange(request, budgetNanos);
         exchange.end(reply);
         return reply;
     }
 
-    private Reply exchange(MutableHttpRequest<?> request, long budgetNanos) {
+    private Reply exchange(ServiceRequest request, long budgetNanos) {
         HttpUriRequestBase outgoing;
         try {
             outgoing = outgoing(request);
@@ -228,18 +227,18 @@ public final class ServiceClient implements AutoCloseable {
         }
     }
 
-    /** The Micronaut request the facade built, as the same request to this service (method, target, headers, body). */
-    private HttpUriRequestBase outgoing(MutableHttpRequest<?> request) {
-        HttpUriRequestBase outgoing = new HttpUriRequestBase(request.getMethodName(),
-                URI.create(base + request.getUri()));
-        request.getHeaders().forEach((name, values) -> {
+    /** The request the facade built, as the same request to this service (method, target, headers, body). */
+    private HttpUriRequestBase outgoing(ServiceRequest request) {
+        HttpUriRequestBase outgoing = new HttpUriRequestBase(request.method(), URI.create(base + request.target()));
+        for (ServiceRequest.Header header : request.headers()) {
             // The client writes the framing headers itself, from the entity.
-            if (!name.equalsIgnoreCase(HttpHeaders.CONTENT_LENGTH) && !name.equalsIgnoreCase(HttpHeaders.HOST)
-                    && !name.equalsIgnoreCase(HttpHeaders.TRANSFER_ENCODING)) {
-                values.forEach(value -> outgoing.addHeader(name, value));
+            if (!header.name().equalsIgnoreCase(HttpHeaders.CONTENT_LENGTH)
+                    && !header.name().equalsIgnoreCase(HttpHeaders.HOST)
+                    && !header.name().equalsIgnoreCase(HttpHeaders.TRANSFER_ENCODING)) {
+                outgoing.addHeader(header.name(), header.value());
             }
-        });
-        request.getBody(byte[].class).ifPresent(bytes -> outgoing.setEntity(new ByteArrayEntity(bytes, null)));
+        }
+        request.body().ifPresent(bytes -> outgoing.setEntity(new ByteArrayEntity(bytes, null)));
         return outgoing;
     }
 

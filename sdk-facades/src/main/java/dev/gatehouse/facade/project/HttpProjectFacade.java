@@ -9,9 +9,9 @@ import dev.gatehouse.facade.http.Reply;
 import dev.gatehouse.facade.http.ReplyMapper;
 import dev.gatehouse.facade.http.Requests;
 import dev.gatehouse.facade.http.ServiceClient;
+import dev.gatehouse.facade.http.ServiceRequest;
 import dev.gatehouse.facade.http.Undecodable;
 import io.micronaut.http.HttpMethod;
-import io.micronaut.http.MutableHttpRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,7 +113,7 @@ public final class HttpProjectFacade implements ProjectFacade, AutoCloseable {
                 + Requests.segment(binding.agentId());
     }
 
-    private static MutableHttpRequest<?> as(ProjectBinding binding, MutableHttpRequest<?> request) {
+    private static ServiceRequest as(ProjectBinding binding, ServiceRequest request) {
         return request.header(Requests.AGENT_HEADER, binding.agentId());
     }
 

@@ -7,9 +7,9 @@ import dev.gatehouse.facade.http.IdempotencyKey;
 import dev.gatehouse.facade.http.ReplyMapper;
 import dev.gatehouse.facade.http.Requests;
 import dev.gatehouse.facade.http.ServiceClient;
+import dev.gatehouse.facade.http.ServiceRequest;
 import dev.gatehouse.facade.http.Undecodable;
 import io.micronaut.http.HttpMethod;
-import io.micronaut.http.MutableHttpRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,7 +116,7 @@ public final class HttpWikiFacade implements WikiFacade, AutoCloseable {
                 .orElseThrow(() -> new Undecodable("answer names a page outside the agent's subtree"));
     }
 
-    private static MutableHttpRequest<?> as(WikiScope scope, MutableHttpRequest<?> request) {
+    private static ServiceRequest as(WikiScope scope, ServiceRequest request) {
         return request.header(Requests.AGENT_HEADER, scope.agentId()).header(Requests.WIKI_ROOT_HEADER, scope.root());
     }
 
