@@ -18,6 +18,7 @@ import com.github.tomakehurst.wiremock.http.Fault;
 import io.micronaut.http.HttpMethod;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,7 +184,10 @@ class ServiceClientTransportTest {
         stub.server().stubFor(get("/over").willReturn(aResponse().withStatus(200)
                 .withBody(new byte[ServiceClient.MAX_BODY_BYTES + 1])));
 
-        try (ServiceClient client = new ServiceClient(stub.endpoint("wiki"))) {
+        // A deadline far past what 10 MiB takes on a busy machine: this is about the size, not the time (with the
+        // usual 1.5 s, a loaded CI machine ended the over-long read as TimedOut before it reached the limit).
+        try (ServiceClient client = new ServiceClient(ServiceEndpoint.of("wiki", URI.create(stub.server().baseUrl()),
+                StubService.CREDENTIAL, Duration.ofSeconds(60)))) {
             assertEquals(ServiceClient.MAX_BODY_BYTES, assertInstanceOf(Reply.Answered.class,
                     client.read(() -> Requests.get("/limit"))).body().length);
             assertEquals(new Reply.Broken(), client.read(() -> Requests.get("/over")));
