@@ -15,6 +15,7 @@ import java.util.function.Function;
  * "unsupported_provider", message}} for a provider kind, else {@code {error: "invalid_fields", invalid[],
  * messages}};</li>
  * <li>{@link AdminResult.Conflict}: 409 {@code {error: "version_conflict", currentVersion}} with {@code ETag};</li>
+ * <li>{@link AdminResult.PreconditionFailed}: 412 {@code {error: "precondition_failed", message}};</li>
  * <li>{@link AdminResult.NotFound}: 404 {@code {error: "not_found", message}}.</li>
  * </ul>
  */
@@ -34,6 +35,10 @@ final class AdminResponses {
         }
         if (result instanceof AdminResult.Refused<T> refused) {
             return refusal(refused.problems());
+        }
+        if (result instanceof AdminResult.PreconditionFailed<T> failed) {
+            return HttpResponse.status(HttpStatus.PRECONDITION_FAILED)
+                    .body(Map.of("error", "precondition_failed", "message", failed.message()));
         }
         return notFound();
     }

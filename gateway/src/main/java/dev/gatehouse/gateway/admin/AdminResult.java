@@ -25,6 +25,15 @@ public sealed interface AdminResult<T> {
     record Conflict<T>(long currentVersion) implements AdminResult<T> {
     }
 
+    /**
+     * A request precondition does not hold (RFC 9110 §13.1.1: {@code If-Match} matches no current representation);
+     * nothing was written.
+     *
+     * @param message what did not match, and what would
+     */
+    record PreconditionFailed<T>(String message) implements AdminResult<T> {
+    }
+
     /** No such thing to change. */
     record NotFound<T>() implements AdminResult<T> {
     }

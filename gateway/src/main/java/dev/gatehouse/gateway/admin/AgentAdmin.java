@@ -41,12 +41,15 @@ public class AgentAdmin {
     /**
      * Replaces a thread agent's settings.
      *
-     * @param ifMatch     the {@code If-Match} header, if any ({@code "3"}, {@code W/"3"} or {@code 3})
+     * @param ifMatch     the {@code If-Match} header, if any, compared strongly (RFC 9110 §13.1.1): one entity tag
+     *                    ({@code "3"}, or {@code 3} unquoted), which the stored version must equal; {@code *}, which
+     *                    any stored settings match; a weak tag ({@code W/"3"}), which nothing matches
      * @param ifNoneMatch the {@code If-None-Match} header, if any: {@code *} alone, without {@code If-Match}, writes
      *                    the settings only when none are stored (RFC 9110 §13.1.2), as the expected version 0 does
      * @return the stored settings and version; refused for an id that is not a thread agent's, a Project enabled
      *         without a project, an {@code If-None-Match} other than that, or a malformed or contradictory version; a
-     *         conflict when the version is stale or settings are stored against {@code If-None-Match: *}
+     *         conflict when the version is stale or settings are stored against {@code If-None-Match: *}; a failed
+     *         precondition for a weak {@code If-Match} tag, and for {@code If-Match: *} when none are stored
      */
     public AdminResult<AgentSettingsStore.Versioned> put(String agentId, AgentSettingsRequest request,
             Optional<String> ifMatch, Optional<String> ifNoneMatch, Actor actor) {
@@ -64,19 +67,33 @@ public class AgentAdmin {
             StoredText.problem(AgentSettingsRequest.PROJECT_ID_FIELD, request.project().projectServiceProjectId())
                     .ifPresent(problems::add);
         }
+        String tag = ifMatch.map(String::strip).orElse("");
+        boolean anyStored = tag.equals("*");
+        boolean weak = tag.startsWith("W/");
         // Version 0 is "none stored": the store writes only when there is none, else answers a conflict.
-        Optional<OptionalLong> expected = expectedVersion(ifNoneMatch.isPresent() ? Optional.of("0") : ifMatch,
-                request.version());
-        if (expected.isEmpty()) {
+        Optional<OptionalLong> expected = expectedVersion(ifNoneMatch.isPresent() ? Optional.of("0")
+                : anyStored || weak ? Optional.empty() : ifMatch, request.version());
+        if (expected.isEmpty() || anyStored && request.version() != null && request.version() == 0) {
             problems.add(FieldProblem.invalid("version",
                     "If-Match and version must be one non-negative version number and agree"));
         }
         if (!problems.isEmpty()) {
             return new AdminResult.Refused<>(problems);
         }
+        if (weak) {
+            return new AdminResult.PreconditionFailed<>("If-Match compares strongly (RFC 9110 §13.1.1): a weak"
+                    + " entity tag never matches. Send the ETag as given, e.g. \"3\".");
+        }
         return audit.write(actor, () -> {
             Optional<AgentSettingsStore.Versioned> before = settings.find(agentId);
-            AgentSettingsStore.Write write = settings.put(agentId, wanted.get(), expected.get());
+            if (anyStored && before.isEmpty()) {
+                return ChangeAudit.Written.unchanged(new AdminResult.PreconditionFailed<>(
+                        "If-Match: * matches stored settings, and this agent has none."));
+            }
+            // *: the version just read, so that a write between the read and this one is a conflict, not lost.
+            OptionalLong version = anyStored && expected.get().isEmpty()
+                    ? OptionalLong.of(before.get().version()) : expected.get();
+            AgentSettingsStore.Write write = settings.put(agentId, wanted.get(), version);
             if (write instanceof AgentSettingsStore.Write.Conflict conflict) {
                 return ChangeAudit.Written.unchanged(new AdminResult.Conflict<>(conflict.currentVersion()));
             }
@@ -89,16 +106,13 @@ public class AgentAdmin {
     }
 
     /**
-     * The expected version from {@code If-Match} and/or the body: empty optional when malformed or contradictory,
-     * empty {@link OptionalLong} when neither was sent.
+     * The expected version from a strong {@code If-Match} tag and/or the body: empty optional when malformed or
+     * contradictory, empty {@link OptionalLong} when neither was sent.
      */
     static Optional<OptionalLong> expectedVersion(Optional<String> ifMatch, Long bodyVersion) {
         OptionalLong header = OptionalLong.empty();
         if (ifMatch.isPresent() && !ifMatch.get().isBlank()) {
             String tag = ifMatch.get().strip();
-            if (tag.startsWith("W/")) {
-                tag = tag.substring(2);
-            }
             if (tag.length() >= 2 && tag.startsWith("\"") && tag.endsWith("\"")) {
                 tag = tag.substring(1, tag.length() - 1);
             }

@@ -50,16 +50,26 @@ public final class QueryParameters {
      * @param known the names the search takes, in the order its message lists them; none for a lookup by id
      */
     public static <T> AdminResult<T> strict(HttpRequest<?> request, List<String> known, AdminResult<T> parsed) {
+        return strict(request, known, "search", parsed);
+    }
+
+    /**
+     * As {@link #strict(HttpRequest, List, AdminResult)}, the messages naming what reads the parameters.
+     *
+     * @param what what takes the parameters, as the messages name it ({@code "search"}, {@code "page"})
+     */
+    public static <T> AdminResult<T> strict(HttpRequest<?> request, List<String> known, String what,
+            AdminResult<T> parsed) {
         List<FieldProblem> problems = new ArrayList<>();
         request.getParameters().forEach((name, values) -> {
             String quoted = name.codePointCount(0, name.length()) > MAX_NAME
                     ? name.substring(0, name.offsetByCodePoints(0, MAX_NAME)) + "…" : name;
             if (!known.contains(name)) {
                 problems.add(FieldProblem.invalid(quoted, known.isEmpty() ? "Not a parameter; this request takes none."
-                        : "Not a parameter of this search; it takes " + String.join(", ", known) + "."));
+                        : "Not a parameter of this " + what + "; it takes " + String.join(", ", known) + "."));
             } else if (values.size() > 1) {
                 problems.add(FieldProblem.invalid(quoted, "Given " + values.size()
-                        + " times; a search takes one value per parameter."));
+                        + " times; a " + what + " takes one value per parameter."));
             }
         });
         if (problems.isEmpty()) {

@@ -5,6 +5,7 @@ import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.AgentAdmin;
 import dev.gatehouse.gateway.admin.AgentSettingsRequest;
 import dev.gatehouse.gateway.admin.DeliveryProfileAdmin;
+import dev.gatehouse.gateway.admin.FieldProblem;
 import dev.gatehouse.gateway.admin.HeldCapabilities;
 import dev.gatehouse.gateway.admin.OutsideAgentAdmin;
 import dev.gatehouse.gateway.admin.OutsideAgentRequest;
@@ -107,6 +108,7 @@ public class AgentPage {
         return "/console/agents/" + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
+    /** The page, the policy asked at {@code ceiling}: one of {@link HeldCapabilities#ceilings()}, or none. */
     ModelAndView<Map<String, Object>> render(Authentication operator, String agentId, Edit edit,
             Optional<String> notice, Optional<String> ceiling) {
         boolean outside = HeldCapabilities.kindOf(agentId) == CallerKind.OUTSIDE_AGENT;
@@ -119,8 +121,10 @@ public class AgentPage {
                         new AgentSettingsRequest.Wiki(stored.map(s -> s.settings().wiki().read()).orElse(false),
                                 stored.map(s -> s.settings().wiki().write()).orElse(false)),
                         stored.map(AgentSettingsStore.Versioned::version).orElse(0L)));
+        // A stale edit or one whose version was no number is shown with the version stored now.
         AgentSettingsRequest shown = edit.settings().map(s -> new AgentSettingsRequest(s.browserAccess(),
-                s.project(), s.wiki(), edit.conflictVersion().orElse(s.version()))).orElse(current);
+                s.project(), s.wiki(), edit.conflictVersion().or(() -> Optional.ofNullable(s.version()))
+                        .orElse(current.version()))).orElse(current);
         Optional<DeliveryProfile> profile = profiles.profile(agentId);
         DeliveryProfileAdmin.ProfileRequest profileShown = edit.profile().orElseGet(() -> new DeliveryProfileAdmin
                 .ProfileRequest(profile.map(DeliveryProfile::projectClientId).orElse(null),
@@ -129,7 +133,6 @@ public class AgentPage {
                         profile.map(DeliveryProfile::limitRuntimeMode).orElse(null),
                         profile.map(DeliveryProfile::limitInteractionMode).orElse(null)));
         List<String> ceilings = held.ceilings();
-        Optional<String> askedCeiling = ceiling.filter(ceilings::contains);
         List<SessionView> agentSessions = sessions.current().stream()
                 .filter(s -> s.logicalAgentId().equals(agentId)).toList();
         return ConsolePages.view("console/agent", ConsolePages.page("Agent", "agents", operator)
@@ -142,7 +145,7 @@ public class AgentPage {
                                 .or(() -> registration.map(r -> (Object) r))),
                         Map.entry("profile", profileShown),
                         Map.entry("edit", edit),
-                        Map.entry("held", held(agentId, askedCeiling)),
+                        Map.entry("held", held(agentId, ceiling)),
                         Map.entry("ceilings", ceilings),
                         Map.entry("sessions", agentSessions)));
     }
@@ -156,10 +159,41 @@ public class AgentPage {
                 .fault().detail()));
     }
 
-    /** The settings form's fields as the admin API's request. */
+    /** The settings' checkboxes, on the settings form and the registration form. */
+    static final List<String> CHECKBOXES = List.of("browserAccess", "projectEnabled", "wikiRead", "wikiWrite");
+    /** The settings form's other fields. */
+    static final List<String> SETTINGS_FIELDS = List.of("version", "projectServiceProjectId");
+    /** The registration form's other fields ({@code from}: the agent page it was sent from, if any). */
+    static final List<String> REGISTRATION_FIELDS = List.of("from", "issuer", "subject", "logicalAgentId",
+            "sharesThreadAgent", "version", "projectServiceProjectId");
+
+    /** What is wrong with the settings form's shape ({@link ConsoleForms#shape}) or its version (required). */
+    static List<FieldProblem> settingsShape(Map<String, String> form) {
+        List<FieldProblem> problems = new ArrayList<>(ConsoleForms.shape(form, SETTINGS_FIELDS, CHECKBOXES));
+        if (ConsoleForms.version(form).isEmpty()) {
+            problems.add(ConsoleForms.badVersion());
+        }
+        return problems;
+    }
+
+    /**
+     * What is wrong with the registration form's shape ({@link ConsoleForms#shape}) or its version, which the form
+     * sends as 0 and a registration does not read yet: absent it is no problem, but never anything but a number.
+     */
+    static List<FieldProblem> registrationShape(Map<String, String> form) {
+        List<FieldProblem> problems = new ArrayList<>(ConsoleForms.shape(form, REGISTRATION_FIELDS, CHECKBOXES));
+        if (form.containsKey("version") && ConsoleForms.version(form).isEmpty()) {
+            problems.add(ConsoleForms.badVersion());
+        }
+        return problems;
+    }
+
+    /**
+     * The settings form's fields as the admin API's request; its version null when the form's is not one (refused by
+     * {@link #settingsShape}, never sent on: null would be "last write wins").
+     */
     static AgentSettingsRequest settingsOf(Map<String, String> form) {
-        Long version = Optional.ofNullable(form.get("version")).filter(v -> v.matches("[0-9]{1,18}"))
-                .map(Long::parseLong).orElse(-1L);
+        Long version = ConsoleForms.version(form).orElse(null);
         return new AgentSettingsRequest(ConsolePages.checked(form, "browserAccess"),
                 new AgentSettingsRequest.Project(ConsolePages.checked(form, "projectEnabled"),
                         form.get("projectServiceProjectId")),

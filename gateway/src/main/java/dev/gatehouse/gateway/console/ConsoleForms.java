@@ -2,14 +2,26 @@ package dev.gatehouse.gateway.console;
 
 import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.FieldProblem;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * Field messages for a refused admin request, keyed by the form field's name: the admin API's name, with the settings'
- * {@code project.} prefix dropped (the forms are flat).
+ * A console form as it was sent, and why it was refused. Before its values are read a form's shape is checked
+ * ({@link #shape}): a field the form does not have (a misspelt or stale field would otherwise be dropped silently) and
+ * a checkbox sent with another value than {@value #CHECKED}, the only one a ticked box sends (an unticked one is left
+ * out), are refused, so that {@code wikiRead=maybe} is never taken as "off". Field messages for a refused admin
+ * request are keyed by the form field's name: the admin API's name, with the settings' {@code project.} prefix
+ * dropped (the forms are flat).
  */
 final class ConsoleForms {
+
+    /** What a ticked checkbox sends (a checkbox without a {@code value} attribute). */
+    static final String CHECKED = "on";
+    /** The longest field name a problem quotes, in code points. */
+    private static final int MAX_NAME = 64;
 
     private ConsoleForms() {
     }
@@ -23,5 +35,39 @@ final class ConsoleForms {
             }
         }
         return problems;
+    }
+
+    /**
+     * What is wrong with the form's shape, a problem per field: one not in {@code fields} (the CSRF token's is every
+     * form's), a checkbox of {@code checkboxes} with a value other than {@value #CHECKED}.
+     */
+    static List<FieldProblem> shape(Map<String, String> form, List<String> fields, List<String> checkboxes) {
+        List<FieldProblem> problems = new ArrayList<>();
+        form.forEach((name, value) -> {
+            if (!fields.contains(name) && !checkboxes.contains(name) && !name.equals(ConsolePages.CSRF_FIELD)) {
+                String quoted = name.codePointCount(0, name.length()) > MAX_NAME
+                        ? name.substring(0, name.offsetByCodePoints(0, MAX_NAME)) + "…" : name;
+                problems.add(invalid(quoted, "Not a field of this form; nothing was saved."));
+            } else if (checkboxes.contains(name) && !CHECKED.equals(value)) {
+                problems.add(invalid(name, "A checkbox: sent as " + CHECKED + " when ticked and left out when not;"
+                        + " no other value is taken, and nothing was saved."));
+            }
+        });
+        return problems;
+    }
+
+    /** The form's {@code version}: a whole number of at most 18 digits, as the page wrote it; empty otherwise. */
+    static Optional<Long> version(Map<String, String> form) {
+        return Optional.ofNullable(form.get("version")).filter(v -> v.matches("[0-9]{1,18}")).map(Long::parseLong);
+    }
+
+    /** The problem of a {@code version} that is absent or not a {@link #version}. */
+    static FieldProblem badVersion() {
+        return invalid("version", "Not a version number (the page writes the version it showed), so nothing was"
+                + " saved. The form now holds the stored version: check the values and save again.");
+    }
+
+    private static FieldProblem invalid(String field, String message) {
+        return new FieldProblem(field, FieldProblem.Kind.INVALID, message);
     }
 }

@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.console;
 
+import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.audit.Actor;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -10,6 +11,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -52,6 +54,28 @@ final class ConsolePages {
     static MutableHttpResponse<?> refused(HttpStatus status, String title, String message) {
         return HttpResponse.status(status).body(new ModelAndView<>("console/refused",
                 Map.of("page", Page.anonymous(title), "message", message)));
+    }
+
+    /**
+     * 400 page: each problem said for its {@code kind} ({@code parameter}, {@code field}) and name, what came of the
+     * request, a link {@code back}.
+     */
+    static MutableHttpResponse<?> badRequest(Page page, String kind, Map<String, String> problems, String outcome,
+            String back) {
+        return HttpResponse.status(HttpStatus.BAD_REQUEST).body(view("console/bad-request", page, Map.of(
+                "kind", kind, "problems", problems, "outcome", outcome, "back", back)));
+    }
+
+    /**
+     * 400 for an action's form (no fields to show again) that has a field it does not take
+     * ({@link ConsoleForms#shape}): nothing was done; empty when its shape is right.
+     */
+    static Optional<MutableHttpResponse<?>> actionRefused(Authentication operator, Map<String, String> form,
+            List<String> fields, String back) {
+        Map<String, String> problems = ConsoleForms.problems(new AdminResult.Refused<>(ConsoleForms.shape(form,
+                fields, List.of())));
+        return problems.isEmpty() ? Optional.empty() : Optional.of(badRequest(page("Refused", "", operator),
+                "field", problems, "Nothing was changed.", back));
     }
 
     /** 404 page, inside the signed-in frame. */

@@ -17,7 +17,6 @@ import dev.gatehouse.gateway.notice.NoticeProperties;
 import dev.gatehouse.gateway.policy.api.KeptRevision;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.policy.api.RevisionHistory;
-import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -26,7 +25,6 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Produces;
-import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.security.authentication.Authentication;
 import java.io.IOException;
 import java.net.URI;
@@ -49,6 +47,7 @@ import java.util.stream.Stream;
  * decided marked; with {@code explain}, the {@code opa eval --explain=fails} trace on the revision that decided
  * ({@link Explain}).</li>
  * </ul>
+ * A parameter a page does not take, one given twice, or a value it does not know is 400, said on the page.
  */
 @Controller("/console/decisions")
 @Produces(MediaType.TEXT_HTML)
@@ -127,8 +126,14 @@ public class DecisionsController {
     }
 
     @Get("/{decisionId}")
-    public HttpResponse<?> one(Authentication operator, @PathVariable String decisionId,
-            @Nullable @QueryValue String replay, @Nullable @QueryValue String explain) {
+    public HttpResponse<?> one(Authentication operator, HttpRequest<?> request, @PathVariable String decisionId) {
+        PageParameters parameters = PageParameters.of(request, "replay", "explain");
+        boolean replayed = parameters.oneOf("replay", List.of("true")).isPresent();
+        boolean explained = parameters.oneOf("explain", List.of("true")).isPresent();
+        if (!parameters.ok()) {
+            return parameters.refused(ConsolePages.page("Decision", "decisions", operator),
+                    Links.decision(decisionId));
+        }
         AdminResult<UUID> id = DecisionQueries.decisionId(decisionId);
         Optional<StoredDecision> found = id instanceof AdminResult.Done<UUID> done ? index.find(done.value())
                 : Optional.empty();
@@ -150,9 +155,8 @@ public class DecisionsController {
         model.put("arguments", DecisionView.pretty(record.path("input").path("arguments")));
         model.put("obligations", DecisionView.obligations(record));
         model.put("valuesMissing", decision.valuesMissing());
-        model.put("replay", "true".equals(replay) ? Optional.of(this.replay.replay(decision)) : Optional.empty());
-        model.put("explanation", "true".equals(explain) ? Optional.of(this.explain.explain(decision))
-                : Optional.empty());
+        model.put("replay", replayed ? Optional.of(this.replay.replay(decision)) : Optional.empty());
+        model.put("explanation", explained ? Optional.of(this.explain.explain(decision)) : Optional.empty());
         model.put("servingRevision", revisions.kept().stream().findFirst().map(KeptRevision::revision).orElse(""));
         model.put("replica", replica.getReplicaName());
         return HttpResponse.ok(ConsolePages.view("console/decision", ConsolePages.page("Decision "

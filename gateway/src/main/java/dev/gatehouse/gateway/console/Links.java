@@ -46,8 +46,8 @@ public final class Links {
         return "/console/notices" + (query.isEmpty() ? "" : "?" + query.substring(0, query.length() - 1));
     }
 
-    /** The page of the decision a notice's refusal names (a decision id as stored, encoded as one segment). */
-    public static String noticeDecision(String decisionId) {
+    /** The page of a decision by its id as given (a notice's refusal names one as stored), encoded as one segment. */
+    public static String decision(String decisionId) {
         return "/console/decisions/" + URLEncoder.encode(decisionId, StandardCharsets.UTF_8).replace("+", "%20");
     }
 

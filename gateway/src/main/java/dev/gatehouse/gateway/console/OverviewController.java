@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.console;
 
 import dev.gatehouse.gateway.admin.HealthController;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
@@ -8,7 +9,6 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.security.authentication.Authentication;
-import io.micronaut.views.ModelAndView;
 import java.util.Map;
 
 /**
@@ -29,11 +29,15 @@ public class OverviewController {
     }
 
     @Get
-    public ModelAndView<Map<String, Object>> overview(Authentication operator) {
+    public HttpResponse<?> overview(Authentication operator, HttpRequest<?> request) {
+        PageParameters parameters = PageParameters.of(request);
+        if (!parameters.ok()) {
+            return parameters.refused(ConsolePages.page("Overview", "overview", operator), "/console");
+        }
         HttpResponse<Map<String, Object>> readiness = health.readiness();
-        return ConsolePages.view("console/overview", ConsolePages.page("Overview", "overview", operator), Map.of(
+        return HttpResponse.ok(ConsolePages.view("console/overview", ConsolePages.page("Overview", "overview", operator), Map.of(
                 "ready", readiness.status() == HttpStatus.OK,
                 "health", OverviewModel.of(readiness.body()),
-                "rates", rates.perMinute()));
+                "rates", rates.perMinute())));
     }
 }

@@ -7,6 +7,7 @@ import dev.gatehouse.gateway.policy.api.RevisionHistory;
 import dev.gatehouse.review.Html;
 import dev.gatehouse.review.Matrix;
 import dev.gatehouse.review.ReviewException;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
@@ -47,7 +48,11 @@ public class PolicyController {
     }
 
     @Get
-    public HttpResponse<?> policy(Authentication operator) {
+    public HttpResponse<?> policy(Authentication operator, HttpRequest<?> request) {
+        PageParameters parameters = PageParameters.of(request);
+        if (!parameters.ok()) {
+            return parameters.refused(ConsolePages.page("Policy", "policy", operator), "/console/policy");
+        }
         List<KeptRevision> kept = revisions.kept();
         Map<String, Object> model = new LinkedHashMap<>();
         model.put("kept", kept);

@@ -1,11 +1,14 @@
 package dev.gatehouse.gateway.console;
 
 import dev.gatehouse.gateway.admin.AdminResult;
+import dev.gatehouse.gateway.admin.FieldProblem;
 import dev.gatehouse.gateway.admin.ServiceClientAdmin;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
+import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
@@ -13,6 +16,7 @@ import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.security.authentication.Authentication;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -33,8 +37,13 @@ public class ServiceClientsController {
     }
 
     @Get
-    public HttpResponse<?> list(Authentication operator, @Nullable @QueryValue String replaced,
-            @Nullable @QueryValue String removed) {
+    public HttpResponse<?> list(Authentication operator, HttpRequest<?> request,
+            @Nullable @QueryValue String replaced, @Nullable @QueryValue String removed) {
+        PageParameters parameters = PageParameters.of(request, "replaced", "removed");
+        if (!parameters.ok()) {
+            return parameters.refused(ConsolePages.page("Service clients", "service-clients", operator),
+                    "/console/service-clients");
+        }
         Optional<String> notice = Optional.ofNullable(replaced).map(s -> "The " + s + " credential was replaced; it is"
                 + " used from the next call on.").or(() -> Optional.ofNullable(removed).map(s -> "The stored " + s
                 + " credential was removed; the configured one is used from the next call on."));
@@ -46,7 +55,9 @@ public class ServiceClientsController {
         if (!ConsolePages.csrfOk(operator, form)) {
             return ConsolePages.csrfRefused();
         }
-        AdminResult<?> result = clients.replace(service, form.get("credential"), ConsolePages.actor(operator));
+        List<FieldProblem> shape = ConsoleForms.shape(form, List.of("credential"), List.of());
+        AdminResult<?> result = shape.isEmpty() ? clients.replace(service, form.get("credential"),
+                ConsolePages.actor(operator)) : new AdminResult.Refused<>(shape);
         if (result instanceof AdminResult.Done<?>) {
             return ConsolePages.seeOther("/console/service-clients?replaced=" + service);
         }
@@ -61,6 +72,11 @@ public class ServiceClientsController {
     public HttpResponse<?> remove(Authentication operator, String service, @Body Map<String, String> form) {
         if (!ConsolePages.csrfOk(operator, form)) {
             return ConsolePages.csrfRefused();
+        }
+        Optional<MutableHttpResponse<?>> refused = ConsolePages.actionRefused(operator, form, List.of(),
+                "/console/service-clients");
+        if (refused.isPresent()) {
+            return refused.get();
         }
         if (clients.remove(service, ConsolePages.actor(operator)) instanceof AdminResult.Done<?>) {
             return ConsolePages.seeOther("/console/service-clients?removed=" + service);

@@ -3,11 +3,14 @@ package dev.gatehouse.gateway.console;
 import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.CreateSessionRequest;
 import dev.gatehouse.gateway.admin.CreatedSession;
+import dev.gatehouse.gateway.admin.FieldProblem;
 import dev.gatehouse.gateway.admin.SessionAdmin;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
+import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
@@ -39,7 +42,12 @@ public class SessionsController {
     }
 
     @Get
-    public HttpResponse<?> list(Authentication operator, @Nullable @QueryValue String revoked) {
+    public HttpResponse<?> list(Authentication operator, HttpRequest<?> request,
+            @Nullable @QueryValue String revoked) {
+        PageParameters parameters = PageParameters.of(request, "revoked");
+        if (!parameters.ok()) {
+            return parameters.refused(ConsolePages.page("Sessions", "sessions", operator), "/console/sessions");
+        }
         return HttpResponse.ok(page(operator, Map.of("environmentId", "local", "provider", "codex"), Map.of(),
                 Optional.empty(), Optional.ofNullable(revoked).map(id -> "Session " + id + " revoked.")));
     }
@@ -52,7 +60,9 @@ public class SessionsController {
         CreateSessionRequest request = new CreateSessionRequest(form.get("environmentId"), form.get("threadId"),
                 form.get("providerSessionId"), form.get("providerInstanceId"), form.get("logicalAgentId"),
                 form.get("t3ProjectId"), form.get("agentName"), form.get("provider"), null);
-        AdminResult<CreatedSession> result = sessions.attach(request, ConsolePages.actor(operator));
+        List<FieldProblem> shape = ConsoleForms.shape(form, FIELDS, List.of());
+        AdminResult<CreatedSession> result = shape.isEmpty() ? sessions.attach(request, ConsolePages.actor(operator))
+                : new AdminResult.Refused<>(shape);
         if (result instanceof AdminResult.Done<CreatedSession> done) {
             return HttpResponse.ok(page(operator, Map.of("environmentId", "local", "provider", "codex"), Map.of(),
                     Optional.of(done.value()), Optional.of("Session " + done.value().sessionId() + " attached.")));
@@ -65,6 +75,11 @@ public class SessionsController {
     public HttpResponse<?> revoke(Authentication operator, String sessionId, @Body Map<String, String> form) {
         if (!ConsolePages.csrfOk(operator, form)) {
             return ConsolePages.csrfRefused();
+        }
+        Optional<MutableHttpResponse<?>> refused = ConsolePages.actionRefused(operator, form, List.of(),
+                "/console/sessions");
+        if (refused.isPresent()) {
+            return refused.get();
         }
         if (sessions.revoke(sessionId, ConsolePages.actor(operator)) instanceof AdminResult.Done<Void>) {
             return ConsolePages.seeOther("/console/sessions?revoked=" + java.net.URLEncoder.encode(sessionId,

@@ -394,7 +394,6 @@ class AdminApiTest {
         assertEquals(2, JSON.readTree(stale.body()).path("currentVersion").asLong());
         assertEquals(409, admin("PUT", "/admin/agents/" + agent, "{\"version\":1}").statusCode());
         assertEquals(200, admin("PUT", "/admin/agents/" + agent, "{\"version\":2}").statusCode());
-        assertEquals(400, sendWith("PUT", "/admin/agents/" + agent, "{}", "If-Match", "*").statusCode());
         assertEquals(200, admin("PUT", "/admin/agents/" + agent, "{}").statusCode(), "no version: last write wins");
         assertEquals(4, settings.find(agent).orElseThrow().version());
 
@@ -414,6 +413,54 @@ class AdminApiTest {
             assertEquals("If-None-Match", JSON.readTree(refused.body()).path("invalid").path(0).asText(), tag);
         }
         assertEquals(1, settings.find(fresh).orElseThrow().version(), "nothing was written");
+    }
+
+    /**
+     * If-Match compares strongly and takes {@code *} (RFC 9110 §13.1.1; a new user's trial found {@code W/"1"} taken
+     * as {@code "1"} and {@code *} refused with 400): a weak tag never matches, {@code *} matches stored settings and
+     * fails without them; a failed precondition is 412 and writes nothing.
+     */
+    @Test
+    void ifMatchComparesStronglyAndStarMatchesStoredSettingsOnly() throws Exception {
+        String agent = "m-" + SessionTokens.newId();
+        for (String weak : List.of("W/\"0\"", "W/\"1\"", " W/\"1\" ")) {
+            HttpResponse<String> refused = sendWith("PUT", "/admin/agents/" + agent, "{}", "If-Match", weak);
+            assertEquals(412, refused.statusCode(), weak + ": " + refused.body());
+            assertEquals("precondition_failed", JSON.readTree(refused.body()).path("error").asText(), weak);
+            assertTrue(JSON.readTree(refused.body()).path("message").asText().contains("weak"), refused.body());
+        }
+        HttpResponse<String> none = sendWith("PUT", "/admin/agents/" + agent, "{\"wiki\":{\"read\":true}}",
+                "If-Match", "*");
+        assertEquals(412, none.statusCode(), none.body());
+        assertEquals("precondition_failed", JSON.readTree(none.body()).path("error").asText());
+        assertTrue(settings.find(agent).isEmpty(), "nothing was written");
+
+        assertEquals(200, admin("PUT", "/admin/agents/" + agent, "{}").statusCode());
+        for (String weak : List.of("W/\"1\"", "W/\"2\"")) {
+            assertEquals(412, sendWith("PUT", "/admin/agents/" + agent, "{\"wiki\":{\"write\":true}}",
+                    "If-Match", weak).statusCode(), weak);
+        }
+        assertEquals(1, settings.find(agent).orElseThrow().version(), "a weak tag wrote nothing");
+        HttpResponse<String> any = sendWith("PUT", "/admin/agents/" + agent, "{\"wiki\":{\"read\":true}}",
+                "If-Match", "*");
+        assertEquals(200, any.statusCode(), any.body());
+        assertEquals("\"2\"", any.headers().firstValue("ETag").orElseThrow());
+        assertEquals(200, sendWith("PUT", "/admin/agents/" + agent, "{\"version\":2}", "If-Match", " * ")
+                .statusCode(), "* and the current version agree");
+        assertEquals(409, sendWith("PUT", "/admin/agents/" + agent, "{\"version\":1}", "If-Match", "*")
+                .statusCode(), "* and a stale version: the version counts");
+        HttpResponse<String> contradiction = sendWith("PUT", "/admin/agents/" + agent, "{\"version\":0}",
+                "If-Match", "*");
+        assertEquals(400, contradiction.statusCode(), "* (stored) and version 0 (none stored) contradict");
+        assertEquals("version", JSON.readTree(contradiction.body()).path("invalid").path(0).asText());
+        for (String malformed : List.of("\"*\"", "*, \"3\"", "\"3\", \"4\"", "\"-3\"")) {
+            HttpResponse<String> refused = sendWith("PUT", "/admin/agents/" + agent, "{}", "If-Match", malformed);
+            assertEquals(400, refused.statusCode(), malformed + ": " + refused.body());
+            assertEquals("version", JSON.readTree(refused.body()).path("invalid").path(0).asText(), malformed);
+        }
+        assertEquals(3, settings.find(agent).orElseThrow().version(), "nothing else was written");
+        assertEquals(200, sendWith("PUT", "/admin/agents/" + agent, "{}", "If-Match", "\"3\"").statusCode(),
+                "the strong tag as given matches");
     }
 
     @Test

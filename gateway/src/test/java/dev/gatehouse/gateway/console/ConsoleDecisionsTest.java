@@ -152,6 +152,25 @@ class ConsoleDecisionsTest {
         assertTrue(explained.body().contains("<li><code>" + reason + "</code>: "), "where the policy declares "
                 + reason);
 
+        // A parameter the page does not take, one given twice, or a value it does not know is refused and said,
+        // never shown as the plain page (a new user's trial: ?ceiling=bogus was taken as nothing asked).
+        for (String[] c : new String[][] {{"ceiling=bogus", "The parameter <code>ceiling</code>: Not a parameter"},
+            {"replay=yes", "The parameter <code>replay</code>: Takes true"},
+            {"explain=false", "The parameter <code>explain</code>: Takes true"},
+            {"replay=true&replay=true", "The parameter <code>replay</code>: Given 2 times"},
+            {"replay=true&Explain=true", "The parameter <code>Explain</code>: Not a parameter"}}) {
+            HttpResponse<String> refused = get("/console/decisions/" + denied + "?" + c[0], cookie);
+            assertEquals(400, refused.statusCode(), c[0]);
+            assertTrue(refused.body().contains(c[1]), c[0] + ": " + refused.body());
+            assertFalse(refused.body().contains("aria-label=\"Arguments\"") || refused.body().contains("Trace"),
+                    "nothing of the decision shown: " + c[0]);
+        }
+        assertEquals(400, get("/console/decisions/" + UUID.randomUUID() + "?x=1", cookie).statusCode(),
+                "the parameters are read before the decision is looked up");
+        HttpResponse<String> both = get("/console/decisions/" + denied + "?replay=true&explain=true", cookie);
+        assertEquals(200, both.statusCode());
+        assertTrue(both.body().contains("(decided it)") && both.body().contains("aria-label=\"Trace\""));
+
         HttpResponse<String> export = get("/console/decisions/export?agent=" + URLEncoder.encode(agent,
                 StandardCharsets.UTF_8), cookie);
         assertEquals(200, export.statusCode());

@@ -56,6 +56,8 @@ class ConsoleTest {
     AgentSettingsStore settings;
     @Inject
     Database database;
+    @Inject
+    dev.gatehouse.gateway.admin.HeldCapabilities held;
 
     private String signIn(String subject) {
         return consoleSessions.start(new ConsoleSessions.Operator(subject, "https://issuer.example", subject));
@@ -281,9 +283,173 @@ class ConsoleTest {
                 taken.body());
         assertTrue(settings.find(id).orElseThrow().settings().wiki().write(), "o1's settings stand");
 
-        assertEquals(303, post("/console/agents/registrations/remove", cookie, Map.of("issuer", issuer,
-                "subject", "o1", "csrf", csrf(cookie))).statusCode());
+        // The agent page's remove button asks first (a new user's trial: one click removed it): the answer says what
+        // goes and carries the confirming form; only that form's confirm=yes removes, with the session's token.
+        HttpResponse<String> asked = post("/console/agents/registrations/remove", cookie, Map.of("issuer", issuer,
+                "subject", "o1", "csrf", csrf(cookie)));
+        assertEquals(200, asked.statusCode(), asked.body());
+        assertTrue(asked.body().contains("name=\"confirm\" value=\"yes\"") && asked.body().contains(id)
+                && asked.body().contains("settings are removed with it"), asked.body());
+        assertTrue(settings.find(id).isPresent(), "asking removes nothing");
+        for (String confirm : List.of("no", "", "YES", "true", "on")) {
+            HttpResponse<String> refused = post("/console/agents/registrations/remove", cookie, Map.of("issuer",
+                    issuer, "subject", "o1", "confirm", confirm, "csrf", csrf(cookie)));
+            assertEquals(400, refused.statusCode(), confirm);
+            assertTrue(refused.body().contains("The field <code>confirm</code>"), refused.body());
+        }
+        HttpResponse<String> stray = post("/console/agents/registrations/remove", cookie, Map.of("issuer", issuer,
+                "subject", "o1", "confirm", "yes", "force", "1", "csrf", csrf(cookie)));
+        assertEquals(400, stray.statusCode(), stray.body());
+        assertEquals(403, post("/console/agents/registrations/remove", cookie, Map.of("issuer", issuer,
+                "subject", "o1", "confirm", "yes", "csrf", csrf(signIn("op-other-remover")))).statusCode());
+        assertEquals(403, post("/console/agents/registrations/remove", cookie, Map.of("issuer", issuer,
+                "subject", "o1", "confirm", "yes")).statusCode());
+        assertTrue(settings.find(id).isPresent(), "nothing was removed without a confirmation of this session");
+        HttpResponse<String> removed = post("/console/agents/registrations/remove", cookie, Map.of("issuer", issuer,
+                "subject", "o1", "confirm", "yes", "csrf", csrf(cookie)));
+        assertEquals(303, removed.statusCode(), removed.body());
         assertTrue(settings.find(id).isEmpty(), "the settings went with the registration");
+        assertEquals(404, post("/console/agents/registrations/remove", cookie, Map.of("issuer", issuer,
+                "subject", "o1", "csrf", csrf(cookie))).statusCode(), "nothing left to confirm");
+    }
+
+    /**
+     * Every console page refuses a parameter it does not take, one given twice and a value it does not know, with 400
+     * and the problem said (a new user's trial: {@code ?ceiling=bogus} on an agent's page was shown as "no ceiling").
+     */
+    @Test
+    void everyPageRefusesAParameterItDoesNotTakeAndAValueItDoesNotKnow() throws Exception {
+        String cookie = signIn("op-parameters");
+        String thread = "params-" + SessionTokens.newId();
+        settings.put(thread, new dev.gatehouse.gateway.context.AgentSettings(false,
+                new dev.gatehouse.gateway.context.AgentSettings.Project(false, Optional.empty()),
+                new dev.gatehouse.gateway.context.AgentSettings.Wiki(true, false)));
+        String outside = "oa-params-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        assertEquals(303, post("/console/agents/registrations", cookie, Map.of("issuer", "https://params.example",
+                "subject", outside, "logicalAgentId", outside, "version", "0", "csrf", csrf(cookie))).statusCode());
+        for (String path : List.of("/console", "/console/sessions", "/console/agents", "/console/agents/open",
+                "/console/agents/" + thread, "/console/agents/" + outside, "/console/service-clients",
+                "/console/policy", "/console/sign-in")) {
+            HttpResponse<String> refused = get(path + "?bogus=1", cookie);
+            assertEquals(400, refused.statusCode(), path);
+            assertTrue(refused.body().contains("The parameter <code>bogus</code>: Not a parameter"), path + ": "
+                    + refused.body());
+            assertEquals(path.endsWith("/open") ? 303 : 200, get(path.endsWith("/open") ? path + "?agentId="
+                    + thread : path, cookie).statusCode(), path + " without it");
+        }
+        String ceiling = held.ceilings().get(0);
+        for (String[] c : new String[][] {{"ceiling=bogus", "The parameter <code>ceiling</code>: Takes "},
+            {"ceiling=" + ceiling.toUpperCase(java.util.Locale.ROOT), "The parameter <code>ceiling</code>: Takes "},
+            {"ceiling=" + ceiling + "&ceiling=" + ceiling, "Given 2 times"},
+            {"celing=" + ceiling, "The parameter <code>celing</code>: Not a parameter"},
+            {"saved=yes", "The parameter <code>saved</code>: Takes no value"},
+            {"saved&saved", "Given 2 times"}}) {
+            HttpResponse<String> refused = get("/console/agents/" + outside + "?" + c[0], cookie);
+            assertEquals(400, refused.statusCode(), c[0]);
+            assertTrue(refused.body().contains(c[1]), c[0] + ": " + refused.body());
+            assertFalse(refused.body().contains("Capabilities held"), "the page is not shown: " + c[0]);
+        }
+        assertTrue(get("/console/agents/" + outside + "?ceiling=" + ceiling, cookie).body()
+                .contains("at the <code>" + ceiling + "</code> ceiling"), "a served ceiling is asked about");
+        assertTrue(get("/console/agents/" + outside + "?ceiling=", cookie).body().contains("for a token without a"
+                + " ceiling"), "the form's empty choice: none");
+        assertTrue(get("/console/agents/" + thread + "?saved", cookie).body().contains("Saved."));
+        assertEquals(200, get("/console/agents/new-" + SessionTokens.newId() + "?new", cookie).statusCode());
+        assertEquals(400, get("/console/agents/new-" + SessionTokens.newId() + "?new=1", cookie).statusCode());
+        assertEquals(400, get("/console/sessions?revoked=a&revoked=b", cookie).statusCode());
+        assertEquals(400, get("/console/sign-in?signed-out=no", cookie).statusCode());
+        assertEquals(400, get("/console/agents/open?agentId=" + thread + "&agentID=x", cookie).statusCode());
+    }
+
+    /**
+     * A form refuses a field it does not have, a checkbox value a ticked box does not send, and a version that is no
+     * number, with 400, the form shown again saying why, and nothing saved (a new user's trial: {@code wikiRead=maybe}
+     * was saved as off, a stray field was dropped, and a garbage version came back as -1); a field given twice too.
+     */
+    @Test
+    void aFormRefusesAStrayFieldAnUnsentCheckboxValueAndABadVersionAndSavesNothing() throws Exception {
+        String cookie = signIn("op-forms");
+        String agent = "forms-" + SessionTokens.newId();
+        for (Map.Entry<String, String> box : List.of(Map.entry("wikiRead", "maybe"), Map.entry("wikiRead", ""),
+                Map.entry("wikiRead", "off"), Map.entry("wikiWrite", "ON"), Map.entry("browserAccess", "true"),
+                Map.entry("projectEnabled", "1"))) {
+            HttpResponse<String> refused = post("/console/agents/" + agent + "/settings", cookie, Map.of("version",
+                    "0", box.getKey(), box.getValue(), "csrf", csrf(cookie)));
+            assertEquals(400, refused.statusCode(), box.toString());
+            assertTrue(refused.body().contains("The field <code>" + box.getKey() + "</code>: A checkbox"), box + ": "
+                    + refused.body());
+            assertTrue(refused.body().contains("Save settings"), "the form is shown again");
+        }
+        HttpResponse<String> misspelt = post("/console/agents/" + agent + "/settings", cookie, Map.of("version", "0",
+                "wikiRead", "on", "wikiRaed", "on", "csrf", csrf(cookie)));
+        assertEquals(400, misspelt.statusCode());
+        assertTrue(misspelt.body().contains("The field <code>wikiRaed</code>: Not a field of this form"),
+                misspelt.body());
+        assertTrue(settings.find(agent).isEmpty(), "nothing was saved");
+
+        settings.put(agent, new dev.gatehouse.gateway.context.AgentSettings(false,
+                new dev.gatehouse.gateway.context.AgentSettings.Project(false, Optional.empty()),
+                new dev.gatehouse.gateway.context.AgentSettings.Wiki(true, false)));
+        for (String version : List.of("abc", "-1", "1.0", " 1", "1234567890123456789", "")) {
+            HttpResponse<String> refused = post("/console/agents/" + agent + "/settings", cookie, Map.of("version",
+                    version, "wikiWrite", "on", "projectServiceProjectId", "kept-value", "csrf", csrf(cookie)));
+            assertEquals(400, refused.statusCode(), version);
+            assertTrue(refused.body().contains("The field <code>version</code>: Not a version number"),
+                    version + ": " + refused.body());
+            assertTrue(refused.body().contains("name=\"version\" value=\"1\"") && refused.body().contains("Version 1.")
+                    && !refused.body().contains("-1\"") && refused.body().contains("kept-value"),
+                    "the stored version and the submitted values: " + refused.body());
+        }
+        HttpResponse<String> noVersion = post("/console/agents/" + agent + "/settings", cookie, Map.of("wikiWrite",
+                "on", "csrf", csrf(cookie)));
+        assertEquals(400, noVersion.statusCode());
+        assertEquals(1, settings.find(agent).orElseThrow().version(), "nothing was saved");
+        assertEquals(303, post("/console/agents/" + agent + "/settings", cookie, Map.of("version", "1",
+                "wikiWrite", "on", "csrf", csrf(cookie))).statusCode(), "the form as the page sends it");
+        for (String twice : List.of("wikiRead=on&wikiRead=maybe", "wikiRead=maybe&wikiRead=on",
+                "version=2&wikiRead=on")) {
+            HttpResponse<String> refused = HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/console/agents/"
+                    + agent + "/settings")).header("Accept", "text/html")
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .header("Cookie", ConsoleCookie.NAME + "=" + cookie).POST(HttpRequest.BodyPublishers.ofString(
+                            "version=2&" + twice + "&csrf=" + csrf(cookie))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, refused.statusCode(), twice + ": " + refused.body());
+        }
+        assertEquals(2, settings.find(agent).orElseThrow().version(), "a field given twice saved nothing");
+
+        String issuer = "https://forms-" + SessionTokens.newId() + ".example";
+        for (Map<String, String> form : List.<Map<String, String>>of(
+                Map.of("issuer", issuer, "subject", "s", "version", "0", "wikiRead", "maybe"),
+                Map.of("issuer", issuer, "subject", "s", "version", "0", "logicalAgentID", "oa-x"),
+                Map.of("issuer", issuer, "subject", "s", "version", "zero"))) {
+            Map<String, String> sent = new java.util.HashMap<>(form);
+            sent.put("csrf", csrf(cookie));
+            HttpResponse<String> refused = post("/console/agents/registrations", cookie, sent);
+            assertEquals(400, refused.statusCode(), form.toString());
+            assertTrue(refused.body().contains("The field <code>"), form + ": " + refused.body());
+            assertTrue(refused.body().contains("value=\"" + issuer + "\""), "the form keeps the values");
+        }
+        assertFalse(get("/console/agents", cookie).body().contains(issuer), "nothing was registered");
+
+        HttpResponse<String> profile = post("/console/agents/" + agent + "/delivery-profile", cookie, Map.of(
+                "projectClientId", "c", "limitRuntimeMode", "full-access", "limitInteractionMode", "default",
+                "runtimeMod", "x", "csrf", csrf(cookie)));
+        assertEquals(400, profile.statusCode());
+        assertTrue(profile.body().contains("The field <code>runtimeMod</code>: Not a field"), profile.body());
+        HttpResponse<String> attach = post("/console/sessions", cookie, Map.of("logicalAgentId", agent,
+                "threadId", "t", "environmentId", "local", "t3ProjectId", "p", "providerSessionId", "ps",
+                "providerInstanceId", "pi", "provider", "codex", "token", "mine", "csrf", csrf(cookie)));
+        assertEquals(400, attach.statusCode());
+        assertTrue(attach.body().contains("The field <code>token</code>: Not a field"), attach.body());
+        assertFalse(get("/console/sessions", cookie).body().contains(agent), "no session was attached");
+        assertEquals(400, post("/console/service-clients/wiki/credential", cookie, Map.of("credential", "c",
+                "credentials", "c", "csrf", csrf(cookie))).statusCode());
+        assertEquals(400, post("/console/service-clients/wiki/credential/remove", cookie, Map.of("all", "on",
+                "csrf", csrf(cookie))).statusCode());
+        assertEquals(400, post("/console/sign-out", cookie, Map.of("everywhere", "on", "csrf", csrf(cookie)))
+                .statusCode());
+        assertEquals(200, get("/console", cookie).statusCode(), "still signed in");
     }
 
     @Test
