@@ -1,12 +1,11 @@
 package dev.gatehouse.cli;
 
-import static dev.gatehouse.cli.GatehouseCli.readJson;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.review.Explanation;
 import dev.gatehouse.review.Opa;
 import dev.gatehouse.review.PolicySource;
 import dev.gatehouse.review.ReviewException;
+import dev.gatehouse.review.TextFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -46,8 +45,8 @@ final class Explain implements Callable<Integer> {
             throw new ReviewException("--trace is one of fails, notes, full, off");
         }
         Opa opa = source.opa();
-        JsonNode doc = readJson(input);
-        if (!doc.isObject()) { // an empty file, null, an array: nothing to decide, not a call without arguments
+        JsonNode doc = TextFile.json(input);
+        if (!doc.isObject()) { // null, an array: nothing to decide, not a call without arguments
             throw new ReviewException(input + " is not a decision input: a JSON object (schemas/decision-input.json)"
                     + " or one decision-log record is required");
         }

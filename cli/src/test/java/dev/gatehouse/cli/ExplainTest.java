@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatehouse.review.Opa;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -138,7 +142,7 @@ class ExplainTest {
      */
     @Test
     void aFileThatIsNoJsonObjectIsRefusedWithExitTwo() throws Exception {
-        for (String content : List.of("", " \n", "null", "[1,2,3]", "[]", "\"text\"", "42", "true")) {
+        for (String content : List.of("null", "[1,2,3]", "[]", "\"text\"", "42", "true")) {
             Path input = tmp.resolve("not-an-input.json");
             Files.writeString(input, content);
 
@@ -166,6 +170,69 @@ class ExplainTest {
             assertEquals(2, r.rc(), content + ": " + r.out() + r.err());
             assertTrue(r.err().contains("cannot read " + input + " as JSON (line 1, column "), r.err());
             assertFalse(r.err().contains("REDACTED") || r.err().lines().count() > 1, r.err());
+        }
+    }
+
+    /** An empty file (found by a new user's trial: read as no input) is refused saying so, exit 2. */
+    @Test
+    void anEmptyFileIsRefusedSayingSo() throws Exception {
+        for (String content : List.of("", " \n", "\n\n", "\t")) {
+            Path input = Files.writeString(tmp.resolve("empty.json"), content);
+
+            Repo.Result r = explain("--input", input.toString(), "--policies", Repo.POLICIES.toString());
+
+            assertEquals(2, r.rc(), content + ": " + r.out() + r.err());
+            assertEquals(List.of("gatehouse: " + input + " is empty" + (content.isEmpty() ? "" : " (only white space)")),
+                    r.err().lines().toList());
+            assertEquals("", r.out());
+        }
+    }
+
+    /**
+     * A file that is not UTF-8 (found by a new user's trial: "Input length = 1") is refused with the byte offset of
+     * the first byte that is not: a byte UTF-8 never has, an overlong form (which Jackson alone reads as '/'), a
+     * surrogate, a lone continuation byte, a code point above U+10FFFF, a sequence cut off at the end of the file.
+     */
+    @Test
+    void aFileThatIsNotUtf8IsRefusedWithTheByteOffset() throws Exception {
+        byte[] head = "{\"tool\": \"".getBytes(StandardCharsets.US_ASCII);
+        List<int[]> faults = List.of(new int[] {0xFF}, new int[] {0xC0, 0xAF}, new int[] {0xED, 0xA0, 0x80},
+                new int[] {0x80}, new int[] {0xF4, 0x90, 0x80, 0x80}, new int[] {0xE2, 0x82});
+        for (int[] fault : faults) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            bytes.writeBytes(head);
+            for (int b : fault) {
+                bytes.write(b);
+            }
+            if (fault.length != 2 || fault[0] != 0xE2) { // the cut-off sequence ends the file
+                bytes.writeBytes("\"}".getBytes(StandardCharsets.US_ASCII));
+            }
+            Path input = Files.write(tmp.resolve("latin.json"), bytes.toByteArray());
+
+            Repo.Result r = explain("--input", input.toString(), "--policies", Repo.POLICIES.toString());
+
+            assertEquals(2, r.rc(), r.out() + r.err());
+            assertEquals(List.of("gatehouse: " + input + " is not valid UTF-8: byte offset " + head.length
+                    + String.format(" of the file (0x%02X)", fault[0])), r.err().lines().toList());
+        }
+    }
+
+    /** A member given twice, at the top or deeper (which one would the gateway have seen?), is refused naming it. */
+    @Test
+    void aMemberGivenTwiceIsRefusedNamingIt() throws Exception {
+        String call = Repo.input("no_such_tool", Opa.JSON.createObjectNode()).toString();
+        Map<String, String> contents = new LinkedHashMap<>();
+        contents.put(call.replaceFirst("\\{", "{\"tool\":\"wiki_read\","), "'tool'");
+        contents.put(call.replaceFirst("\"caller\":\\{", "$0\"kind\":\"thread\","), "'kind'");
+        contents.put("{\"decision_id\":\"x\",\"input\":" + call + ",\"input\":{}}", "'input'");
+        for (Map.Entry<String, String> content : contents.entrySet()) {
+            Path input = Files.writeString(tmp.resolve("twice.json"), content.getKey());
+
+            Repo.Result r = explain("--input", input.toString(), "--policies", Repo.POLICIES.toString());
+
+            assertEquals(2, r.rc(), content.getKey() + ": " + r.out() + r.err());
+            assertTrue(r.err().startsWith("gatehouse: cannot read " + input + " as JSON (line 1, column "), r.err());
+            assertTrue(r.err().contains("Duplicate field " + content.getValue()), r.err());
         }
     }
 }

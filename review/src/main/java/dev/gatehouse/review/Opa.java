@@ -1,5 +1,6 @@
 package dev.gatehouse.review;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,12 +27,14 @@ public final class Opa {
     /**
      * Numbers read exactly (a fraction or an exponent as a {@code BigDecimal}, trailing zeros kept), as the gateway
      * reads and logs them: a logged {@code 1E+400} is replayed as that number, not as the string {@code "Infinity"}.
-     * A document is one JSON value: anything after it is an error, not ignored.
+     * A document is one JSON value: anything after it is an error, not ignored; so is a member given twice in an
+     * object (which of the two a reader takes is a guess, and no Gatehouse writer repeats one).
      */
     public static final ObjectMapper JSON = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
     /** The OPA release every tool of this repository is built and checked with. */
     public static final String PINNED = "v1.22.3";
