@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.review.Opa;
+import dev.gatehouse.review.Shell;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -234,5 +237,85 @@ class ExplainTest {
             assertTrue(r.err().startsWith("gatehouse: cannot read " + input + " as JSON (line 1, column "), r.err());
             assertTrue(r.err().contains("Duplicate field " + content.getValue()), r.err());
         }
+    }
+
+    /**
+     * An explain that fails (no such bundle, two sources, opa failing on the decision or on the trace) leaves no
+     * input file behind (found by a new user's trial: a record's input file was written before the policy was
+     * read, and stayed in the temporary folder named nowhere); for a record and for a call written by hand.
+     */
+    @Test
+    void aFailedExplainLeavesNoInputFileBehind() throws Exception {
+        ObjectNode call = Repo.input("wiki_read", Opa.JSON.createObjectNode().put("path", "notes/plan.md"));
+        ObjectNode record = Opa.JSON.createObjectNode().put("decision_id", "00000000-0000-4000-8000-000000000009");
+        record.set("input", call.deepCopy().put("tool", "no_such_tool"));
+        Path failing = fakeOpa("echo 'opa: broken' >&2; exit 3");
+        Path traceFails = fakeOpa("case \"$*\" in *--explain*) echo 'opa: no trace' >&2; exit 3;; esac; exec "
+                + Shell.quote(Repo.opa().binary().toString()) + " \"$@\"");
+        List<List<String>> failures = List.of(List.of("--bundle", tmp.resolve("none.tar.gz").toString()),
+                List.of("--bundle", tmp.resolve("none.tar.gz").toString(), "--policies", Repo.POLICIES.toString()),
+                List.of("--opa", failing.toString()), List.of("--opa", traceFails.toString()));
+        for (ObjectNode doc : List.of(call, record)) {
+            Path input = tmp.resolve("input.json");
+            Opa.JSON.writeValue(input.toFile(), doc);
+            for (List<String> failure : failures) {
+                List<String> before = explainFiles();
+                List<String> args = new ArrayList<>(List.of("--input", input.toString()));
+                args.addAll(failure);
+
+                Repo.Result r = explain(args.toArray(String[]::new));
+
+                assertEquals(2, r.rc(), failure + ": " + r.out() + r.err());
+                assertEquals(before, explainFiles(), failure + " left a file: " + r.out() + r.err());
+            }
+        }
+    }
+
+    /**
+     * No input is in the temporary folder while opa runs (it goes through opa's standard input), so a signal that
+     * ends the CLI then leaves none; the only file is the one the reproducing command names, written at the end.
+     */
+    @Test
+    void noInputFileExistsWhileOpaRuns() throws Exception {
+        Path seen = tmp.resolve("seen.txt");
+        Path watching = fakeOpa("ls " + Shell.quote(System.getProperty("java.io.tmpdir")) + " | grep -E "
+                + "'^gatehouse-(explain|input)-' >> " + Shell.quote(seen.toString()) + "; exec "
+                + Shell.quote(Repo.opa().binary().toString()) + " \"$@\"");
+        Path input = tmp.resolve("input.json");
+        Opa.JSON.writeValue(input.toFile(), Repo.input("wiki_read", Opa.JSON.createObjectNode().put("path", "a.md")));
+        Set<String> before = explainFiles().stream().map(f -> Path.of(f).getFileName().toString())
+                .collect(Collectors.toSet());
+
+        Repo.Result r = explain("--input", input.toString(), "--opa", watching.toString());
+
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("derived the facts"), r.out());
+        List<String> during = Files.readAllLines(seen).stream().filter(f -> !before.contains(f)).toList();
+        assertEquals(List.of(), during, "files in the temporary folder while opa ran");
+    }
+
+    /** A record's decision id that cannot name a file (a path, too long) names it "record", not an error. */
+    @Test
+    void aRecordWhoseIdCannotNameAFileIsExplained() throws Exception {
+        for (String id : List.of("../../etc/x", "a/b", "x".repeat(300), "")) {
+            ObjectNode record = Opa.JSON.createObjectNode().put("decision_id", id);
+            record.set("input", Repo.input("no_such_tool", Opa.JSON.createObjectNode()));
+            Path file = tmp.resolve("record.json");
+            Opa.JSON.writeValue(file.toFile(), record);
+
+            Repo.Result r = explain("--input", file.toString(), "--policies", Repo.POLICIES.toString(), "--trace",
+                    "off");
+
+            assertEquals(0, r.rc(), id + ": " + r.err());
+            assertTrue(r.out().contains("gatehouse-explain-record-"), r.out());
+        }
+    }
+
+    /** An executable standing in for opa that runs {@code script}. */
+    private Path fakeOpa(String script) throws IOException {
+        Path file = Files.createTempFile(tmp, "opa-", ".sh");
+        Files.writeString(file, "#!/bin/sh\n" + script + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
+        return file;
     }
 }
