@@ -38,7 +38,9 @@ import picocli.CommandLine.Spec;
                 + " oldest first); the values file beside each (<name>.values<ext>) is read too, and values files"
                 + " given are used, not replayed. Values the log stood in for are put back by their SHA-256."
                 + " Records with faults, or needing a value no values file holds, are counted and skipped."
-                + " Exit 1 on any mismatch.")
+                + " A decision id read again is replayed once if its record is the same, and is a mismatch if not;"
+                + " so is a line that is not one JSON record (a member given twice included)."
+                + " Exit 1 on any mismatch; exit 2 when no file given holds a record.")
 final class Replay implements Callable<Integer> {
     private static final Pattern PATH = Pattern.compile("[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*");
 

@@ -71,7 +71,7 @@ class DiffTest {
         outs.put(file.resolve("diff.html"), "not a directory: " + file);
         outs.put(file.resolve("a/b/diff.html"), "not a directory (" + file.resolve("a") + ")");
         if (Files.isWritable(Path.of("/dev/full"))) {
-            outs.put(Path.of("/dev/full"), "No space left on device");
+            outs.put(Path.of("/dev/full"), "no space left on device");
         }
         Path locked = Files.createDirectory(tmp.resolve("locked"),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("r-x------")));

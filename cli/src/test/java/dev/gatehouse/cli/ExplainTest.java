@@ -176,6 +176,20 @@ class ExplainTest {
         }
     }
 
+    /** An input that is not there, or is a directory, is one line saying so (not a java.nio class name), exit 2. */
+    @Test
+    void aMissingInputOrADirectoryIsOneLineSayingSo() {
+        Path missing = tmp.resolve("no-such.json");
+        Map<Path, String> inputs = Map.of(missing, "no such file or directory", tmp, "is a directory");
+        for (Map.Entry<Path, String> input : inputs.entrySet()) {
+            Repo.Result r = explain("--input", input.getKey().toString(), "--policies", Repo.POLICIES.toString());
+
+            assertEquals(2, r.rc(), r.out() + r.err());
+            assertEquals(List.of("gatehouse: cannot read " + input.getKey() + ": " + input.getValue()),
+                    r.err().lines().toList());
+        }
+    }
+
     /** An empty file (found by a new user's trial: read as no input) is refused saying so, exit 2. */
     @Test
     void anEmptyFileIsRefusedSayingSo() throws Exception {

@@ -176,9 +176,14 @@ public final class TextFile {
             return "not a directory: " + ((FileSystemException) e).getFile();
         }
         if (e instanceof FileSystemException fs && fs.getReason() != null) {
-            return fs.getReason().substring(0, 1).toLowerCase() + fs.getReason().substring(1) + other(file, fs);
+            return sentence(fs.getReason()) + other(file, fs);
         }
-        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        return e.getMessage() != null ? sentence(e.getMessage()) : e.getClass().getSimpleName();
+    }
+
+    /** The operating system's "Is a directory" as the rest of a sentence: "is a directory". */
+    private static String sentence(String reason) {
+        return reason.isEmpty() ? reason : Character.toLowerCase(reason.charAt(0)) + reason.substring(1);
     }
 
     /** {@code " (at <path>)"} when the fault was at another path than {@code file} (a parent directory). */
