@@ -3,6 +3,7 @@ package dev.gatehouse.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatehouse.review.PolicySource;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,6 +112,47 @@ class DiffTest {
             assertEquals(2, r.rc(), content.getValue() + ": " + r.out() + r.err());
             assertEquals(1, r.err().lines().count(), r.err());
             assertTrue(r.err().contains(profiles.toString()) && r.err().contains(content.getValue()), r.err());
+        }
+    }
+
+    /**
+     * A policies directory whose access table or a tool schema is empty, not UTF-8 or repeats a member is refused
+     * naming the file, before anything is evaluated (a diff input as the profiles file is).
+     */
+    @Test
+    void aPolicyDirectoryWithAFileThatIsNotTextOrJsonIsRefused() throws Exception {
+        Path copy = Repo.checkoutCopy(tmp);
+        Path table = copy.resolve("gatehouse/access_table/data.json");
+        Path schema;
+        try (var schemas = Files.list(PolicySource.schemasBeside(copy))) {
+            schema = schemas.sorted().findFirst().orElseThrow();
+        }
+        String tableText = Files.readString(table);
+        Map<Runnable, String> faults = new LinkedHashMap<>();
+        faults.put(() -> write(table, new byte[0]), table + " is empty");
+        faults.put(() -> write(table, new byte[] {'{', (byte) 0xFF, '}'}), table + " is not valid UTF-8: byte offset 1");
+        faults.put(() -> write(schema, "{\"type\": \"object\", \"type\": \"array\"}".getBytes(
+                StandardCharsets.UTF_8)), "Duplicate field 'type'");
+        for (Map.Entry<Runnable, String> fault : faults.entrySet()) { // one fault at a time, the other file as it was
+            write(table, tableText.getBytes(StandardCharsets.UTF_8));
+            Files.copy(Repo.ROOT.resolve("schemas/tools").resolve(schema.getFileName().toString()), schema,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            fault.getKey().run();
+
+            Repo.Result r = Repo.cli("diff", "--from", Repo.POLICIES.toString(), "--to", copy.toString());
+
+            assertEquals(2, r.rc(), fault.getValue() + ": " + r.out() + r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().contains(fault.getValue()), r.err());
+            assertEquals("", r.out());
+        }
+    }
+
+    private static void write(Path file, byte[] bytes) {
+        try {
+            Files.write(file, bytes);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
