@@ -11,7 +11,7 @@ BUNDLE      := $(BUNDLE_DIR)/bundle.tar.gz
 COVERAGE_MIN := 95
 MVN         := mvn -B -ntp
 
-.PHONY: replicas help opa policy policy-java-vocabulary policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-cost policy-golden-suites policy-mutation policy-mutation-changed bundle browser build check test run demo conformance bench bench-compare clean
+.PHONY: replicas help opa policy policy-java-vocabulary policy-lint policy-reason-codes reason-codes policy-fmt policy-check policy-test policy-families policy-cost policy-golden-suites policy-bundle-errors policy-mutation policy-mutation-changed bundle browser build check test run demo conformance bench bench-compare clean
 
 help:
 	@echo "make run    - build and start the gateway on the embedded default backends"
@@ -36,7 +36,7 @@ opa:
 	[[ "$$("$(OPA)" version)" == *"Version: $(OPA_VERSION:v%=%)"* ]] || { echo "built OPA does not report $(OPA_VERSION)"; exit 1; }; \
 	echo ">> OPA $(OPA_VERSION) ready"
 
-policy: policy-families policy-lint policy-reason-codes policy-java-vocabulary policy-fmt policy-check policy-test policy-golden-suites policy-cost
+policy: policy-families policy-lint policy-reason-codes policy-java-vocabulary policy-fmt policy-check policy-test policy-golden-suites policy-cost policy-bundle-errors
 
 policy-families:
 	@scripts/check-families.sh
@@ -92,6 +92,11 @@ policy-mutation: opa
 policy-mutation-changed: opa
 	@python3 scripts/policy-mutation.py --opa "$(OPA)" --min 90 --jobs 2 --changed HEAD \
 	  --report target/policy-mutation-changed.txt
+
+# A broken policy source (Rego syntax, a schema or data file that is not JSON) stops make bundle with OPA's or the
+# file's own message, never a Python traceback (a few seconds: each copy fails before anything is compiled).
+policy-bundle-errors: opa
+	@OPA="$(OPA)" scripts/check-bundle-errors.sh
 
 # The Wasm bundle the embedded PDP loads, and a Rego bundle for a remote OPA, both signed (OPA bundle signing,
 # RS256) with the local key pair of scripts/bundle-signing-key.sh, or with BUNDLE_SIGNING_KEY (a PEM private key)

@@ -17,7 +17,7 @@ import json
 import os
 import shutil
 
-from reason_catalogue import catalogue
+from reason_catalogue import catalogue, read_json
 
 SUFFIX = ".input.json"
 
@@ -41,8 +41,7 @@ def write(relative, document):
 
 schemas = {}
 for path in sorted(glob.glob(os.path.join(args.schemas, "*" + SUFFIX))):
-    with open(path, encoding="utf-8") as f:
-        schemas[os.path.basename(path)[:-len(SUFFIX)]] = json.load(f)
+    schemas[os.path.basename(path)[:-len(SUFFIX)]] = read_json(path)
 
 reasons = catalogue(args.opa, args.policies)
 shutil.rmtree(args.out, ignore_errors=True)

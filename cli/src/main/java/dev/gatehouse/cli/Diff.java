@@ -1,13 +1,11 @@
 package dev.gatehouse.cli;
 
-import static dev.gatehouse.cli.GatehouseCli.write;
-
 import dev.gatehouse.review.Html;
 import dev.gatehouse.review.Matrix;
 import dev.gatehouse.review.Opa;
 import dev.gatehouse.review.PolicySource;
 import dev.gatehouse.review.Profiles;
-import java.io.IOException;
+import dev.gatehouse.review.TextFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +39,7 @@ final class Diff implements Callable<Integer> {
     @Option(names = "--opa", paramLabel = "PATH") String opaPath;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         PrintWriter w = spec.commandLine().getOut();
         Opa opa = Opa.locate(opaPath);
         Profiles profilesFile = Profiles.load(profiles != null ? profiles : Defaults.profiles());
@@ -52,6 +50,9 @@ final class Diff implements Callable<Integer> {
             b = Matrix.compute(opa, pb, profilesFile);
         }
         List<Matrix.Change> changes = Matrix.changes(a, b);
+        if (out != null) { // first: a page that cannot be written is the one line said, not after the table
+            TextFile.write(out, Html.diffPage(a, b, changes));
+        }
         w.println("from " + a.label() + " @ " + a.revision());
         w.println("to   " + b.label() + " @ " + b.revision());
         if (changes.isEmpty()) {
@@ -74,7 +75,6 @@ final class Diff implements Callable<Integer> {
             }
         }
         if (out != null) {
-            write(out, Html.diffPage(a, b, changes));
             w.println("wrote " + out);
         }
         return 0;

@@ -1,18 +1,18 @@
 package dev.gatehouse.cli;
 
-import static dev.gatehouse.cli.GatehouseCli.readJson;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.review.Explanation;
 import dev.gatehouse.review.Opa;
 import dev.gatehouse.review.PolicySource;
 import dev.gatehouse.review.ReviewException;
+import dev.gatehouse.review.TextFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,6 +24,9 @@ import picocli.CommandLine.Spec;
         description = "The decision for one input: allow, reasons with the rule family each code belongs to,"
                 + " obligations, the opa eval --explain trace, and the opa command that reproduces it.")
 final class Explain implements Callable<Integer> {
+    /** A decision id that can name a file: the gateway's are UUIDs; anything else names it "record". */
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9-]{1,64}");
+
     @Spec
     CommandSpec spec;
 
@@ -40,32 +43,27 @@ final class Explain implements Callable<Integer> {
     String trace;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         if (!List.of("fails", "notes", "full", "off").contains(trace)) {
             throw new ReviewException("--trace is one of fails, notes, full, off");
         }
         Opa opa = source.opa();
-        JsonNode doc = readJson(input);
-        if (!doc.isObject()) { // an empty file, null, an array: nothing to decide, not a call without arguments
+        JsonNode doc = TextFile.json(input);
+        if (!doc.isObject()) { // null, an array: nothing to decide, not a call without arguments
             throw new ReviewException(input + " is not a decision input: a JSON object (schemas/decision-input.json)"
                     + " or one decision-log record is required");
         }
-        Path inputFile = input;
         boolean record = doc.has("decision_id") && doc.has("input");
-        if (record) {
-            inputFile = Files.createTempFile("gatehouse-explain-" + doc.path("decision_id").asText("input") + "-", ".json");
-            Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(inputFile.toFile(), doc.get("input"));
-            doc = doc.get("input");
-        }
+        String id = doc.path("decision_id").asText("");
+        String name = !record ? "input" : ID.matcher(id).matches() ? id : "record";
         try (PolicySource policy = source.open()) {
-            Explanation e = Explanation.of(opa, policy, doc, trace);
+            Explanation e = Explanation.of(opa, policy, record ? doc.get("input") : doc, trace);
+            // Written only now that opa has answered: a fault, or an interrupt while opa runs, leaves no file behind.
+            Path inputFile = record || e.derived() ? written(e.input(), name) : input;
             if (e.derived()) {
                 // A call as written by hand: the facts the gateway derives from its arguments were derived by the
                 // gateway's own fact builder (a logged record's input carries them already).
-                // A record's input file is overwritten rather than left behind unnamed beside a second one.
-                inputFile = record ? inputFile : Files.createTempFile("gatehouse-explain-input-", ".json");
-                Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(inputFile.toFile(), e.input());
                 out.println("note:        derived the facts of the arguments as the gateway does (" + inputFile
                         + ")");
             }
@@ -99,5 +97,32 @@ final class Explain implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /**
+     * {@code input} in a new temporary file named after {@code name}, for the reproducing command (it outlives the
+     * run: the reader pastes the command later); nothing is left when it cannot be written whole.
+     */
+    private static Path written(JsonNode input, String name) {
+        Path file = null;
+        try {
+            file = Files.createTempFile("gatehouse-explain-" + name + "-", ".json");
+            Opa.JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), input);
+            return file;
+        } catch (IOException e) {
+            deleteQuietly(file);
+            throw new ReviewException("cannot write the input for the reproducing command"
+                    + (file == null ? "" : " (" + file + ")") + ": " + e.getMessage());
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // the write failed already; that is what is reported
+            }
+        }
     }
 }

@@ -1,15 +1,8 @@
 package dev.gatehouse.cli;
 
-import dev.gatehouse.review.Opa;
 import dev.gatehouse.review.ReviewException;
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,25 +48,5 @@ public final class GatehouseCli implements Runnable {
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
-    }
-
-    static JsonNode readJson(Path file) {
-        try {
-            return Opa.JSON.readTree(file.toFile());
-        } catch (JsonProcessingException e) { // where and what, without the parser's note on redacted sources
-            JsonLocation at = e.getLocation();
-            throw new ReviewException("cannot read " + file + " as JSON" + (at == null ? "" : " (line "
-                    + at.getLineNr() + ", column " + at.getColumnNr() + ")") + ": " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new ReviewException("cannot read " + file + ": " + e.getMessage());
-        }
-    }
-
-    static void write(Path file, String text) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, text, StandardCharsets.UTF_8);
     }
 }

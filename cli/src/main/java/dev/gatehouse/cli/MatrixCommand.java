@@ -1,13 +1,11 @@
 package dev.gatehouse.cli;
 
-import static dev.gatehouse.cli.GatehouseCli.write;
-
 import dev.gatehouse.review.Html;
 import dev.gatehouse.review.Matrix;
 import dev.gatehouse.review.Opa;
 import dev.gatehouse.review.PolicySource;
 import dev.gatehouse.review.Profiles;
-import java.io.IOException;
+import dev.gatehouse.review.TextFile;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -34,11 +32,11 @@ final class MatrixCommand implements Callable<Integer> {
     Path profiles;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         Opa opa = source.opa();
         try (PolicySource policy = source.open()) {
             Matrix m = Matrix.compute(opa, policy, Profiles.load(profiles != null ? profiles : Defaults.profiles()));
-            write(out, Html.matrixPage(m));
+            TextFile.write(out, Html.matrixPage(m));
             long allowed = m.profiles().stream()
                     .flatMap(p -> m.tools().stream().map(t -> m.cell(p, t)))
                     .filter(Matrix.Cell::allow).count();

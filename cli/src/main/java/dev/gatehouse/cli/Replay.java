@@ -1,5 +1,6 @@
 package dev.gatehouse.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,13 +9,12 @@ import dev.gatehouse.review.Opa;
 import dev.gatehouse.review.PolicySource;
 import dev.gatehouse.review.ReviewException;
 import dev.gatehouse.review.StandIns;
-import java.io.BufferedReader;
-import java.io.IOException;
+import dev.gatehouse.review.TextFile;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,7 +38,9 @@ import picocli.CommandLine.Spec;
                 + " oldest first); the values file beside each (<name>.values<ext>) is read too, and values files"
                 + " given are used, not replayed. Values the log stood in for are put back by their SHA-256."
                 + " Records with faults, or needing a value no values file holds, are counted and skipped."
-                + " Exit 1 on any mismatch.")
+                + " A decision id read again is replayed once if its record is the same, and is a mismatch if not;"
+                + " so is a line that is not one JSON record (a member given twice included)."
+                + " Exit 1 on any mismatch; exit 2 when no file given holds a record.")
 final class Replay implements Callable<Integer> {
     private static final Pattern PATH = Pattern.compile("[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*");
 
@@ -53,8 +56,25 @@ final class Replay implements Callable<Integer> {
     record Entry(String where, JsonNode record, int input) {
     }
 
+    /** Where a decision id was first read, and its line as logged. */
+    record Seen(String where, JsonNode logged) {
+    }
+
+    // What the files read so far hold: one command object runs once.
+    private final List<String> mismatches = new ArrayList<>();
+    private final Map<String, List<Entry>> byPath = new LinkedHashMap<>();
+    private final Map<String, Map<JsonNode, Integer>> inputs = new LinkedHashMap<>();
+    private final Map<String, Integer> revisions = new TreeMap<>();
+    private final Map<String, Seen> ids = new HashMap<>();
+    private final List<String> repeats = new ArrayList<>();
+    private int records;
+    private int faults;
+    private int masked;
+    private int restored;
+    private int missing;
+
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         Opa opa = source.opa();
         StandIns standIns = new StandIns();
@@ -70,76 +90,23 @@ final class Replay implements Callable<Integer> {
                 }
             }
         }
-        for (Path file : valuesFiles) {
-            try {
-                standIns.read(file);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new ReviewException("cannot read " + file + ": " + e.getOriginalMessage());
+        valuesFiles.forEach(standIns::read);
+        List<Path> empty = new ArrayList<>();
+        for (Path file : logs) {
+            int before = records;
+            TextFile.lines(file, (lineNo, line) -> {
+                if (!line.isBlank()) {
+                    read(file + ":" + lineNo, line, standIns);
+                }
+            });
+            if (records == before) {
+                empty.add(file);
             }
         }
-        List<String> mismatches = new ArrayList<>();
-        Map<String, List<Entry>> byPath = new LinkedHashMap<>();
-        Map<String, Map<JsonNode, Integer>> inputs = new LinkedHashMap<>();
-        Map<String, Integer> revisions = new TreeMap<>();
-        int records = 0;
-        int faults = 0;
-        int masked = 0;
-        int restored = 0;
-        int missing = 0;
-        for (Path file : logs) {
-            int lineNo = 0;
-            try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                for (String line; (line = reader.readLine()) != null; ) {
-                    lineNo++;
-                    if (line.isBlank()) {
-                        continue;
-                    }
-                    String where = file + ":" + lineNo;
-                    records++;
-                    JsonNode logged;
-                    try {
-                        logged = Opa.JSON.readTree(line);
-                    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                        mismatches.add(where + ": not a JSON record (" + e.getOriginalMessage() + ")");
-                        continue;
-                    }
-                    JsonNode rec = logged;
-                    if (logged.has("reduced") || logged.has("redacted") || logged.has("redactedKeys")) {
-                        Optional<ObjectNode> whole = standIns.restore(logged);
-                        if (whole.isEmpty()) {
-                            missing++;
-                            continue;
-                        }
-                        rec = whole.get();
-                        restored++;
-                    }
-                    if (rec.has("fault") || rec.path("quota").path("limit").asText().equals("share")) {
-                        faults++; // nothing was evaluated: a PDP fault, or a call refused for its fair share
-                        continue;
-                    }
-                    String path = rec.path("path").asText("");
-                    if (!PATH.matcher(path).matches() || !rec.has("input") || !rec.has("result")) {
-                        mismatches.add(where + ": not a decision record (needs path, input and result)");
-                        continue;
-                    }
-                    if (rec.has("masked")) {
-                        masked++;
-                    }
-                    revisions.merge(rec.path("bundles").path("gatehouse").path("revision").asText("(none)"), 1,
-                            Integer::sum);
-                    String inconsistent = inconsistency(rec);
-                    if (inconsistent != null) {
-                        mismatches.add(where + " " + describe(rec) + ": the record contradicts its own result ("
-                                + inconsistent + ")");
-                    }
-                    // Equal inputs evaluate to equal results: each distinct input is evaluated once.
-                    Map<JsonNode, Integer> distinct = inputs.computeIfAbsent(path, k -> new LinkedHashMap<>());
-                    int input = distinct.computeIfAbsent(rec.get("input"), k -> distinct.size());
-                    byPath.computeIfAbsent(path, k -> new ArrayList<>()).add(new Entry(where, rec, input));
-                }
-            } catch (IOException e) {
-                throw new ReviewException("cannot read " + file + ": " + e.getMessage());
-            }
+        if (records == 0) { // nothing to replay is a mistake (a wrong file), not an agreeing log
+            throw new ReviewException(logs.isEmpty() ? "no decision-log file given, only values files"
+                    : (logs.size() == 1 ? logs.get(0) + " is empty" : "every file given is empty (" + names(logs)
+                    + ")") + ": no decision-log records");
         }
         try (PolicySource policy = source.open()) {
             for (Map.Entry<String, List<Entry>> group : byPath.entrySet()) {
@@ -162,7 +129,7 @@ final class Replay implements Callable<Integer> {
                 }
             }
             int distinct = inputs.values().stream().mapToInt(Map::size).sum();
-            out.println("replayed " + (records - faults - missing) + " records (" + distinct + " distinct"
+            out.println("replayed " + (records - faults - missing - repeats.size()) + " records (" + distinct + " distinct"
                     + " inputs) from " + logs.size() + " file(s) against " + policy.label() + " @ "
                     + policy.revision());
             out.println("recorded under revision(s): " + revisions);
@@ -178,6 +145,14 @@ final class Replay implements Callable<Integer> {
                 out.println("skipped " + missing + " record(s) needing a value no values file holds (a masked"
                         + " value, which is never kept, or a values file not given)");
             }
+            if (!repeats.isEmpty()) {
+                out.println("replayed once " + repeats.size() + " record(s) read again with the same decision id and"
+                        + " contents (a file given twice?): " + String.join(", ", repeats.subList(0,
+                        Math.min(3, repeats.size()))) + (repeats.size() > 3 ? ", …" : ""));
+            }
+            if (!empty.isEmpty()) {
+                out.println("no records in " + names(empty) + ": empty (as the live file is just after a rotation)");
+            }
             if (masked > 0) {
                 out.println(masked + " record(s) carry masked arguments and were replayed with the masked values");
             }
@@ -189,6 +164,72 @@ final class Replay implements Callable<Integer> {
         out.println(mismatches.size() + " mismatch(es):");
         mismatches.forEach(m -> out.println("  MISMATCH " + m));
         return 1;
+    }
+
+    /**
+     * Takes one line of a log: a record to replay, or a mismatch when it is not one. A decision id read before is
+     * replayed once: the same line again (a file given twice, a copied rotation) is counted as a repeat; a different
+     * record under the same id contradicts the log, which holds one record per decision, and is a mismatch.
+     */
+    private void read(String where, String line, StandIns standIns) {
+        records++;
+        JsonNode logged;
+        try {
+            logged = Opa.JSON.readTree(line);
+        } catch (JsonProcessingException e) { // a member given twice too: which one did the gateway log?
+            mismatches.add(where + ": not a JSON record (" + (e.getLocation() == null ? ""
+                    : "column " + e.getLocation().getColumnNr() + ": ") + e.getOriginalMessage() + ")");
+            return;
+        }
+        String id = logged.path("decision_id").asText("");
+        if (!id.isEmpty()) {
+            Seen first = ids.putIfAbsent(id, new Seen(where, logged));
+            if (first != null) {
+                if (first.logged().equals(logged)) {
+                    repeats.add(where + " repeats " + first.where());
+                } else {
+                    mismatches.add(where + " " + describe(logged) + ": a second, different record with this decision"
+                            + " id (the first is " + first.where() + ")");
+                }
+                return;
+            }
+        }
+        JsonNode rec = logged;
+        if (logged.has("reduced") || logged.has("redacted") || logged.has("redactedKeys")) {
+            Optional<ObjectNode> whole = standIns.restore(logged);
+            if (whole.isEmpty()) {
+                missing++;
+                return;
+            }
+            rec = whole.get();
+            restored++;
+        }
+        if (rec.has("fault") || rec.path("quota").path("limit").asText().equals("share")) {
+            faults++; // nothing was evaluated: a PDP fault, or a call refused for its fair share
+            return;
+        }
+        String path = rec.path("path").asText("");
+        if (!PATH.matcher(path).matches() || !rec.has("input") || !rec.has("result")) {
+            mismatches.add(where + ": not a decision record (needs path, input and result)");
+            return;
+        }
+        if (rec.has("masked")) {
+            masked++;
+        }
+        revisions.merge(rec.path("bundles").path("gatehouse").path("revision").asText("(none)"), 1, Integer::sum);
+        String inconsistent = inconsistency(rec);
+        if (inconsistent != null) {
+            mismatches.add(where + " " + describe(rec) + ": the record contradicts its own result (" + inconsistent
+                    + ")");
+        }
+        // Equal inputs evaluate to equal results: each distinct input is evaluated once.
+        Map<JsonNode, Integer> distinct = inputs.computeIfAbsent(path, k -> new LinkedHashMap<>());
+        int input = distinct.computeIfAbsent(rec.get("input"), k -> distinct.size());
+        byPath.computeIfAbsent(path, k -> new ArrayList<>()).add(new Entry(where, rec, input));
+    }
+
+    private static String names(List<Path> files) {
+        return files.stream().map(Path::toString).collect(Collectors.joining(", "));
     }
 
     private static String describe(JsonNode rec) {

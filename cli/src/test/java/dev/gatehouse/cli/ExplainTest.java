@@ -4,13 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.review.Opa;
+import dev.gatehouse.review.Shell;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -138,7 +145,7 @@ class ExplainTest {
      */
     @Test
     void aFileThatIsNoJsonObjectIsRefusedWithExitTwo() throws Exception {
-        for (String content : List.of("", " \n", "null", "[1,2,3]", "[]", "\"text\"", "42", "true")) {
+        for (String content : List.of("null", "[1,2,3]", "[]", "\"text\"", "42", "true")) {
             Path input = tmp.resolve("not-an-input.json");
             Files.writeString(input, content);
 
@@ -167,5 +174,162 @@ class ExplainTest {
             assertTrue(r.err().contains("cannot read " + input + " as JSON (line 1, column "), r.err());
             assertFalse(r.err().contains("REDACTED") || r.err().lines().count() > 1, r.err());
         }
+    }
+
+    /** An input that is not there, or is a directory, is one line saying so (not a java.nio class name), exit 2. */
+    @Test
+    void aMissingInputOrADirectoryIsOneLineSayingSo() {
+        Path missing = tmp.resolve("no-such.json");
+        Map<Path, String> inputs = Map.of(missing, "no such file or directory", tmp, "is a directory");
+        for (Map.Entry<Path, String> input : inputs.entrySet()) {
+            Repo.Result r = explain("--input", input.getKey().toString(), "--policies", Repo.POLICIES.toString());
+
+            assertEquals(2, r.rc(), r.out() + r.err());
+            assertEquals(List.of("gatehouse: cannot read " + input.getKey() + ": " + input.getValue()),
+                    r.err().lines().toList());
+        }
+    }
+
+    /** An empty file (found by a new user's trial: read as no input) is refused saying so, exit 2. */
+    @Test
+    void anEmptyFileIsRefusedSayingSo() throws Exception {
+        for (String content : List.of("", " \n", "\n\n", "\t")) {
+            Path input = Files.writeString(tmp.resolve("empty.json"), content);
+
+            Repo.Result r = explain("--input", input.toString(), "--policies", Repo.POLICIES.toString());
+
+            assertEquals(2, r.rc(), content + ": " + r.out() + r.err());
+            assertEquals(List.of("gatehouse: " + input + " is empty" + (content.isEmpty() ? "" : " (only white space)")),
+                    r.err().lines().toList());
+            assertEquals("", r.out());
+        }
+    }
+
+    /**
+     * A file that is not UTF-8 (found by a new user's trial: "Input length = 1") is refused with the byte offset of
+     * the first byte that is not: a byte UTF-8 never has, an overlong form (which Jackson alone reads as '/'), a
+     * surrogate, a lone continuation byte, a code point above U+10FFFF, a sequence cut off at the end of the file.
+     */
+    @Test
+    void aFileThatIsNotUtf8IsRefusedWithTheByteOffset() throws Exception {
+        byte[] head = "{\"tool\": \"".getBytes(StandardCharsets.US_ASCII);
+        List<int[]> faults = List.of(new int[] {0xFF}, new int[] {0xC0, 0xAF}, new int[] {0xED, 0xA0, 0x80},
+                new int[] {0x80}, new int[] {0xF4, 0x90, 0x80, 0x80}, new int[] {0xE2, 0x82});
+        for (int[] fault : faults) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            bytes.writeBytes(head);
+            for (int b : fault) {
+                bytes.write(b);
+            }
+            if (fault.length != 2 || fault[0] != 0xE2) { // the cut-off sequence ends the file
+                bytes.writeBytes("\"}".getBytes(StandardCharsets.US_ASCII));
+            }
+            Path input = Files.write(tmp.resolve("latin.json"), bytes.toByteArray());
+
+            Repo.Result r = explain("--input", input.toString(), "--policies", Repo.POLICIES.toString());
+
+            assertEquals(2, r.rc(), r.out() + r.err());
+            assertEquals(List.of("gatehouse: " + input + " is not valid UTF-8: byte offset " + head.length
+                    + String.format(" of the file (0x%02X)", fault[0])), r.err().lines().toList());
+        }
+    }
+
+    /** A member given twice, at the top or deeper (which one would the gateway have seen?), is refused naming it. */
+    @Test
+    void aMemberGivenTwiceIsRefusedNamingIt() throws Exception {
+        String call = Repo.input("no_such_tool", Opa.JSON.createObjectNode()).toString();
+        Map<String, String> contents = new LinkedHashMap<>();
+        contents.put(call.replaceFirst("\\{", "{\"tool\":\"wiki_read\","), "'tool'");
+        contents.put(call.replaceFirst("\"caller\":\\{", "$0\"kind\":\"thread\","), "'kind'");
+        contents.put("{\"decision_id\":\"x\",\"input\":" + call + ",\"input\":{}}", "'input'");
+        for (Map.Entry<String, String> content : contents.entrySet()) {
+            Path input = Files.writeString(tmp.resolve("twice.json"), content.getKey());
+
+            Repo.Result r = explain("--input", input.toString(), "--policies", Repo.POLICIES.toString());
+
+            assertEquals(2, r.rc(), content.getKey() + ": " + r.out() + r.err());
+            assertTrue(r.err().startsWith("gatehouse: cannot read " + input + " as JSON (line 1, column "), r.err());
+            assertTrue(r.err().contains("Duplicate field " + content.getValue()), r.err());
+        }
+    }
+
+    /**
+     * An explain that fails (no such bundle, two sources, opa failing on the decision or on the trace) leaves no
+     * input file behind (found by a new user's trial: a record's input file was written before the policy was
+     * read, and stayed in the temporary folder named nowhere); for a record and for a call written by hand.
+     */
+    @Test
+    void aFailedExplainLeavesNoInputFileBehind() throws Exception {
+        ObjectNode call = Repo.input("wiki_read", Opa.JSON.createObjectNode().put("path", "notes/plan.md"));
+        ObjectNode record = Opa.JSON.createObjectNode().put("decision_id", "00000000-0000-4000-8000-000000000009");
+        record.set("input", call.deepCopy().put("tool", "no_such_tool"));
+        Path failing = fakeOpa("echo 'opa: broken' >&2; exit 3");
+        Path traceFails = fakeOpa("case \"$*\" in *--explain*) echo 'opa: no trace' >&2; exit 3;; esac; exec "
+                + Shell.quote(Repo.opa().binary().toString()) + " \"$@\"");
+        List<List<String>> failures = List.of(List.of("--bundle", tmp.resolve("none.tar.gz").toString()),
+                List.of("--bundle", tmp.resolve("none.tar.gz").toString(), "--policies", Repo.POLICIES.toString()),
+                List.of("--opa", failing.toString()), List.of("--opa", traceFails.toString()));
+        for (ObjectNode doc : List.of(call, record)) {
+            Path input = tmp.resolve("input.json");
+            Opa.JSON.writeValue(input.toFile(), doc);
+            for (List<String> failure : failures) {
+                List<String> before = explainFiles();
+                List<String> args = new ArrayList<>(List.of("--input", input.toString()));
+                args.addAll(failure);
+
+                Repo.Result r = explain(args.toArray(String[]::new));
+
+                assertEquals(2, r.rc(), failure + ": " + r.out() + r.err());
+                assertEquals(before, explainFiles(), failure + " left a file: " + r.out() + r.err());
+            }
+        }
+    }
+
+    /**
+     * No input is in the temporary folder while opa runs (it goes through opa's standard input), so a signal that
+     * ends the CLI then leaves none; the only file is the one the reproducing command names, written at the end.
+     */
+    @Test
+    void noInputFileExistsWhileOpaRuns() throws Exception {
+        Path seen = tmp.resolve("seen.txt");
+        Path watching = fakeOpa("ls " + Shell.quote(System.getProperty("java.io.tmpdir")) + " | grep -E "
+                + "'^gatehouse-(explain|input)-' >> " + Shell.quote(seen.toString()) + "; exec "
+                + Shell.quote(Repo.opa().binary().toString()) + " \"$@\"");
+        Path input = tmp.resolve("input.json");
+        Opa.JSON.writeValue(input.toFile(), Repo.input("wiki_read", Opa.JSON.createObjectNode().put("path", "a.md")));
+        Set<String> before = explainFiles().stream().map(f -> Path.of(f).getFileName().toString())
+                .collect(Collectors.toSet());
+
+        Repo.Result r = explain("--input", input.toString(), "--opa", watching.toString());
+
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("derived the facts"), r.out());
+        List<String> during = Files.readAllLines(seen).stream().filter(f -> !before.contains(f)).toList();
+        assertEquals(List.of(), during, "files in the temporary folder while opa ran");
+    }
+
+    /** A record's decision id that cannot name a file (a path, too long) names it "record", not an error. */
+    @Test
+    void aRecordWhoseIdCannotNameAFileIsExplained() throws Exception {
+        for (String id : List.of("../../etc/x", "a/b", "x".repeat(300), "")) {
+            ObjectNode record = Opa.JSON.createObjectNode().put("decision_id", id);
+            record.set("input", Repo.input("no_such_tool", Opa.JSON.createObjectNode()));
+            Path file = tmp.resolve("record.json");
+            Opa.JSON.writeValue(file.toFile(), record);
+
+            Repo.Result r = explain("--input", file.toString(), "--policies", Repo.POLICIES.toString(), "--trace",
+                    "off");
+
+            assertEquals(0, r.rc(), id + ": " + r.err());
+            assertTrue(r.out().contains("gatehouse-explain-record-"), r.out());
+        }
+    }
+
+    /** An executable standing in for opa that runs {@code script}. */
+    private Path fakeOpa(String script) throws IOException {
+        Path file = Files.createTempFile(tmp, "opa-", ".sh");
+        Files.writeString(file, "#!/bin/sh\n" + script + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
+        return file;
     }
 }

@@ -51,6 +51,16 @@ class MatrixTest {
         assertTrue(html.contains("<span class=\"mark\">✘ DENY</span>"));
     }
 
+    /** An --out that is a directory is one line naming it, exit 2, as for diff (DiffTest has the other faults). */
+    @Test
+    void anOutThatIsADirectoryIsOneLineNamingIt() {
+        Repo.Result r = Repo.cli("matrix", "--out", tmp.toString(), "--policies", Repo.POLICIES.toString());
+
+        assertEquals(2, r.rc(), r.out() + r.err());
+        assertEquals(List.of("gatehouse: cannot write " + tmp + ": is a directory"), r.err().lines().toList());
+        assertEquals("", r.out());
+    }
+
     @Test
     void cellsAreThePolicysOwnDecisions() throws Exception {
         try (PolicySource p = PolicySource.directory(Repo.POLICIES)) {

@@ -8,9 +8,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.review.Opa;
 import dev.gatehouse.review.PolicySource;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -276,5 +281,145 @@ class ReplayTest {
 
         assertEquals(1, r.rc(), r.out());
         assertTrue(r.out().contains("contradicts its own result (allow)"), r.out());
+    }
+
+    private ObjectNode honest(String id) throws Exception {
+        return record(id, "wiki_read", (JsonNode) Opa.JSON.createObjectNode().put("path", "notes/plan.md"));
+    }
+
+    /**
+     * A line with a member given twice (accepted before: the parser kept the last, which need not be what the
+     * gateway decided on), at the top or deeper, is not a record: a mismatch naming the line and the member.
+     */
+    @Test
+    void aRecordWithAMemberGivenTwiceIsAMismatchNamingIt() throws Exception {
+        String line = honest("00000000-0000-4000-8000-000000000001").toString();
+        List<String> twice = List.of(line.replaceFirst("\\{", "{\"allow\":true,"),
+                line.replaceFirst("\"input\":\\{", "$0\"tool\":\"wiki_write\","),
+                line.replaceFirst("\\}$", ",\"result\":{\"allow\":true}}"));
+        for (String dup : twice) {
+            Path log = tmp.resolve("decisions.jsonl");
+            Files.writeString(log, lines(honest("00000000-0000-4000-8000-000000000002")) + dup + "\n");
+
+            Repo.Result r = Repo.cli("replay", log.toString());
+
+            assertEquals(1, r.rc(), r.out() + r.err());
+            List<String> mismatches = r.out().lines().filter(l -> l.contains("MISMATCH")).toList();
+            assertEquals(1, mismatches.size(), r.out());
+            assertTrue(mismatches.get(0).matches(".*MISMATCH " + java.util.regex.Pattern.quote(log + ":2")
+                    + ": not a JSON record \\(column \\d+: Duplicate field '(allow|tool|result)'\\)"), r.out());
+        }
+    }
+
+    /**
+     * A decision id read again: the same record (a file given twice, a line copied) is replayed once and said so,
+     * exit 0; a different record under an id already read contradicts the log (one record per decision): a mismatch
+     * naming both lines.
+     */
+    @Test
+    void aDecisionIdReadTwiceIsReplayedOnceOrIsAMismatch() throws Exception {
+        ObjectNode first = honest("00000000-0000-4000-8000-000000000001");
+        Path log = tmp.resolve("decisions.jsonl");
+        Files.writeString(log, lines(first, first));
+
+        Repo.Result sameLine = Repo.cli("replay", log.toString());
+
+        assertEquals(0, sameLine.rc(), sameLine.out() + sameLine.err());
+        assertTrue(sameLine.out().contains("replayed 1 records (1 distinct inputs)"), sameLine.out());
+        assertTrue(sameLine.out().contains("replayed once 1 record(s) read again with the same decision id and"
+                + " contents (a file given twice?): " + log + ":2 repeats " + log + ":1"), sameLine.out());
+
+        Files.writeString(log, lines(first));
+        Repo.Result sameFile = Repo.cli("replay", log.toString(), log.toString());
+        assertEquals(0, sameFile.rc(), sameFile.out() + sameFile.err());
+        assertTrue(sameFile.out().contains("replayed 1 records"), sameFile.out());
+        assertTrue(sameFile.out().contains(log + ":1 repeats " + log + ":1"), sameFile.out());
+
+        ObjectNode other = record("00000000-0000-4000-8000-000000000001", "no_such_tool", Opa.JSON.createObjectNode());
+        Path rotated = tmp.resolve("decisions-1.jsonl");
+        Files.writeString(rotated, lines(honest("00000000-0000-4000-8000-000000000002"), other));
+        Repo.Result different = Repo.cli("replay", log.toString(), rotated.toString());
+        assertEquals(1, different.rc(), different.out() + different.err());
+        List<String> mismatches = different.out().lines().filter(l -> l.contains("MISMATCH")).toList();
+        assertEquals(List.of("  MISMATCH " + rotated + ":2 decision 00000000-0000-4000-8000-000000000001 tools/call"
+                + " no_such_tool: a second, different record with this decision id (the first is " + log + ":1)"),
+                mismatches, different.out());
+        assertTrue(different.out().contains("replayed 3 records (1 distinct inputs)"), different.out());
+    }
+
+    /**
+     * A log with no record (found by a new user's trial: an empty file replayed as "no mismatches", exit 0) is
+     * refused saying it is empty, exit 2; so are only blank lines, several empty files and values files alone. An
+     * empty file beside files with records (the live file just after a rotation, which the gateway starts empty) is
+     * said, not refused.
+     */
+    @Test
+    void anEmptyLogIsRefusedSayingSo() throws Exception {
+        Path empty = Files.writeString(tmp.resolve("decisions.jsonl"), "");
+        Path blank = Files.writeString(tmp.resolve("blank.jsonl"), "\n \n\t\n");
+        Path values = Files.writeString(tmp.resolve("x.values.jsonl"), "");
+        Map<List<Path>, String> runs = new LinkedHashMap<>();
+        runs.put(List.of(empty), empty + " is empty: no decision-log records");
+        runs.put(List.of(blank), blank + " is empty: no decision-log records");
+        runs.put(List.of(empty, blank), "every file given is empty (" + empty + ", " + blank + "): no decision-log"
+                + " records");
+        runs.put(List.of(values), "no decision-log file given, only values files");
+        for (Map.Entry<List<Path>, String> run : runs.entrySet()) {
+            List<String> args = new ArrayList<>(List.of("replay"));
+            run.getKey().forEach(p -> args.add(p.toString()));
+
+            Repo.Result r = Repo.cli(args.toArray(String[]::new));
+
+            assertEquals(2, r.rc(), run.getKey() + ": " + r.out() + r.err());
+            assertEquals(List.of("gatehouse: " + run.getValue()), r.err().lines().toList());
+            assertEquals("", r.out());
+        }
+
+        Path rotated = Files.writeString(tmp.resolve("decisions-1.jsonl"), lines(honest("00000000-0000-4000-8000-0"
+                + "00000000001")));
+        Repo.Result afterRotation = Repo.cli("replay", rotated.toString(), empty.toString());
+        assertEquals(0, afterRotation.rc(), afterRotation.out() + afterRotation.err());
+        assertTrue(afterRotation.out().contains("no records in " + empty + ": empty (as the live file is just after"
+                + " a rotation)"), afterRotation.out());
+    }
+
+    /**
+     * A log or values file that is not UTF-8 (found by a new user's trial: "Input length = 1") is refused naming
+     * the file, the line and the byte offset in the file, exit 2.
+     */
+    @Test
+    void aFileThatIsNotUtf8IsRefusedWithTheLineAndByteOffset() throws Exception {
+        String good = lines(honest("00000000-0000-4000-8000-000000000001"));
+        String second = honest("00000000-0000-4000-8000-000000000002").toString();
+        int at = second.indexOf("notes/plan.md");
+        for (int[] fault : List.of(new int[] {0xFF}, new int[] {0xC0, 0xAF}, new int[] {0xED, 0xB0, 0x80})) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            bytes.writeBytes(good.getBytes(StandardCharsets.UTF_8));
+            bytes.writeBytes(second.substring(0, at).getBytes(StandardCharsets.UTF_8));
+            for (int b : fault) {
+                bytes.write(b);
+            }
+            bytes.writeBytes((second.substring(at) + "\n").getBytes(StandardCharsets.UTF_8));
+            Path log = Files.write(tmp.resolve("decisions.jsonl"), bytes.toByteArray());
+
+            Repo.Result r = Repo.cli("replay", log.toString());
+
+            assertEquals(2, r.rc(), r.out() + r.err());
+            assertEquals(List.of("gatehouse: " + log + ":2 is not valid UTF-8: byte offset " + (good.length() + at)
+                    + String.format(" of the file (0x%02X)", fault[0])), r.err().lines().toList());
+        }
+
+        Path log = Files.writeString(tmp.resolve("decisions.jsonl"), good);
+        Path values = Files.write(tmp.resolve("decisions.values.jsonl"), new byte[] {'{', '"', (byte) 0xE9});
+        Repo.Result r = Repo.cli("replay", log.toString());
+        assertEquals(2, r.rc(), r.out() + r.err());
+        assertEquals(List.of("gatehouse: " + values + ":1 is not valid UTF-8: byte offset 2 of the file (0xE9)"),
+                r.err().lines().toList());
+
+        Files.writeString(values, "{\"sha256\":\"a\",\"sha256\":\"b\",\"value\":\"x\"}\n");
+        Repo.Result twice = Repo.cli("replay", log.toString());
+        assertEquals(2, twice.rc(), twice.out() + twice.err());
+        assertTrue(twice.err().startsWith("gatehouse: " + values + ":1: not JSON (line 1, column "), twice.err());
+        assertTrue(twice.err().contains("Duplicate field 'sha256'"), twice.err());
     }
 }

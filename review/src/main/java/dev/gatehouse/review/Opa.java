@@ -1,5 +1,6 @@
 package dev.gatehouse.review;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,6 +8,7 @@ import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,12 +28,14 @@ public final class Opa {
     /**
      * Numbers read exactly (a fraction or an exponent as a {@code BigDecimal}, trailing zeros kept), as the gateway
      * reads and logs them: a logged {@code 1E+400} is replayed as that number, not as the string {@code "Infinity"}.
-     * A document is one JSON value: anything after it is an error, not ignored.
+     * A document is one JSON value: anything after it is an error, not ignored; so is a member given twice in an
+     * object (which of the two a reader takes is a guess, and no Gatehouse writer repeats one).
      */
     public static final ObjectMapper JSON = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
     /** The OPA release every tool of this repository is built and checked with. */
     public static final String PINNED = "v1.22.3";
@@ -87,11 +91,8 @@ public final class Opa {
      * {@code with} value that reads {@code input} against the replaced input, so the query form gives wrong answers.)
      */
     public JsonNode eval(PolicySource source, String module, String query, JsonNode input) {
-        Path inputFile = null;
         Path moduleFile = null;
         try {
-            inputFile = Files.createTempFile("gatehouse-input-", ".json");
-            JSON.writeValue(inputFile.toFile(), input);
             List<String> command = new ArrayList<>(List.of(binary.toString(), "eval", "--format", "json"));
             command.addAll(source.opaArgs());
             if (module != null) {
@@ -99,14 +100,13 @@ public final class Opa {
                 Files.writeString(moduleFile, module);
                 command.addAll(List.of("-d", moduleFile.toString()));
             }
-            command.addAll(List.of("-i", inputFile.toString(), query));
-            JsonNode out = JSON.readTree(run(command));
+            command.addAll(List.of("--stdin-input", query));
+            JsonNode out = JSON.readTree(run(command, JSON.writeValueAsBytes(input)));
             JsonNode value = out.path("result").path(0).path("expressions").path(0).path("value");
             return value.isMissingNode() ? MissingNode.getInstance() : value;
         } catch (IOException e) {
             throw new ReviewException("opa eval failed: " + e.getMessage());
         } finally {
-            deleteQuietly(inputFile);
             deleteQuietly(moduleFile);
         }
     }
@@ -119,19 +119,14 @@ public final class Opa {
      * @param mode {@code fails}, {@code notes}, {@code full} or {@code debug}
      */
     public String explain(PolicySource source, String query, JsonNode input, String mode) {
-        Path inputFile = null;
         try {
-            inputFile = Files.createTempFile("gatehouse-explain-", ".json");
-            JSON.writeValue(inputFile.toFile(), input);
             List<String> command = new ArrayList<>(List.of(binary.toString(), "eval", "--explain=" + mode,
                     "--format", "pretty"));
             command.addAll(source.opaArgs());
-            command.addAll(List.of("-i", inputFile.toString(), query));
-            return run(command);
+            command.addAll(List.of("--stdin-input", query));
+            return run(command, JSON.writeValueAsBytes(input));
         } catch (IOException e) {
             throw new ReviewException("opa eval --explain failed: " + e.getMessage());
-        } finally {
-            deleteQuietly(inputFile);
         }
     }
 
@@ -139,18 +134,27 @@ public final class Opa {
     public JsonNode inspect(Path target) {
         try {
             return JSON.readTree(run(List.of(binary.toString(), "inspect", "-a", "--format", "json",
-                    target.toString())));
+                    target.toString()), new byte[0]));
         } catch (IOException e) {
             throw new ReviewException("opa inspect failed: " + e.getMessage());
         }
     }
 
-    private String run(List<String> command) throws IOException {
+    /**
+     * Runs {@code command} with {@code stdin} as its standard input. The input goes through the pipe, not a file, so
+     * no input is left in the temporary folder by a run that is interrupted (a signal ends the JVM without running
+     * {@code finally}).
+     */
+    private String run(List<String> command, byte[] stdin) throws IOException {
         Path out = Files.createTempFile("gatehouse-opa-", ".out");
         Path err = Files.createTempFile("gatehouse-opa-", ".err");
         try {
             Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            p.getOutputStream().close();
+            try (OutputStream in = p.getOutputStream()) {
+                in.write(stdin);
+            } catch (IOException e) {
+                // opa stopped reading: it failed before taking its input, and its exit code and messages say why
+            }
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
                 throw new ReviewException("opa did not answer within " + timeout.toSeconds() + " s: "

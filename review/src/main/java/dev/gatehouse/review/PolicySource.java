@@ -206,11 +206,7 @@ public final class PolicySource implements AutoCloseable {
     }
 
     private static JsonNode readJson(Path file) {
-        try {
-            return Opa.JSON.readTree(file.toFile());
-        } catch (IOException e) {
-            throw new ReviewException("cannot read " + file + ": " + e.getMessage());
-        }
+        return TextFile.json(file);
     }
 
     private static JsonNode readJson(Path bundle, byte[] json) {

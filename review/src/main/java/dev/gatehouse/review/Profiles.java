@@ -30,14 +30,11 @@ public record Profiles(List<Matrix.Profile> profiles, JsonNode arguments) {
     /**
      * Reads a profiles file.
      *
-     * @throws ReviewException when it cannot be read, or a profile lacks a unique name or an input object
+     * @throws ReviewException when it cannot be read ({@link TextFile#json}), or a profile lacks a unique name or an
+     *                         input object
      */
     public static Profiles load(Path file) {
-        try {
-            return parse(Opa.JSON.readTree(file.toFile()), file.toString());
-        } catch (IOException e) {
-            throw new ReviewException("cannot read the profiles file " + file + ": " + e.getMessage());
-        }
+        return parse(TextFile.json(file), file.toString());
     }
 
     /** The profiles this library was built with (the checkout's file at build time). */

@@ -1,12 +1,10 @@
 package dev.gatehouse.review;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -47,21 +45,25 @@ public final class StandIns {
      * Reads a values file; a string whose digest is not its value's is refused. (A JSON value's digest is over the
      * gateway's serialisation, which reading and writing it again need not give byte for byte: it is not checked.)
      *
-     * @throws ReviewException when a line is not a values entry or a string's digest does not match
+     * @throws ReviewException when the file cannot be read ({@link TextFile#lines}), or a line is not JSON, not a
+     *                         values entry, or a string's digest does not match (naming the line)
      */
-    public void read(Path file) throws IOException {
-        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            int lineNo = 0;
-            for (String line; (line = reader.readLine()) != null; ) {
-                lineNo++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                if (!add(Opa.JSON.readTree(line))) {
-                    throw new ReviewException(file + ":" + lineNo + ": not a value whose SHA-256 is its sha256");
-                }
+    public void read(Path file) {
+        TextFile.lines(file, (lineNo, line) -> {
+            if (line.isBlank()) {
+                return;
             }
-        }
+            JsonNode entry;
+            try {
+                entry = Opa.JSON.readTree(line);
+            } catch (JsonProcessingException e) {
+                throw new ReviewException(file + ":" + lineNo + ": not JSON" + TextFile.at(e) + ": "
+                        + e.getOriginalMessage());
+            }
+            if (!add(entry)) {
+                throw new ReviewException(file + ":" + lineNo + ": not a value whose SHA-256 is its sha256");
+            }
+        });
     }
 
     /**
