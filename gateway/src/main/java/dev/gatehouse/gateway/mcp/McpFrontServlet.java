@@ -103,9 +103,12 @@ final class McpFrontServlet extends HttpServlet {
             return;
         }
         Span span = tracing.startServer(request.getMethod() + " /mcp", request::getHeader);
-        // Log lines of this request carry its trace (JSON logs: the MDC members trace_id and span_id).
-        MDC.put("trace_id", span.getSpanContext().getTraceId());
-        MDC.put("span_id", span.getSpanContext().getSpanId());
+        // Log lines of this request carry its trace (JSON logs: the MDC members trace_id and span_id), when it has one:
+        // with spans not exported, only a request that came with the caller's traceparent does.
+        if (span.getSpanContext().isValid()) {
+            MDC.put("trace_id", span.getSpanContext().getTraceId());
+            MDC.put("span_id", span.getSpanContext().getSpanId());
+        }
         try (Scope ignored = span.makeCurrent()) {
             serve(request, response);
         } finally {

@@ -9,7 +9,6 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapSetter;
-import jakarta.inject.Singleton;
 import java.util.Collections;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -18,9 +17,9 @@ import java.util.function.Supplier;
 /**
  * The one tracer of the gateway and the W3C trace-context propagation around it. Span names: {@code POST /mcp}
  * (server, parent = the client's {@code traceparent}), {@code transport.<step>} per pipeline step, {@code gate.<step>}
- * per gate step, {@code facade <service>} (client) per facade exchange, whose {@code traceparent} names it.
+ * per gate step, {@code facade <service>} (client) per facade exchange, whose {@code traceparent} names it. Made by
+ * {@link TracingFactory}: with propagation alone, every span is the caller's context and nothing is recorded.
  */
-@Singleton
 public class Tracing {
 
     /** Instrumentation scope name of every span. */

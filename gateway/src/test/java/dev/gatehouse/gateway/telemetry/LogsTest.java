@@ -135,11 +135,15 @@ class LogsTest implements TestPropertyProvider {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** The trace id of the calls' {@code traceparent}. */
+    private static final String CALLER_TRACE = "0af7651916cd43dd8448eb211c80319c";
+
     private RawHttp.Response call(String token, String tool, String arguments) throws Exception {
         String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
                 + "\",\"arguments\":" + arguments + META + "}}";
         return RawHttp.post(server.getPort(), body, "Authorization: Bearer " + token, "Mcp-Method: tools/call",
-                "Mcp-Name: " + tool, "MCP-Protocol-Version: 2026-07-28");
+                "Mcp-Name: " + tool, "MCP-Protocol-Version: 2026-07-28",
+                "traceparent: 00-" + CALLER_TRACE + "-00f067aa0ba902b7-01");
     }
 
     @Test
@@ -174,7 +178,9 @@ class LogsTest implements TestPropertyProvider {
             }
             List<String> lines = logs.lines().toList();
             assertFalse(lines.isEmpty(), "the calls logged something to check");
-            assertTrue(lines.stream().anyMatch(l -> l.contains("\"trace_id\"")), "/mcp lines carry their trace");
+            // Spans are not exported here, so a line carries the trace the caller sent, passed through unchanged.
+            assertTrue(lines.stream().anyMatch(l -> l.contains("\"trace_id\":\"" + CALLER_TRACE + "\"")),
+                    "/mcp lines carry their caller's trace");
             for (String line : lines) {
                 JsonNode event = JSON.readTree(line);
                 assertTrue(event.has("@timestamp") && event.has("level") && event.has("logger_name")
