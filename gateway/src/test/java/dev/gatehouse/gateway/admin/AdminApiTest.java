@@ -277,6 +277,30 @@ class AdminApiTest {
         assertEquals(400, admin("PUT", "/admin/agents/a9", "{\"project\":{\"enabled\":true}}").statusCode());
     }
 
+    /**
+     * docs/domain.md §9: notices are delivered into a thread agent's threads, so a delivery profile for an outside
+     * agent (which has none) could never apply; it was stored (200). Now 400 naming {@code agentId}, for the
+     * namespace's look-alikes and derived ids too, and nothing is written.
+     */
+    @Test
+    void aDeliveryProfileOfAnOutsideAgentIsRefused() throws Exception {
+        String profile = "{\"projectClientId\":\"c-1\",\"limitRuntimeMode\":\"auto\","
+                + "\"limitInteractionMode\":\"default\"}";
+        for (String id : List.of("oa-o1", "OA-o1", "\u043e\u0430-o1", "\uff4f\uff41-o1",
+                OutsideAgentIds.derive("https://issuer.example", "o1"))) {
+            HttpResponse<String> refused = admin("PUT", "/admin/notices/agents/" + pathSegment(id), profile);
+            assertInvalid(refused, "agentId", id);
+            assertTrue(JSON.readTree(refused.body()).path("messages").path(0).asText()
+                    .contains("only to thread agents"), refused.body());
+            assertEquals(404, admin("GET", "/admin/notices/agents/" + pathSegment(id), null).statusCode(),
+                    id + ": nothing was written");
+        }
+        // The same refusal when the profile is incomplete too: the agent is the first fault, and the only one named.
+        assertInvalid(admin("PUT", "/admin/notices/agents/oa-o1", "{}"), "agentId", "oa-o1 {}");
+        assertEquals(200, admin("PUT", "/admin/notices/agents/boa-1", profile).statusCode(),
+                "a thread agent whose id merely contains oa-");
+    }
+
     /** docs/domain.md §1: outside agents are registered by issuer and subject, in their own namespace. */
     @Test
     void outsideAgentsAreRegisteredListedAndRemovedInTheirOwnNamespace() throws Exception {

@@ -286,6 +286,19 @@ class ConsoleTest {
         assertTrue(settings.find(id).isEmpty(), "the settings went with the registration");
     }
 
+    /** docs/domain.md §9: the console's profile form refuses an outside agent as the admin API does. */
+    @Test
+    void aDeliveryProfileOfAnOutsideAgentIsRefused() throws Exception {
+        String cookie = signIn("op-profile");
+        HttpResponse<String> refused = post("/console/agents/oa-x/delivery-profile", cookie, Map.of(
+                "projectClientId", "c-1", "limitRuntimeMode", "auto", "limitInteractionMode", "default",
+                "csrf", csrf(cookie)));
+        assertEquals(400, refused.statusCode());
+        assertTrue(refused.body().contains("only to thread agents"), refused.body());
+        assertEquals(0, database.query("SELECT agent_id FROM notice_agent WHERE agent_id = 'oa-x'", statement -> {
+        }, row -> row.getString(1)).size(), "nothing written");
+    }
+
     @Test
     void badInputIsAnsweredNextToItsField() throws Exception {
         String cookie = signIn("op-bad");
