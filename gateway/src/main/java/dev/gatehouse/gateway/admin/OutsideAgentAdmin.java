@@ -26,10 +26,15 @@ public class OutsideAgentAdmin {
 
     private final AgentDirectory directory;
     private final ChangeAudit audit;
+    private final SharedThreadAgents sharedThreadAgents;
+    private final RegistrationIssuers issuers;
 
-    public OutsideAgentAdmin(AgentDirectory directory, ChangeAudit audit) {
+    OutsideAgentAdmin(AgentDirectory directory, ChangeAudit audit, SharedThreadAgents sharedThreadAgents,
+            RegistrationIssuers issuers) {
         this.directory = directory;
         this.audit = audit;
+        this.sharedThreadAgents = sharedThreadAgents;
+        this.issuers = issuers;
     }
 
     /** Every registration with its agent's current settings, ordered by issuer then subject. */
@@ -45,10 +50,11 @@ public class OutsideAgentAdmin {
 
     /**
      * Registers (or replaces the registration of) an issuer and subject. Refused when either is missing, when the
-     * agent id is not a registered-form id in the outside-agent namespace (or is another pair's derived id), when
-     * another pair is registered under that id (a registration carries its own settings, docs/domain.md §1), when
-     * the shared thread agent is blank or an outside agent, when Project is enabled without a project, or when the
-     * issuer, subject or project is not a text {@link StoredText} keeps; a refusal writes nothing. A pair registered
+     * issuer is not an OAuth issuer ({@link RegistrationIssuers}), when the agent id is not a registered-form id in
+     * the outside-agent namespace (or is another pair's derived id), when another pair is registered under that id (a
+     * registration carries its own settings, docs/domain.md §1), when the shared thread agent is blank, an outside
+     * agent or not one that may be shared ({@link SharedThreadAgents}), when Project is enabled without a project, or
+     * when the issuer, subject or project is not a text {@link StoredText} keeps; a refusal writes nothing. A pair registered
      * again under another id loses the old id's settings with it ({@link AgentDirectory#register}).
      */
     public AdminResult<OutsideAgentView> register(OutsideAgentRequest request, Actor actor) {
@@ -62,7 +68,11 @@ public class OutsideAgentAdmin {
         if (!missing.isEmpty()) {
             return new AdminResult.Refused<>(missing);
         }
-        List<FieldProblem> problems = new ArrayList<>(StoredText.problems(texts(request)));
+        List<FieldProblem> texts = StoredText.problems(texts(request));
+        List<FieldProblem> problems = new ArrayList<>(texts);
+        if (texts.stream().noneMatch(p -> p.field().equals("issuer"))) {
+            issuers.problem(request.issuer()).ifPresent(problems::add);
+        }
         String derived = OutsideAgentIds.derive(request.issuer(), request.subject());
         String agentId = Optional.ofNullable(request.logicalAgentId()).orElse(derived);
         if (!OutsideAgentIds.REGISTERED.matcher(agentId).matches()
@@ -76,7 +86,7 @@ public class OutsideAgentAdmin {
             if (shared.get().isBlank()) {
                 problems.add(FieldProblem.invalid("sharesThreadAgent", "Name a thread agent, or share none."));
             } else {
-                ThreadAgentIds.problem("sharesThreadAgent", shared.get()).ifPresent(problems::add);
+                sharedThreadAgents.problem("sharesThreadAgent", shared.get()).ifPresent(problems::add);
             }
         }
         Optional<AgentSettings> settings = AgentSettingsRequest.settings(request.browserAccess(), request.project(),

@@ -17,8 +17,9 @@ import java.util.List;
  * <ul>
  * <li>{@code PUT /admin/outside-agents} ({@link OutsideAgentRequest}) → 200 {@link OutsideAgentView}: registers an
  * outside agent by token issuer and subject, with its logical agent id and settings; 400 {@code {error:
- * "invalid_fields", invalid[]}} for an agent id outside the outside-agent namespace or another registration's, or a
- * shared thread agent inside it (docs/domain.md §1);</li>
+ * "invalid_fields", invalid[]}} for an issuer that is not an OAuth issuer, an agent id outside the outside-agent
+ * namespace or another registration's, or a shared thread agent inside it or not one that may be shared
+ * (docs/domain.md §1);</li>
  * <li>{@code GET /admin/outside-agents} → 200 {@code [OutsideAgentView]};</li>
  * <li>{@code DELETE /admin/outside-agents?issuer=&subject=} → 204, the registration and its agent's settings removed
  * together; or 404 when not registered.</li>

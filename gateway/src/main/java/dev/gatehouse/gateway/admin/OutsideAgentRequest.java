@@ -8,11 +8,13 @@ import io.micronaut.serde.annotation.Serdeable;
  * and {@code subject} (docs/domain.md §1), replacing any registration for the pair, with its settings replaced whole
  * (absent flags are {@code false}).
  *
- * @param issuer            the token issuer, compared exactly; required
+ * @param issuer            the token issuer, compared exactly; required, an OAuth issuer identifier
+ *                          ({@link RegistrationIssuers})
  * @param subject           the token subject, compared exactly; required
  * @param logicalAgentId    the agent id, in the outside-agent namespace ({@code oa-…}) and no other registration's;
  *                          when absent, the id derived from issuer and subject
- * @param sharesThreadAgent a thread agent whose wiki subtree this agent uses, stated explicitly; absent: none
+ * @param sharesThreadAgent a thread agent whose wiki subtree this agent uses, stated explicitly ({@link
+ *                          SharedThreadAgents}); absent: none
  * @param browserAccess     as for {@code PUT /admin/agents/{id}}
  * @param project           as for {@code PUT /admin/agents/{id}}
  * @param wiki              as for {@code PUT /admin/agents/{id}}

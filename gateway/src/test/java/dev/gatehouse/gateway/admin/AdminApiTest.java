@@ -367,16 +367,76 @@ class AdminApiTest {
         }
         assertInvalid(admin("PUT", "/admin/outside-agents", registration("")), "sharesThreadAgent", "empty");
         for (String id : accepted) {
+            assertEquals(201, admin("POST", "/admin/sessions", session(id)).statusCode(), id);
+            assertEquals(200, admin("PUT", "/admin/agents/" + pathSegment(id), "{}").statusCode(), id);
             HttpResponse<String> put = admin("PUT", "/admin/outside-agents", registration(id));
             assertEquals(200, put.statusCode(), id + " " + put.body());
             assertEquals(id, JSON.readTree(put.body()).path("sharesThreadAgent").asText());
-            assertEquals(201, admin("POST", "/admin/sessions", session(id)).statusCode(), id);
-            assertEquals(200, admin("PUT", "/admin/agents/" + pathSegment(id), "{}").statusCode(), id);
+        }
+    }
+
+    /**
+     * {@code sh\u0430re-…} (a Cyrillic letter) and ids no agent has were shared: 200, handing the outside agent a
+     * subtree nobody meant to share. A shared thread agent is one Gatehouse knows (settings or a current session) or,
+     * not seen yet, a printable-ASCII id that reads as no known one ({@link SharedThreadAgents}).
+     */
+    @Test
+    void aSharedThreadAgentIsAKnownOneOrAPlainIdThatReadsAsNoKnownOne() throws Exception {
+        String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
+        String bySession = "share-" + suffix;
+        String greek = "\u03b2eta-" + suffix;
+        String bySettings = "\u03b4elta-" + suffix;
+        assertEquals(201, admin("POST", "/admin/sessions", session(bySession)).statusCode());
+        assertEquals(201, admin("POST", "/admin/sessions", session(greek)).statusCode());
+        assertEquals(200, admin("PUT", "/admin/agents/" + pathSegment(bySettings), "{}").statusCode());
+
+        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put("sh\u0430re-" + suffix, "reads as the thread agent " + bySession); // Cyrillic a
+        refused.put("SHARE-" + suffix, "reads as the thread agent " + bySession);
+        refused.put("\uff53hare-" + suffix, "reads as the thread agent " + bySession); // fullwidth s
+        refused.put("shar\u0065\u0301-" + suffix, "reads as the thread agent " + bySession); // e + combining acute
+        refused.put("\u03b3amma-" + suffix, "printable ASCII"); // not seen, not ASCII
+        refused.put("\u0430gent-" + suffix, "printable ASCII");
+        refused.put("new\u00a0agent-" + suffix, "printable ASCII");
+        for (Map.Entry<String, String> id : refused.entrySet()) {
+            String subject = "refused-" + suffix;
+            HttpResponse<String> put = admin("PUT", "/admin/outside-agents", registration(subject, id.getKey()));
+            assertInvalid(put, "sharesThreadAgent", id.getKey());
+            assertTrue(JSON.readTree(put.body()).path("messages").path(0).asText().contains(id.getValue()),
+                    id.getKey() + " " + put.body());
+            assertEquals(Optional.empty(), directory.registration("https://issuer.example", subject), "not written");
+        }
+        for (String id : List.of(bySession, greek, bySettings, "later-" + suffix)) {
+            HttpResponse<String> put = admin("PUT", "/admin/outside-agents", registration("ok-" + suffix, id));
+            assertEquals(200, put.statusCode(), id + " " + put.body());
+            assertEquals(id, JSON.readTree(put.body()).path("sharesThreadAgent").asText());
+        }
+    }
+
+    /** The issuer is an OAuth issuer identifier ({@link RegistrationIssuersTest} has every variant). */
+    @Test
+    void anIssuerThatCannotBeAnOAuthIssuerIsRefused() throws Exception {
+        for (String issuer : List.of("issuer.example", "https://issuer.example/", "http://issuer.example",
+                "https://issuer.example?tenant=1", "https://issuer.example#x")) {
+            String body = JSON.createObjectNode().put("issuer", issuer).put("subject", "iss").toString();
+            assertInvalid(admin("PUT", "/admin/outside-agents", body), "issuer", issuer);
+            assertEquals(Optional.empty(), directory.registration(issuer, "iss"), "not written: " + issuer);
+        }
+        for (String issuer : List.of("https://issuer.example/tenant", "http://127.0.0.1:8282/gatehouse",
+                "http://localhost:8080/default")) {
+            String body = JSON.createObjectNode().put("issuer", issuer).put("subject", "iss").toString();
+            assertEquals(200, admin("PUT", "/admin/outside-agents", body).statusCode(), issuer);
+            assertEquals(204, admin("DELETE", "/admin/outside-agents?issuer=" + pathSegment(issuer) + "&subject=iss",
+                    null).statusCode(), issuer);
         }
     }
 
     private static String registration(String sharesThreadAgent) {
-        return JSON.createObjectNode().put("issuer", "https://issuer.example").put("subject", "sharing")
+        return registration("sharing", sharesThreadAgent);
+    }
+
+    private static String registration(String subject, String sharesThreadAgent) {
+        return JSON.createObjectNode().put("issuer", "https://issuer.example").put("subject", subject)
                 .put("sharesThreadAgent", sharesThreadAgent).toString();
     }
 
