@@ -9,7 +9,6 @@ import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Thread agents' settings (docs/domain.md §4) for the admin API and the console: read with their version, replaced
@@ -50,11 +49,9 @@ public class AgentAdmin {
      */
     public AdminResult<AgentSettingsStore.Versioned> put(String agentId, AgentSettingsRequest request,
             Optional<String> ifMatch, Optional<String> ifNoneMatch, Actor actor) {
-        List<FieldProblem> problems = new ArrayList<>();
-        if (ifNoneMatch.isPresent() && (!ifNoneMatch.get().strip().equals("*") || ifMatch.isPresent())) {
-            problems.add(FieldProblem.invalid("If-None-Match", "Takes * alone, without If-Match: the settings are"
-                    + " written only when none are stored yet."));
-        }
+        ExpectedVersion expected = ExpectedVersion.of(ifMatch, ifNoneMatch, request.version(),
+                "the settings are written only when none are stored yet");
+        List<FieldProblem> problems = new ArrayList<>(expected.problems());
         ThreadAgentIds.problem("agentId", agentId).ifPresent(problems::add);
         Optional<AgentSettings> wanted = request.settings();
         if (wanted.isEmpty()) {
@@ -64,19 +61,12 @@ public class AgentAdmin {
             StoredText.problem(AgentSettingsRequest.PROJECT_ID_FIELD, request.project().projectServiceProjectId())
                     .ifPresent(problems::add);
         }
-        // Version 0 is "none stored": the store writes only when there is none, else answers a conflict.
-        Optional<OptionalLong> expected = expectedVersion(ifNoneMatch.isPresent() ? Optional.of("0") : ifMatch,
-                request.version());
-        if (expected.isEmpty()) {
-            problems.add(FieldProblem.invalid("version",
-                    "If-Match and version must be one non-negative version number and agree"));
-        }
         if (!problems.isEmpty()) {
             return new AdminResult.Refused<>(problems);
         }
         return audit.write(actor, () -> {
             Optional<AgentSettingsStore.Versioned> before = settings.find(agentId);
-            AgentSettingsStore.Write write = settings.put(agentId, wanted.get(), expected.get());
+            AgentSettingsStore.Write write = settings.put(agentId, wanted.get(), expected.expected());
             if (write instanceof AgentSettingsStore.Write.Conflict conflict) {
                 return ChangeAudit.Written.unchanged(new AdminResult.Conflict<>(conflict.currentVersion()));
             }
@@ -86,33 +76,5 @@ public class AgentAdmin {
                             stored.version(), SettingsDifference.describe(
                                     before.map(AgentSettingsStore.Versioned::settings), wanted.get())));
         });
-    }
-
-    /**
-     * The expected version from {@code If-Match} and/or the body: empty optional when malformed or contradictory,
-     * empty {@link OptionalLong} when neither was sent.
-     */
-    static Optional<OptionalLong> expectedVersion(Optional<String> ifMatch, Long bodyVersion) {
-        OptionalLong header = OptionalLong.empty();
-        if (ifMatch.isPresent() && !ifMatch.get().isBlank()) {
-            String tag = ifMatch.get().strip();
-            if (tag.startsWith("W/")) {
-                tag = tag.substring(2);
-            }
-            if (tag.length() >= 2 && tag.startsWith("\"") && tag.endsWith("\"")) {
-                tag = tag.substring(1, tag.length() - 1);
-            }
-            if (!tag.matches("[0-9]{1,18}")) {
-                return Optional.empty();
-            }
-            header = OptionalLong.of(Long.parseLong(tag));
-        }
-        if (bodyVersion != null) {
-            if (bodyVersion < 0 || (header.isPresent() && header.getAsLong() != bodyVersion)) {
-                return Optional.empty();
-            }
-            return Optional.of(OptionalLong.of(bodyVersion));
-        }
-        return Optional.of(header);
     }
 }

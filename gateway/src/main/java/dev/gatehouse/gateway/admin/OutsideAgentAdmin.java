@@ -37,27 +37,32 @@ public class OutsideAgentAdmin {
         this.issuers = issuers;
     }
 
-    /** Every registration with its agent's current settings, ordered by issuer then subject. */
+    /** Every registration with its agent's current settings and its version, ordered by issuer then subject. */
     public List<OutsideAgentView> registrations() {
         return directory.registrations().stream().map(this::view).toList();
     }
 
     /** The registration of {@code agentId}, if one names it. */
     public Optional<OutsideAgentView> byAgent(String agentId) {
-        return directory.registrations().stream().filter(r -> r.logicalAgentId().equals(agentId)).findFirst()
-                .map(this::view);
+        return directory.registrations().stream().filter(r -> r.registration().logicalAgentId().equals(agentId))
+                .findFirst().map(this::view);
     }
 
     /**
-     * Registers (or replaces the registration of) an issuer and subject. Refused when either is missing, when the
-     * issuer is not an OAuth issuer ({@link RegistrationIssuers}), when the agent id is not a registered-form id in
-     * the outside-agent namespace (or is another pair's derived id), when another pair is registered under that id (a
+     * Registers (or replaces the registration of) an issuer and subject, when the registration is still at the
+     * version the writer read ({@code If-Match}, {@code If-None-Match: *} or the request's {@code version}, read as
+     * {@link AgentAdmin#put} reads them; none: last write wins). Refused when either is missing, when the issuer is
+     * not an OAuth issuer ({@link RegistrationIssuers}), when the agent id is not a registered-form id in the
+     * outside-agent namespace (or is another pair's derived id), when another pair is registered under that id (a
      * registration carries its own settings, docs/domain.md §1), when the shared thread agent is blank, an outside
-     * agent or not one that may be shared ({@link SharedThreadAgents}), when Project is enabled without a project, or
-     * when the issuer, subject or project is not a text {@link StoredText} keeps; a refusal writes nothing. A pair registered
-     * again under another id loses the old id's settings with it ({@link AgentDirectory#register}).
+     * agent or not one that may be shared ({@link SharedThreadAgents}), when Project is enabled without a project,
+     * when the issuer, subject or project is not a text {@link StoredText} keeps, or for preconditions
+     * {@link AgentAdmin#put} refuses; a conflict when the version is stale or a registration exists against
+     * {@code If-None-Match: *}. A refusal or conflict writes nothing. A pair registered again under another id loses
+     * the old id's settings with it ({@link AgentDirectory#register}).
      */
-    public AdminResult<OutsideAgentView> register(OutsideAgentRequest request, Actor actor) {
+    public AdminResult<OutsideAgentView> register(OutsideAgentRequest request, Optional<String> ifMatch,
+            Optional<String> ifNoneMatch, Actor actor) {
         List<FieldProblem> missing = new ArrayList<>();
         if (request.issuer() == null || request.issuer().isBlank()) {
             missing.add(FieldProblem.missing("issuer"));
@@ -68,8 +73,11 @@ public class OutsideAgentAdmin {
         if (!missing.isEmpty()) {
             return new AdminResult.Refused<>(missing);
         }
+        ExpectedVersion expected = ExpectedVersion.of(ifMatch, ifNoneMatch, request.version(),
+                "the registration is written only when none is stored yet");
+        List<FieldProblem> problems = new ArrayList<>(expected.problems());
         List<FieldProblem> texts = StoredText.problems(texts(request));
-        List<FieldProblem> problems = new ArrayList<>(texts);
+        problems.addAll(texts);
         if (texts.stream().noneMatch(p -> p.field().equals("issuer"))) {
             issuers.problem(request.issuer()).ifPresent(problems::add);
         }
@@ -103,14 +111,20 @@ public class OutsideAgentAdmin {
             return audit.write(actor, () -> {
                 Optional<AgentSettings> before = directory.registration(request.issuer(), request.subject())
                         .map(r -> directory.settings(AgentKey.outside(r.logicalAgentId())));
-                String moved = directory.register(registration, settings.get())
-                        .map(OutsideAgentRegistration::logicalAgentId).filter(old -> !old.equals(agentId))
+                AgentDirectory.Write write = directory.register(registration, settings.get(), expected.expected());
+                if (write instanceof AgentDirectory.Write.Conflict conflict) {
+                    return ChangeAudit.Written.unchanged(new AdminResult.Conflict<>(conflict.currentVersion()));
+                }
+                AgentDirectory.Write.Stored stored = (AgentDirectory.Write.Stored) write;
+                String moved = stored.replaced().map(OutsideAgentRegistration::logicalAgentId)
+                        .filter(old -> !old.equals(agentId))
                         .map(old -> "; was " + old + ", whose settings are removed").orElse("");
-                return ChangeAudit.Written.changed(new AdminResult.Done<>(view(registration)),
-                        Change.of("outside-agent.register", request.issuer() + " " + request.subject(),
-                                Optional.of(agentId), "registered as " + agentId + moved + "; shares "
-                                        + shared.orElse("no thread agent's") + " subtree; "
-                                        + SettingsDifference.describe(before, settings.get())));
+                return ChangeAudit.Written.changed(new AdminResult.Done<>(OutsideAgentView.of(
+                        new AgentDirectory.Registered(registration, stored.version()), settings.get())),
+                        Change.versioned("outside-agent.register", request.issuer() + " " + request.subject(),
+                                Optional.of(agentId), stored.version() - 1, stored.version(), "registered as "
+                                        + agentId + moved + "; shares " + shared.orElse("no thread agent's")
+                                        + " subtree; " + SettingsDifference.describe(before, settings.get())));
             });
         } catch (AgentIdTakenException e) {
             return AdminResult.refused(FieldProblem.invalid("logicalAgentId", takenBy(agentId)));
@@ -119,8 +133,9 @@ public class OutsideAgentAdmin {
 
     /** Why an id another pair holds is refused, naming that pair: issuer and subject are not secrets. */
     private String takenBy(String agentId) {
-        String holder = directory.registrations().stream().filter(r -> r.logicalAgentId().equals(agentId))
-                .findFirst().map(r -> " (issuer " + r.issuer() + ", subject " + r.subject() + ")").orElse("");
+        String holder = directory.registrations().stream().map(AgentDirectory.Registered::registration)
+                .filter(r -> r.logicalAgentId().equals(agentId)).findFirst()
+                .map(r -> " (issuer " + r.issuer() + ", subject " + r.subject() + ")").orElse("");
         return "This id is another registration's" + holder + ". A registration carries its own settings, so choose"
                 + " another id, or remove that registration first.";
     }
@@ -148,10 +163,9 @@ public class OutsideAgentAdmin {
         });
     }
 
-    private OutsideAgentView view(OutsideAgentRegistration registration) {
-        AgentSettings current = directory.settings(AgentKey.outside(registration.logicalAgentId()));
-        return new OutsideAgentView(registration.issuer(), registration.subject(), registration.logicalAgentId(),
-                registration.sharesThreadAgent().orElse(null), AgentSettingsRequest.of(current, null));
+    private OutsideAgentView view(AgentDirectory.Registered registered) {
+        return OutsideAgentView.of(registered,
+                directory.settings(AgentKey.outside(registered.registration().logicalAgentId())));
     }
 
     /** The free texts of a registration, by field. */
