@@ -274,6 +274,57 @@ class OutsideAgentRegistrationsTest {
     }
 
     /**
+     * If-Match compares strongly and takes {@code *} for a registration as for a thread agent's settings (RFC 9110
+     * §13.1.1): a weak tag never matches, {@code *} matches a stored registration and fails without one, either a 412
+     * that writes and audits nothing; {@code *} writes at the version it found, with a body version at that one, and
+     * with version 0 (nothing stored) contradicts itself.
+     */
+    @Test
+    void ifMatchComparesStronglyAndStarMatchesAStoredRegistrationOnly() throws Exception {
+        String id = "oa-strong-" + suffix();
+        for (String weak : List.of("W/\"0\"", "W/\"1\"", " W/\"1\" ")) {
+            HttpResponse<String> refused = put("s1", id, WRITER, Map.of("If-Match", weak));
+            assertEquals(412, refused.statusCode(), weak + ": " + refused.body());
+            assertEquals("precondition_failed", JSON.readTree(refused.body()).path("error").asText(), weak);
+            assertTrue(JSON.readTree(refused.body()).path("message").asText().contains("weak"), refused.body());
+        }
+        HttpResponse<String> none = put("s1", id, WRITER, Map.of("If-Match", "*"));
+        assertEquals(412, none.statusCode(), none.body());
+        assertEquals("precondition_failed", JSON.readTree(none.body()).path("error").asText());
+        assertEquals(Optional.empty(), directory.registration(issuer, "s1"), "nothing was registered");
+        assertEquals(List.of(), entries(id), "a failed precondition audits nothing");
+
+        assertEquals(200, put("s1", id, READER, Map.of()).statusCode());
+        for (String weak : List.of("W/\"1\"", "W/\"2\"")) {
+            assertEquals(412, put("s1", id, WRITER, Map.of("If-Match", weak)).statusCode(), weak);
+        }
+        assertEquals(READER, directory.settings(AgentKey.outside(id)), "a weak tag wrote nothing");
+        assertEquals(1, listed(id).path("version").asLong());
+        HttpResponse<String> any = put("s1", id, WRITER, Map.of("If-Match", "*"));
+        assertEquals(200, any.statusCode(), any.body());
+        assertEquals(Optional.of("\"2\""), any.headers().firstValue("ETag"));
+        assertEquals(WRITER, directory.settings(AgentKey.outside(id)));
+        assertEquals(200, send("PUT", withVersion(body(issuer, "s1", id, READER), 2), Map.of("If-Match", " * "))
+                .statusCode(), "* and the current version agree");
+        HttpResponse<String> stale = send("PUT", withVersion(body(issuer, "s1", id, WRITER), 1),
+                Map.of("If-Match", "*"));
+        assertEquals(409, stale.statusCode(), "* and a stale version: the version counts");
+        assertEquals(3, JSON.readTree(stale.body()).path("currentVersion").asLong());
+        HttpResponse<String> contradiction = send("PUT", withVersion(body(issuer, "s1", id, WRITER), 0),
+                Map.of("If-Match", "*"));
+        assertEquals(400, contradiction.statusCode(), "* (registered) and version 0 (none registered) contradict");
+        assertEquals("version", JSON.readTree(contradiction.body()).path("invalid").path(0).asText());
+        for (String malformed : List.of("\"*\"", "*, \"3\"", "\"3\", \"4\"", "\"-3\"")) {
+            HttpResponse<String> refused = put("s1", id, WRITER, Map.of("If-Match", malformed));
+            assertEquals(400, refused.statusCode(), malformed + ": " + refused.body());
+            assertEquals("version", JSON.readTree(refused.body()).path("invalid").path(0).asText(), malformed);
+        }
+        assertEquals(READER, directory.settings(AgentKey.outside(id)), "nothing else was written");
+        assertEquals(3, listed(id).path("version").asLong());
+        assertEquals(3, entries(id).size(), "three writes audited, no refusal");
+    }
+
+    /**
      * {@code GET} lists each registration in the shape {@code PUT} takes (flat settings, as
      * {@code GET /admin/agents/{id}} shows a thread agent's): a listed entry sent back as it is is a valid request at
      * its own version (it was {@code settings: {…}} nested, which {@code PUT} refuses as an unknown member).

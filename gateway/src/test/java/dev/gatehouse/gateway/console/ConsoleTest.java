@@ -484,6 +484,17 @@ class ConsoleTest {
         assertTrue(again.body().contains("registered already"), again.body());
         assertTrue(settings.find(id).orElseThrow().settings().wiki().read(), "nothing applied");
 
+        // A version that is no number is refused on the agent's page, shown again at the version stored now.
+        for (String version : List.of("abc", "-1", "")) {
+            edit.putAll(Map.of("version", version, "csrf", csrf(cookie)));
+            HttpResponse<String> bad = post("/console/agents/registrations", cookie, edit);
+            assertEquals(400, bad.statusCode(), version);
+            assertTrue(bad.body().contains("The field <code>version</code>: Not a version number")
+                    && bad.body().contains("name=\"version\" value=\"2\"") && bad.body().contains("kept-value")
+                    && !bad.body().contains("someone else"), version + ": " + bad.body());
+        }
+        assertFalse(settings.find(id).orElseThrow().settings().wiki().write(), "nothing applied");
+
         assertEquals(303, post("/console/agents/registrations/remove", cookie, Map.of("issuer", issuer,
                 "subject", "o1", "confirm", "yes", "csrf", csrf(cookie))).statusCode());
         edit.put("version", "2");
