@@ -53,11 +53,9 @@ public class AgentAdmin {
      */
     public AdminResult<AgentSettingsStore.Versioned> put(String agentId, AgentSettingsRequest request,
             Optional<String> ifMatch, Optional<String> ifNoneMatch, Actor actor) {
-        List<FieldProblem> problems = new ArrayList<>();
-        if (ifNoneMatch.isPresent() && (!ifNoneMatch.get().strip().equals("*") || ifMatch.isPresent())) {
-            problems.add(FieldProblem.invalid("If-None-Match", "Takes * alone, without If-Match: the settings are"
-                    + " written only when none are stored yet."));
-        }
+        ExpectedVersion expected = ExpectedVersion.of(ifMatch, ifNoneMatch, request.version(),
+                "the settings are written only when none are stored yet");
+        List<FieldProblem> problems = new ArrayList<>(expected.problems());
         ThreadAgentIds.problem("agentId", agentId).ifPresent(problems::add);
         Optional<AgentSettings> wanted = request.settings();
         if (wanted.isEmpty()) {
@@ -67,33 +65,21 @@ public class AgentAdmin {
             StoredText.problem(AgentSettingsRequest.PROJECT_ID_FIELD, request.project().projectServiceProjectId())
                     .ifPresent(problems::add);
         }
-        String tag = ifMatch.map(String::strip).orElse("");
-        boolean anyStored = tag.equals("*");
-        boolean weak = tag.startsWith("W/");
-        // Version 0 is "none stored": the store writes only when there is none, else answers a conflict.
-        Optional<OptionalLong> expected = expectedVersion(ifNoneMatch.isPresent() ? Optional.of("0")
-                : anyStored || weak ? Optional.empty() : ifMatch, request.version());
-        if (expected.isEmpty() || anyStored && request.version() != null && request.version() == 0) {
-            problems.add(FieldProblem.invalid("version",
-                    "If-Match and version must be one non-negative version number and agree"));
-        }
         if (!problems.isEmpty()) {
             return new AdminResult.Refused<>(problems);
         }
-        if (weak) {
-            return new AdminResult.PreconditionFailed<>("If-Match compares strongly (RFC 9110 §13.1.1): a weak"
-                    + " entity tag never matches. Send the ETag as given, e.g. \"3\".");
+        if (expected.weak()) {
+            return new AdminResult.PreconditionFailed<>(ExpectedVersion.WEAK_TAG);
         }
         return audit.write(actor, () -> {
             Optional<AgentSettingsStore.Versioned> before = settings.find(agentId);
-            if (anyStored && before.isEmpty()) {
+            Optional<OptionalLong> version = expected.against(before.map(AgentSettingsStore.Versioned::version)
+                    .orElse(0L));
+            if (version.isEmpty()) {
                 return ChangeAudit.Written.unchanged(new AdminResult.PreconditionFailed<>(
                         "If-Match: * matches stored settings, and this agent has none."));
             }
-            // *: the version just read, so that a write between the read and this one is a conflict, not lost.
-            OptionalLong version = anyStored && expected.get().isEmpty()
-                    ? OptionalLong.of(before.get().version()) : expected.get();
-            AgentSettingsStore.Write write = settings.put(agentId, wanted.get(), version);
+            AgentSettingsStore.Write write = settings.put(agentId, wanted.get(), version.get());
             if (write instanceof AgentSettingsStore.Write.Conflict conflict) {
                 return ChangeAudit.Written.unchanged(new AdminResult.Conflict<>(conflict.currentVersion()));
             }
@@ -103,30 +89,5 @@ public class AgentAdmin {
                             stored.version(), SettingsDifference.describe(
                                     before.map(AgentSettingsStore.Versioned::settings), wanted.get())));
         });
-    }
-
-    /**
-     * The expected version from a strong {@code If-Match} tag and/or the body: empty optional when malformed or
-     * contradictory, empty {@link OptionalLong} when neither was sent.
-     */
-    static Optional<OptionalLong> expectedVersion(Optional<String> ifMatch, Long bodyVersion) {
-        OptionalLong header = OptionalLong.empty();
-        if (ifMatch.isPresent() && !ifMatch.get().isBlank()) {
-            String tag = ifMatch.get().strip();
-            if (tag.length() >= 2 && tag.startsWith("\"") && tag.endsWith("\"")) {
-                tag = tag.substring(1, tag.length() - 1);
-            }
-            if (!tag.matches("[0-9]{1,18}")) {
-                return Optional.empty();
-            }
-            header = OptionalLong.of(Long.parseLong(tag));
-        }
-        if (bodyVersion != null) {
-            if (bodyVersion < 0 || (header.isPresent() && header.getAsLong() != bodyVersion)) {
-                return Optional.empty();
-            }
-            return Optional.of(OptionalLong.of(bodyVersion));
-        }
-        return Optional.of(header);
     }
 }

@@ -51,10 +51,4 @@ public record AgentSettingsRequest(@Nullable Boolean browserAccess, @Nullable Pr
                         wiki != null && Boolean.TRUE.equals(wiki.write()))));
     }
 
-    /** The request that would store {@code settings} again (for showing stored settings in request form). */
-    static AgentSettingsRequest of(AgentSettings settings, @Nullable Long version) {
-        return new AgentSettingsRequest(settings.browserAccess(),
-                new Project(settings.project().enabled(), settings.project().projectServiceProjectId().orElse(null)),
-                new Wiki(settings.wiki().read(), settings.wiki().write()), version);
-    }
 }

@@ -3,6 +3,7 @@ package dev.gatehouse.gateway.admin;
 import dev.gatehouse.gateway.admin.audit.Actor;
 import dev.gatehouse.gateway.admin.audit.Change;
 import dev.gatehouse.gateway.admin.audit.ChangeAudit;
+import dev.gatehouse.gateway.context.OutsideAgentIds;
 import dev.gatehouse.gateway.notice.DeliveryProfile;
 import dev.gatehouse.gateway.notice.NoticeStore;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
@@ -44,10 +45,21 @@ public class DeliveryProfileAdmin {
     }
 
     /**
-     * Replaces the agent's profile; refused when the client id or a limit is missing, a text is not one
-     * {@link StoredText} keeps, or a mode is not one of its axis in the serving revision.
+     * Replaces the agent's profile; refused when the agent is not a thread agent ({@link ThreadAgentIds}: notices
+     * are delivered into an agent's threads, docs/domain.md §9, and an outside agent has none), when the client id or
+     * a limit is missing, a text is not one {@link StoredText} keeps, or a mode is not one of its axis in the serving
+     * revision.
      */
     public AdminResult<DeliveryProfile> put(String agentId, ProfileRequest request, Actor actor) {
+        if (OutsideAgentIds.inNamespace(agentId)) {
+            return AdminResult.refused(FieldProblem.invalid("agentId", "Notices are delivered only to thread agents,"
+                    + " into their threads (docs/domain.md §9); " + OutsideAgentIds.PREFIX + "… ids are outside"
+                    + " agents, which have no threads, so a delivery profile could never apply."));
+        }
+        Optional<FieldProblem> notThreadAgent = ThreadAgentIds.problem("agentId", agentId);
+        if (notThreadAgent.isPresent()) {
+            return AdminResult.refused(notThreadAgent.get());
+        }
         List<FieldProblem> missing = new ArrayList<>();
         if (blank(request.projectClientId())) {
             missing.add(FieldProblem.missing("projectClientId"));

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Outside-agent registrations (docs/domain.md §1) for the admin API and the console: issuer + subject → a logical
@@ -26,32 +27,45 @@ public class OutsideAgentAdmin {
 
     private final AgentDirectory directory;
     private final ChangeAudit audit;
+    private final SharedThreadAgents sharedThreadAgents;
+    private final RegistrationIssuers issuers;
 
-    public OutsideAgentAdmin(AgentDirectory directory, ChangeAudit audit) {
+    OutsideAgentAdmin(AgentDirectory directory, ChangeAudit audit, SharedThreadAgents sharedThreadAgents,
+            RegistrationIssuers issuers) {
         this.directory = directory;
         this.audit = audit;
+        this.sharedThreadAgents = sharedThreadAgents;
+        this.issuers = issuers;
     }
 
-    /** Every registration with its agent's current settings, ordered by issuer then subject. */
+    /** Every registration with its agent's current settings and its version, ordered by issuer then subject. */
     public List<OutsideAgentView> registrations() {
         return directory.registrations().stream().map(this::view).toList();
     }
 
     /** The registration of {@code agentId}, if one names it. */
     public Optional<OutsideAgentView> byAgent(String agentId) {
-        return directory.registrations().stream().filter(r -> r.logicalAgentId().equals(agentId)).findFirst()
-                .map(this::view);
+        return directory.registrations().stream().filter(r -> r.registration().logicalAgentId().equals(agentId))
+                .findFirst().map(this::view);
     }
 
     /**
-     * Registers (or replaces the registration of) an issuer and subject. Refused when either is missing, when the
-     * agent id is not a registered-form id in the outside-agent namespace (or is another pair's derived id), when
-     * another pair is registered under that id (a registration carries its own settings, docs/domain.md §1), when
-     * the shared thread agent is blank or an outside agent, when Project is enabled without a project, or when the
-     * issuer, subject or project is not a text {@link StoredText} keeps; a refusal writes nothing. A pair registered
-     * again under another id loses the old id's settings with it ({@link AgentDirectory#register}).
+     * Registers (or replaces the registration of) an issuer and subject, when the registration is still at the
+     * version the writer read ({@code If-Match}, {@code If-None-Match: *} or the request's {@code version}, read as
+     * {@link AgentAdmin#put} reads them; none: last write wins). Refused when either is missing, when the issuer is
+     * not an OAuth issuer ({@link RegistrationIssuers}), when the agent id is not a registered-form id in the
+     * outside-agent namespace (or is another pair's derived id), when another pair is registered under that id (a
+     * registration carries its own settings, docs/domain.md §1), when the shared thread agent is blank, an outside
+     * agent or not one that may be shared ({@link SharedThreadAgents}), when Project is enabled without a project,
+     * when the issuer, subject or project is not a text {@link StoredText} keeps, or for preconditions
+     * {@link AgentAdmin#put} refuses; a conflict when the version is stale or a registration exists against
+     * {@code If-None-Match: *}; a failed precondition for a weak {@code If-Match} tag, and for {@code If-Match: *}
+     * when the pair has no registration ({@link ExpectedVersion}). A refusal, conflict or failed precondition writes
+     * nothing. A pair registered again under another id loses
+     * the old id's settings with it ({@link AgentDirectory#register}).
      */
-    public AdminResult<OutsideAgentView> register(OutsideAgentRequest request, Actor actor) {
+    public AdminResult<OutsideAgentView> register(OutsideAgentRequest request, Optional<String> ifMatch,
+            Optional<String> ifNoneMatch, Actor actor) {
         List<FieldProblem> missing = new ArrayList<>();
         if (request.issuer() == null || request.issuer().isBlank()) {
             missing.add(FieldProblem.missing("issuer"));
@@ -62,7 +76,14 @@ public class OutsideAgentAdmin {
         if (!missing.isEmpty()) {
             return new AdminResult.Refused<>(missing);
         }
-        List<FieldProblem> problems = new ArrayList<>(StoredText.problems(texts(request)));
+        ExpectedVersion expected = ExpectedVersion.of(ifMatch, ifNoneMatch, request.version(),
+                "the registration is written only when none is stored yet");
+        List<FieldProblem> problems = new ArrayList<>(expected.problems());
+        List<FieldProblem> texts = StoredText.problems(texts(request));
+        problems.addAll(texts);
+        if (texts.stream().noneMatch(p -> p.field().equals("issuer"))) {
+            issuers.problem(request.issuer()).ifPresent(problems::add);
+        }
         String derived = OutsideAgentIds.derive(request.issuer(), request.subject());
         String agentId = Optional.ofNullable(request.logicalAgentId()).orElse(derived);
         if (!OutsideAgentIds.REGISTERED.matcher(agentId).matches()
@@ -76,7 +97,7 @@ public class OutsideAgentAdmin {
             if (shared.get().isBlank()) {
                 problems.add(FieldProblem.invalid("sharesThreadAgent", "Name a thread agent, or share none."));
             } else {
-                ThreadAgentIds.problem("sharesThreadAgent", shared.get()).ifPresent(problems::add);
+                sharedThreadAgents.problem("sharesThreadAgent", shared.get()).ifPresent(problems::add);
             }
         }
         Optional<AgentSettings> settings = AgentSettingsRequest.settings(request.browserAccess(), request.project(),
@@ -87,20 +108,39 @@ public class OutsideAgentAdmin {
         if (!problems.isEmpty()) {
             return new AdminResult.Refused<>(problems);
         }
+        if (expected.weak()) {
+            return new AdminResult.PreconditionFailed<>(ExpectedVersion.WEAK_TAG);
+        }
         OutsideAgentRegistration registration = new OutsideAgentRegistration(request.issuer(), request.subject(),
                 agentId, shared);
         try {
             return audit.write(actor, () -> {
-                Optional<AgentSettings> before = directory.registration(request.issuer(), request.subject())
-                        .map(r -> directory.settings(AgentKey.outside(r.logicalAgentId())));
-                String moved = directory.register(registration, settings.get())
-                        .map(OutsideAgentRegistration::logicalAgentId).filter(old -> !old.equals(agentId))
+                Optional<AgentDirectory.Registered> current = directory.registrations().stream()
+                        .filter(r -> r.registration().issuer().equals(request.issuer())
+                                && r.registration().subject().equals(request.subject()))
+                        .findFirst();
+                Optional<OptionalLong> version = expected.against(current.map(AgentDirectory.Registered::version)
+                        .orElse(0L));
+                if (version.isEmpty()) {
+                    return ChangeAudit.Written.unchanged(new AdminResult.PreconditionFailed<OutsideAgentView>(
+                            "If-Match: * matches a stored registration, and this issuer and subject have none."));
+                }
+                Optional<AgentSettings> before = current
+                        .map(r -> directory.settings(AgentKey.outside(r.registration().logicalAgentId())));
+                AgentDirectory.Write write = directory.register(registration, settings.get(), version.get());
+                if (write instanceof AgentDirectory.Write.Conflict conflict) {
+                    return ChangeAudit.Written.unchanged(new AdminResult.Conflict<>(conflict.currentVersion()));
+                }
+                AgentDirectory.Write.Stored stored = (AgentDirectory.Write.Stored) write;
+                String moved = stored.replaced().map(OutsideAgentRegistration::logicalAgentId)
+                        .filter(old -> !old.equals(agentId))
                         .map(old -> "; was " + old + ", whose settings are removed").orElse("");
-                return ChangeAudit.Written.changed(new AdminResult.Done<>(view(registration)),
-                        Change.of("outside-agent.register", request.issuer() + " " + request.subject(),
-                                Optional.of(agentId), "registered as " + agentId + moved + "; shares "
-                                        + shared.orElse("no thread agent's") + " subtree; "
-                                        + SettingsDifference.describe(before, settings.get())));
+                return ChangeAudit.Written.changed(new AdminResult.Done<>(OutsideAgentView.of(
+                        new AgentDirectory.Registered(registration, stored.version()), settings.get())),
+                        Change.versioned("outside-agent.register", request.issuer() + " " + request.subject(),
+                                Optional.of(agentId), stored.version() - 1, stored.version(), "registered as "
+                                        + agentId + moved + "; shares " + shared.orElse("no thread agent's")
+                                        + " subtree; " + SettingsDifference.describe(before, settings.get())));
             });
         } catch (AgentIdTakenException e) {
             return AdminResult.refused(FieldProblem.invalid("logicalAgentId", takenBy(agentId)));
@@ -109,8 +149,9 @@ public class OutsideAgentAdmin {
 
     /** Why an id another pair holds is refused, naming that pair: issuer and subject are not secrets. */
     private String takenBy(String agentId) {
-        String holder = directory.registrations().stream().filter(r -> r.logicalAgentId().equals(agentId))
-                .findFirst().map(r -> " (issuer " + r.issuer() + ", subject " + r.subject() + ")").orElse("");
+        String holder = directory.registrations().stream().map(AgentDirectory.Registered::registration)
+                .filter(r -> r.logicalAgentId().equals(agentId)).findFirst()
+                .map(r -> " (issuer " + r.issuer() + ", subject " + r.subject() + ")").orElse("");
         return "This id is another registration's" + holder + ". A registration carries its own settings, so choose"
                 + " another id, or remove that registration first.";
     }
@@ -138,10 +179,9 @@ public class OutsideAgentAdmin {
         });
     }
 
-    private OutsideAgentView view(OutsideAgentRegistration registration) {
-        AgentSettings current = directory.settings(AgentKey.outside(registration.logicalAgentId()));
-        return new OutsideAgentView(registration.issuer(), registration.subject(), registration.logicalAgentId(),
-                registration.sharesThreadAgent().orElse(null), AgentSettingsRequest.of(current, null));
+    private OutsideAgentView view(AgentDirectory.Registered registered) {
+        return OutsideAgentView.of(registered,
+                directory.settings(AgentKey.outside(registered.registration().logicalAgentId())));
     }
 
     /** The free texts of a registration, by field. */

@@ -73,7 +73,8 @@ public class AgentPage {
 
         static Edit registration(OutsideAgentRequest request, AdminResult<?> result) {
             return new Edit("registration", Optional.empty(), Optional.empty(), Optional.of(request),
-                    ConsoleForms.problems(result), Optional.empty());
+                    ConsoleForms.problems(result), result instanceof AdminResult.Conflict<?> c
+                            ? Optional.of(c.currentVersion()) : Optional.empty());
         }
     }
 
@@ -114,17 +115,21 @@ public class AgentPage {
         boolean outside = HeldCapabilities.kindOf(agentId) == CallerKind.OUTSIDE_AGENT;
         Optional<AgentSettingsStore.Versioned> stored = outside ? Optional.empty() : agents.settings(agentId);
         Optional<OutsideAgentView> registration = outside ? outsideAgents.byAgent(agentId) : Optional.empty();
-        AgentSettingsRequest current = registration.map(OutsideAgentView::settings).orElseGet(() ->
+        AgentSettingsRequest current = registration.map(AgentPage::settingsOf).orElseGet(() ->
                 new AgentSettingsRequest(stored.map(s -> s.settings().browserAccess()).orElse(false),
                         new AgentSettingsRequest.Project(stored.map(s -> s.settings().project().enabled()).orElse(false),
                                 stored.flatMap(s -> s.settings().project().projectServiceProjectId()).orElse(null)),
                         new AgentSettingsRequest.Wiki(stored.map(s -> s.settings().wiki().read()).orElse(false),
                                 stored.map(s -> s.settings().wiki().write()).orElse(false)),
                         stored.map(AgentSettingsStore.Versioned::version).orElse(0L)));
-        // A stale edit or one whose version was no number is shown with the version stored now.
-        AgentSettingsRequest shown = edit.settings().map(s -> new AgentSettingsRequest(s.browserAccess(),
-                s.project(), s.wiki(), edit.conflictVersion().or(() -> Optional.ofNullable(s.version()))
-                        .orElse(current.version()))).orElse(current);
+        // A failed edit shows the values submitted, at the version now stored when it was stale or its version was
+        // no number.
+        AgentSettingsRequest shown = edit.settings()
+                .or(() -> edit.registration().map(r -> new AgentSettingsRequest(r.browserAccess(), r.project(),
+                        r.wiki(), r.version())))
+                .map(s -> new AgentSettingsRequest(s.browserAccess(), s.project(), s.wiki(),
+                        edit.conflictVersion().or(() -> Optional.ofNullable(s.version())).orElse(current.version())))
+                .orElse(current);
         Optional<DeliveryProfile> profile = profiles.profile(agentId);
         DeliveryProfileAdmin.ProfileRequest profileShown = edit.profile().orElseGet(() -> new DeliveryProfileAdmin
                 .ProfileRequest(profile.map(DeliveryProfile::projectClientId).orElse(null),
@@ -177,8 +182,9 @@ public class AgentPage {
     }
 
     /**
-     * What is wrong with the registration form's shape ({@link ConsoleForms#shape}) or its version, which the form
-     * sends as 0 and a registration does not read yet: absent it is no problem, but never anything but a number.
+     * What is wrong with the registration form's shape ({@link ConsoleForms#shape}) or its version, which the agent's
+     * page sends as the registration's and the list's form as 0 ({@link #registrationOf}): absent it is no problem,
+     * but never anything but a number.
      */
     static List<FieldProblem> registrationShape(Map<String, String> form) {
         List<FieldProblem> problems = new ArrayList<>(ConsoleForms.shape(form, REGISTRATION_FIELDS, CHECKBOXES));
@@ -201,11 +207,24 @@ public class AgentPage {
                         ConsolePages.checked(form, "wikiWrite")), version);
     }
 
-    /** The registration form's fields as the admin API's request (blank optional fields are absent). */
+    /**
+     * The registration form's fields as the admin API's request (blank optional fields are absent). The version the
+     * form was made from is checked as the API's is: the agent's page sends the registration's, the list's form 0 (a
+     * new registration only); a form without one replaces whatever is stored.
+     */
     static OutsideAgentRequest registrationOf(Map<String, String> form) {
         AgentSettingsRequest settings = settingsOf(form);
         return new OutsideAgentRequest(form.get("issuer"), form.get("subject"),
                 ConsolePages.text(form, "logicalAgentId"), ConsolePages.text(form, "sharesThreadAgent"),
-                settings.browserAccess(), settings.project(), settings.wiki());
+                settings.browserAccess(), settings.project(), settings.wiki(),
+                form.containsKey("version") ? settings.version() : null);
+    }
+
+    /** A registration's stored settings in the settings form's shape, at the registration's version. */
+    private static AgentSettingsRequest settingsOf(OutsideAgentView registration) {
+        return new AgentSettingsRequest(registration.browserAccess(), new AgentSettingsRequest.Project(
+                registration.project().enabled(), registration.project().projectServiceProjectId()),
+                new AgentSettingsRequest.Wiki(registration.wiki().read(), registration.wiki().write()),
+                registration.version());
     }
 }

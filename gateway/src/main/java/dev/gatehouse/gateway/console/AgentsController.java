@@ -158,7 +158,10 @@ public class AgentsController {
                 AgentPage.Edit.profile(request, result), Optional.empty(), Optional.empty()));
     }
 
-    /** Registers an outside agent, or replaces a registration (settings and the shared thread agent with it). */
+    /**
+     * Registers an outside agent, or replaces a registration (settings and the shared thread agent with it), checked
+     * against the version the form was made from: a stale edit is 409 with the submitted values kept.
+     */
     @Post(value = "/registrations", consumes = MediaType.APPLICATION_FORM_URLENCODED)
     public HttpResponse<?> register(Authentication operator, @Body Map<String, String> form) {
         if (!ConsolePages.csrfOk(operator, form)) {
@@ -166,20 +169,24 @@ public class AgentsController {
         }
         List<FieldProblem> shape = AgentPage.registrationShape(form);
         OutsideAgentRequest request = AgentPage.registrationOf(form);
-        AdminResult<OutsideAgentView> result = shape.isEmpty()
-                ? outsideAgents.register(request, ConsolePages.actor(operator)) : new AdminResult.Refused<>(shape);
+        AdminResult<OutsideAgentView> result = shape.isEmpty() ? outsideAgents.register(request, Optional.empty(),
+                Optional.empty(), ConsolePages.actor(operator)) : new AdminResult.Refused<>(shape);
         if (result instanceof AdminResult.Done<OutsideAgentView> done) {
             return ConsolePages.seeOther(AgentPage.path(done.value().logicalAgentId()) + "?saved");
         }
+        HttpStatus status = result instanceof AdminResult.Conflict<?> ? HttpStatus.CONFLICT : HttpStatus.BAD_REQUEST;
         String from = form.getOrDefault("from", "");
         if (!from.isEmpty()) {
-            return HttpResponse.status(HttpStatus.BAD_REQUEST).body(agentPage.render(operator, from,
+            return HttpResponse.status(status).body(agentPage.render(operator, from,
                     AgentPage.Edit.registration(request, result), Optional.empty(), Optional.empty()));
         }
         Map<String, String> values = new HashMap<>(form);
         values.remove(ConsolePages.CSRF_FIELD);
-        return HttpResponse.status(HttpStatus.BAD_REQUEST).body(listPage(operator, values,
-                ConsoleForms.problems(result), Optional.empty()));
+        Map<String, String> problems = result instanceof AdminResult.Conflict<?>
+                ? Map.of("subject", "This issuer and subject are registered already: open their agent's page to"
+                        + " change the registration. Nothing was written.")
+                : ConsoleForms.problems(result);
+        return HttpResponse.status(status).body(listPage(operator, values, problems, Optional.empty()));
     }
 
     /**

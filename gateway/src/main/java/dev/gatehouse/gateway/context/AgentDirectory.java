@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.context;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Where the PIP reads agents from and the admin API writes them: each agent's settings, keyed by caller kind and id,
@@ -20,15 +21,20 @@ public interface AgentDirectory {
     Optional<OutsideAgentRegistration> registration(String issuer, String subject);
 
     /**
-     * Adds or replaces the registration for its issuer and subject, and stores its settings beside it, all at once.
-     * When the pair was registered under another logical agent id, that id's settings are removed: no caller acts as
-     * it any more, and the pair's derived id must not keep settings for the day the registration is removed.
+     * Adds or replaces the registration for its issuer and subject, and stores its settings beside it, all at once,
+     * when the pair's registration is still at {@code expectedVersion}. When the pair was registered under another
+     * logical agent id, that id's settings are removed: no caller acts as it any more, and the pair's derived id must
+     * not keep settings for the day the registration is removed.
      *
-     * @return the registration replaced, if the pair had one
+     * @param expectedVersion the registration's version the writer read ({@code 0}: none registered); empty: last
+     *                        write wins
+     * @return {@link Write.Stored} with the registration replaced, if any, and the new version; or
+     *         {@link Write.Conflict} with the current version when {@code expectedVersion} is stale, and then nothing
+     *         was written
      * @throws AgentIdTakenException when another issuer and subject are registered under the same logical agent id;
      *                               then nothing was written
      */
-    Optional<OutsideAgentRegistration> register(OutsideAgentRegistration registration, AgentSettings settings);
+    Write register(OutsideAgentRegistration registration, AgentSettings settings, OptionalLong expectedVersion);
 
     /**
      * Removes the registration and its logical agent's settings, all at once: from the next call on the pair acts as
@@ -39,8 +45,32 @@ public interface AgentDirectory {
      */
     Optional<Removed> unregister(String issuer, String subject);
 
-    /** Every registration, ordered by issuer then subject. */
-    List<OutsideAgentRegistration> registrations();
+    /** Every registration with its version, ordered by issuer then subject. */
+    List<Registered> registrations();
+
+    /**
+     * A registration as stored.
+     *
+     * @param registration the registration
+     * @param version      its version: 1 when first written, +1 for each write
+     */
+    record Registered(OutsideAgentRegistration registration, long version) {
+    }
+
+    /** The outcome of {@link #register}. */
+    sealed interface Write {
+
+        /**
+         * @param replaced the registration the pair had before, if any
+         * @param version  the registration's new version
+         */
+        record Stored(Optional<OutsideAgentRegistration> replaced, long version) implements Write {
+        }
+
+        /** @param currentVersion the pair's version now ({@code 0} when not registered) */
+        record Conflict(long currentVersion) implements Write {
+        }
+    }
 
     /**
      * A removed registration.

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 public class SchemaVersionCheck {
 
     /** The highest migration this code ships ({@code db/migration/V<n>__*.sql}). */
-    public static final int SCHEMA_VERSION = 14;
+    public static final int SCHEMA_VERSION = 15;
 
     private static final Logger LOG = LoggerFactory.getLogger(SchemaVersionCheck.class);
 

@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The {@link AgentDirectory} every replica shares: settings in {@code agent_settings} (through the
@@ -58,43 +59,63 @@ public class StoredAgentDirectory implements AgentDirectory {
     }
 
     /**
-     * One transaction: the pair's current row locked, the settings, then the registration, then the settings of the
-     * id it replaces. The unique index on {@code logical_agent_id} (migration V14) refuses an id another pair holds,
-     * also when two writers race for it; the conflict on {@code (issuer, subject)} is the upsert's own, so a unique
-     * violation here can only be that index.
+     * One transaction: the pair's current row locked and its version compared, the registration, then the settings,
+     * then the removal of the settings of the id it replaces. The upsert is guarded by the version too, for a writer
+     * that found no row while another inserted one. The unique index on {@code logical_agent_id} (migration V14)
+     * refuses an id another pair holds, also when two writers race for it; the conflict on {@code (issuer, subject)}
+     * is the upsert's own, so a unique violation here can only be that index.
      */
     @Override
-    public Optional<OutsideAgentRegistration> register(OutsideAgentRegistration registration,
-            AgentSettings agentSettings) {
-        Optional<OutsideAgentRegistration> replaced = database.inTransaction(() -> {
-            Optional<OutsideAgentRegistration> before = database.one("SELECT " + COLUMNS + " FROM outside_agent"
+    public Write register(OutsideAgentRegistration registration, AgentSettings agentSettings,
+            OptionalLong expectedVersion) {
+        Write write = database.inTransaction(() -> {
+            Optional<Registered> before = database.one("SELECT " + COLUMNS + ", version FROM outside_agent"
                     + " WHERE issuer = ? AND subject = ? FOR UPDATE", statement -> {
                         statement.setString(1, registration.issuer());
                         statement.setString(2, registration.subject());
-                    }, StoredAgentDirectory::registration);
+                    }, StoredAgentDirectory::registered);
+            long current = before.map(Registered::version).orElse(0L);
+            if (expectedVersion.isPresent() && expectedVersion.getAsLong() != current) {
+                return new Write.Conflict(current);
+            }
+            Optional<Long> version = upsert(registration, expectedVersion);
+            if (version.isEmpty()) {
+                return new Write.Conflict(currentVersion(registration.issuer(), registration.subject()));
+            }
             settings.put(registration.logicalAgentId(), agentSettings);
-            upsert(registration);
-            before.map(OutsideAgentRegistration::logicalAgentId)
+            before.map(r -> r.registration().logicalAgentId())
                     .filter(id -> !id.equals(registration.logicalAgentId())).ifPresent(settings::remove);
-            return before;
+            return new Write.Stored(before.map(Registered::registration), version.get());
         });
         registrations.invalidateAll(); // this replica at once; the others by the notification
-        return replaced;
+        return write;
     }
 
-    private void upsert(OutsideAgentRegistration registration) {
+    /** The upsert; empty when a row inserted since the lock was taken is not at {@code expectedVersion}. */
+    private Optional<Long> upsert(OutsideAgentRegistration registration, OptionalLong expectedVersion) {
         try {
-            database.update("INSERT INTO outside_agent (" + COLUMNS + ", updated_at) VALUES (?, ?, ?, ?, now())"
-                    + " ON CONFLICT (issuer, subject) DO UPDATE SET logical_agent_id = EXCLUDED.logical_agent_id,"
-                    + " shares_thread_agent = EXCLUDED.shares_thread_agent, updated_at = now()", statement -> {
+            return database.one("INSERT INTO outside_agent (" + COLUMNS + ", version, updated_at)"
+                    + " VALUES (?, ?, ?, ?, 1, now()) ON CONFLICT (issuer, subject) DO UPDATE SET"
+                    + " logical_agent_id = EXCLUDED.logical_agent_id,"
+                    + " shares_thread_agent = EXCLUDED.shares_thread_agent, version = outside_agent.version + 1,"
+                    + " updated_at = now() WHERE ? OR outside_agent.version = ? RETURNING version", statement -> {
                         statement.setString(1, registration.issuer());
                         statement.setString(2, registration.subject());
                         statement.setString(3, registration.logicalAgentId());
                         statement.setString(4, registration.sharesThreadAgent().orElse(null));
-                    });
+                        statement.setBoolean(5, expectedVersion.isEmpty());
+                        statement.setLong(6, expectedVersion.orElse(0));
+                    }, row -> row.getLong(1));
         } catch (StoreDuplicateKeyException e) {
             throw new AgentIdTakenException(e);
         }
+    }
+
+    private long currentVersion(String issuer, String subject) {
+        return database.one("SELECT version FROM outside_agent WHERE issuer = ? AND subject = ?", statement -> {
+            statement.setString(1, issuer);
+            statement.setString(2, subject);
+        }, row -> row.getLong(1)).orElse(0L);
     }
 
     /** One transaction: the row and its agent's settings go together. */
@@ -112,9 +133,14 @@ public class StoredAgentDirectory implements AgentDirectory {
     }
 
     @Override
-    public List<OutsideAgentRegistration> registrations() {
-        return database.query("SELECT " + COLUMNS + " FROM outside_agent ORDER BY issuer, subject", statement -> {
-        }, StoredAgentDirectory::registration);
+    public List<Registered> registrations() {
+        return database.query("SELECT " + COLUMNS + ", version FROM outside_agent ORDER BY issuer, subject",
+                statement -> {
+                }, StoredAgentDirectory::registered);
+    }
+
+    private static Registered registered(ResultSet row) throws SQLException {
+        return new Registered(registration(row), row.getLong("version"));
     }
 
     private static OutsideAgentRegistration registration(ResultSet row) throws SQLException {

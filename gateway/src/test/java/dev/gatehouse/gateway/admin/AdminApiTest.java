@@ -277,6 +277,30 @@ class AdminApiTest {
         assertEquals(400, admin("PUT", "/admin/agents/a9", "{\"project\":{\"enabled\":true}}").statusCode());
     }
 
+    /**
+     * docs/domain.md §9: notices are delivered into a thread agent's threads, so a delivery profile for an outside
+     * agent (which has none) could never apply; it was stored (200). Now 400 naming {@code agentId}, for the
+     * namespace's look-alikes and derived ids too, and nothing is written.
+     */
+    @Test
+    void aDeliveryProfileOfAnOutsideAgentIsRefused() throws Exception {
+        String profile = "{\"projectClientId\":\"c-1\",\"limitRuntimeMode\":\"auto\","
+                + "\"limitInteractionMode\":\"default\"}";
+        for (String id : List.of("oa-o1", "OA-o1", "\u043e\u0430-o1", "\uff4f\uff41-o1",
+                OutsideAgentIds.derive("https://issuer.example", "o1"))) {
+            HttpResponse<String> refused = admin("PUT", "/admin/notices/agents/" + pathSegment(id), profile);
+            assertInvalid(refused, "agentId", id);
+            assertTrue(JSON.readTree(refused.body()).path("messages").path(0).asText()
+                    .contains("only to thread agents"), refused.body());
+            assertEquals(404, admin("GET", "/admin/notices/agents/" + pathSegment(id), null).statusCode(),
+                    id + ": nothing was written");
+        }
+        // The same refusal when the profile is incomplete too: the agent is the first fault, and the only one named.
+        assertInvalid(admin("PUT", "/admin/notices/agents/oa-o1", "{}"), "agentId", "oa-o1 {}");
+        assertEquals(200, admin("PUT", "/admin/notices/agents/boa-1", profile).statusCode(),
+                "a thread agent whose id merely contains oa-");
+    }
+
     /** docs/domain.md §1: outside agents are registered by issuer and subject, in their own namespace. */
     @Test
     void outsideAgentsAreRegisteredListedAndRemovedInTheirOwnNamespace() throws Exception {
@@ -343,16 +367,76 @@ class AdminApiTest {
         }
         assertInvalid(admin("PUT", "/admin/outside-agents", registration("")), "sharesThreadAgent", "empty");
         for (String id : accepted) {
+            assertEquals(201, admin("POST", "/admin/sessions", session(id)).statusCode(), id);
+            assertEquals(200, admin("PUT", "/admin/agents/" + pathSegment(id), "{}").statusCode(), id);
             HttpResponse<String> put = admin("PUT", "/admin/outside-agents", registration(id));
             assertEquals(200, put.statusCode(), id + " " + put.body());
             assertEquals(id, JSON.readTree(put.body()).path("sharesThreadAgent").asText());
-            assertEquals(201, admin("POST", "/admin/sessions", session(id)).statusCode(), id);
-            assertEquals(200, admin("PUT", "/admin/agents/" + pathSegment(id), "{}").statusCode(), id);
+        }
+    }
+
+    /**
+     * {@code sh\u0430re-…} (a Cyrillic letter) and ids no agent has were shared: 200, handing the outside agent a
+     * subtree nobody meant to share. A shared thread agent is one Gatehouse knows (settings or a current session) or,
+     * not seen yet, a printable-ASCII id that reads as no known one ({@link SharedThreadAgents}).
+     */
+    @Test
+    void aSharedThreadAgentIsAKnownOneOrAPlainIdThatReadsAsNoKnownOne() throws Exception {
+        String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
+        String bySession = "share-" + suffix;
+        String greek = "\u03b2eta-" + suffix;
+        String bySettings = "\u03b4elta-" + suffix;
+        assertEquals(201, admin("POST", "/admin/sessions", session(bySession)).statusCode());
+        assertEquals(201, admin("POST", "/admin/sessions", session(greek)).statusCode());
+        assertEquals(200, admin("PUT", "/admin/agents/" + pathSegment(bySettings), "{}").statusCode());
+
+        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put("sh\u0430re-" + suffix, "reads as the thread agent " + bySession); // Cyrillic a
+        refused.put("SHARE-" + suffix, "reads as the thread agent " + bySession);
+        refused.put("\uff53hare-" + suffix, "reads as the thread agent " + bySession); // fullwidth s
+        refused.put("shar\u0065\u0301-" + suffix, "reads as the thread agent " + bySession); // e + combining acute
+        refused.put("\u03b3amma-" + suffix, "printable ASCII"); // not seen, not ASCII
+        refused.put("\u0430gent-" + suffix, "printable ASCII");
+        refused.put("new\u00a0agent-" + suffix, "printable ASCII");
+        for (Map.Entry<String, String> id : refused.entrySet()) {
+            String subject = "refused-" + suffix;
+            HttpResponse<String> put = admin("PUT", "/admin/outside-agents", registration(subject, id.getKey()));
+            assertInvalid(put, "sharesThreadAgent", id.getKey());
+            assertTrue(JSON.readTree(put.body()).path("messages").path(0).asText().contains(id.getValue()),
+                    id.getKey() + " " + put.body());
+            assertEquals(Optional.empty(), directory.registration("https://issuer.example", subject), "not written");
+        }
+        for (String id : List.of(bySession, greek, bySettings, "later-" + suffix)) {
+            HttpResponse<String> put = admin("PUT", "/admin/outside-agents", registration("ok-" + suffix, id));
+            assertEquals(200, put.statusCode(), id + " " + put.body());
+            assertEquals(id, JSON.readTree(put.body()).path("sharesThreadAgent").asText());
+        }
+    }
+
+    /** The issuer is an OAuth issuer identifier ({@link RegistrationIssuersTest} has every variant). */
+    @Test
+    void anIssuerThatCannotBeAnOAuthIssuerIsRefused() throws Exception {
+        for (String issuer : List.of("issuer.example", "https://issuer.example/", "http://issuer.example",
+                "https://issuer.example?tenant=1", "https://issuer.example#x")) {
+            String body = JSON.createObjectNode().put("issuer", issuer).put("subject", "iss").toString();
+            assertInvalid(admin("PUT", "/admin/outside-agents", body), "issuer", issuer);
+            assertEquals(Optional.empty(), directory.registration(issuer, "iss"), "not written: " + issuer);
+        }
+        for (String issuer : List.of("https://issuer.example/tenant", "http://127.0.0.1:8282/gatehouse",
+                "http://localhost:8080/default")) {
+            String body = JSON.createObjectNode().put("issuer", issuer).put("subject", "iss").toString();
+            assertEquals(200, admin("PUT", "/admin/outside-agents", body).statusCode(), issuer);
+            assertEquals(204, admin("DELETE", "/admin/outside-agents?issuer=" + pathSegment(issuer) + "&subject=iss",
+                    null).statusCode(), issuer);
         }
     }
 
     private static String registration(String sharesThreadAgent) {
-        return JSON.createObjectNode().put("issuer", "https://issuer.example").put("subject", "sharing")
+        return registration("sharing", sharesThreadAgent);
+    }
+
+    private static String registration(String subject, String sharesThreadAgent) {
+        return JSON.createObjectNode().put("issuer", "https://issuer.example").put("subject", subject)
                 .put("sharesThreadAgent", sharesThreadAgent).toString();
     }
 

@@ -213,6 +213,180 @@ class OutsideAgentRegistrationsTest {
         assertEquals(2, entries(named).size(), "registered, removed");
     }
 
+    /**
+     * A registration is replaced only at the version the writer read, as a thread agent's settings are (without a
+     * version check an API edit silently undid a console edit made a moment before). The version is in the listing
+     * and the {@code ETag}; {@code If-Match}, the body's {@code version} and {@code If-None-Match: *} are read as for
+     * {@code PUT /admin/agents/{id}}; a stale one is 409 with the current version, and nothing is written or audited.
+     */
+    @Test
+    void aRegistrationIsReplacedOnlyAtTheVersionTheWriterRead() throws Exception {
+        String id = "oa-versioned-" + suffix();
+        HttpResponse<String> created = put("v1", id, READER, Map.of("If-None-Match", "*"));
+        assertEquals(200, created.statusCode(), created.body());
+        assertEquals(1, JSON.readTree(created.body()).path("version").asLong());
+        assertEquals(Optional.of("\"1\""), created.headers().firstValue("ETag"));
+        assertEquals(1, listed(id).path("version").asLong());
+
+        HttpResponse<String> edited = put("v1", id, WRITER, Map.of("If-Match", "\"1\""));
+        assertEquals(200, edited.statusCode(), edited.body());
+        assertEquals(2, JSON.readTree(edited.body()).path("version").asLong());
+
+        // The stale writer: by If-Match, quoted or bare, by the body's version, by If-None-Match: *, and moving the id.
+        String other = "oa-versioned-other-" + suffix();
+        List<HttpResponse<String>> stale = List.of(put("v1", id, NONE, Map.of("If-Match", "\"1\"")),
+                put("v1", id, NONE, Map.of("If-Match", "1")),
+                admin("PUT", "/admin/outside-agents", withVersion(body(issuer, "v1", id, NONE), 1)),
+                put("v1", id, NONE, Map.of("If-None-Match", "*")), put("v1", other, NONE, Map.of("If-Match", "1")));
+        for (HttpResponse<String> conflict : stale) {
+            assertEquals(409, conflict.statusCode(), conflict.body());
+            assertEquals(JSON.readTree("{\"error\":\"version_conflict\",\"currentVersion\":2}"),
+                    JSON.readTree(conflict.body()));
+            assertEquals(Optional.of("\"2\""), conflict.headers().firstValue("ETag"));
+        }
+        assertEquals(WRITER, directory.settings(AgentKey.outside(id)), "no stale write applied");
+        assertEquals(id, directory.registration(issuer, "v1").orElseThrow().logicalAgentId());
+        assertEquals(Optional.empty(), settingsStore.find(other));
+        assertEquals(2, entries(id).size(), "created, edited: a conflict audits nothing");
+
+        // A version for a pair not registered is a conflict at 0, and registers nothing.
+        HttpResponse<String> none = put("v2", null, WRITER, Map.of("If-Match", "3"));
+        assertEquals(409, none.statusCode(), none.body());
+        assertEquals(0, JSON.readTree(none.body()).path("currentVersion").asLong());
+        assertEquals(Optional.empty(), directory.registration(issuer, "v2"));
+
+        // Malformed or contradictory preconditions are 400, as for thread agents' settings.
+        assertEquals("invalid_version", JSON.readTree(put("v1", id, NONE, Map.of("If-Match", "two")).body())
+                .path("error").asText());
+        assertEquals(400, admin("PUT", "/admin/outside-agents", withVersion(body(issuer, "v1", id, NONE), -1))
+                .statusCode());
+        HttpResponse<String> disagree = send("PUT", withVersion(body(issuer, "v1", id, NONE), 2),
+                Map.of("If-Match", "\"3\""));
+        assertEquals(400, disagree.statusCode(), disagree.body());
+        HttpResponse<String> ifNoneMatch = put("v1", id, NONE, Map.of("If-None-Match", "\"2\""));
+        assertEquals(List.of("If-None-Match"), JSON.convertValue(JSON.readTree(ifNoneMatch.body()).path("invalid"),
+                List.class));
+        assertEquals(WRITER, directory.settings(AgentKey.outside(id)), "nothing written by a refusal");
+
+        // Without a version the last write wins, as before (scripts/run.sh registers so).
+        HttpResponse<String> blind = put("v1", id, READER, Map.of());
+        assertEquals(3, JSON.readTree(blind.body()).path("version").asLong(), blind.body());
+    }
+
+    /**
+     * If-Match compares strongly and takes {@code *} for a registration as for a thread agent's settings (RFC 9110
+     * §13.1.1): a weak tag never matches, {@code *} matches a stored registration and fails without one, either a 412
+     * that writes and audits nothing; {@code *} writes at the version it found, with a body version at that one, and
+     * with version 0 (nothing stored) contradicts itself.
+     */
+    @Test
+    void ifMatchComparesStronglyAndStarMatchesAStoredRegistrationOnly() throws Exception {
+        String id = "oa-strong-" + suffix();
+        for (String weak : List.of("W/\"0\"", "W/\"1\"", " W/\"1\" ")) {
+            HttpResponse<String> refused = put("s1", id, WRITER, Map.of("If-Match", weak));
+            assertEquals(412, refused.statusCode(), weak + ": " + refused.body());
+            assertEquals("precondition_failed", JSON.readTree(refused.body()).path("error").asText(), weak);
+            assertTrue(JSON.readTree(refused.body()).path("message").asText().contains("weak"), refused.body());
+        }
+        HttpResponse<String> none = put("s1", id, WRITER, Map.of("If-Match", "*"));
+        assertEquals(412, none.statusCode(), none.body());
+        assertEquals("precondition_failed", JSON.readTree(none.body()).path("error").asText());
+        assertEquals(Optional.empty(), directory.registration(issuer, "s1"), "nothing was registered");
+        assertEquals(List.of(), entries(id), "a failed precondition audits nothing");
+
+        assertEquals(200, put("s1", id, READER, Map.of()).statusCode());
+        for (String weak : List.of("W/\"1\"", "W/\"2\"")) {
+            assertEquals(412, put("s1", id, WRITER, Map.of("If-Match", weak)).statusCode(), weak);
+        }
+        assertEquals(READER, directory.settings(AgentKey.outside(id)), "a weak tag wrote nothing");
+        assertEquals(1, listed(id).path("version").asLong());
+        HttpResponse<String> any = put("s1", id, WRITER, Map.of("If-Match", "*"));
+        assertEquals(200, any.statusCode(), any.body());
+        assertEquals(Optional.of("\"2\""), any.headers().firstValue("ETag"));
+        assertEquals(WRITER, directory.settings(AgentKey.outside(id)));
+        assertEquals(200, send("PUT", withVersion(body(issuer, "s1", id, READER), 2), Map.of("If-Match", " * "))
+                .statusCode(), "* and the current version agree");
+        HttpResponse<String> stale = send("PUT", withVersion(body(issuer, "s1", id, WRITER), 1),
+                Map.of("If-Match", "*"));
+        assertEquals(409, stale.statusCode(), "* and a stale version: the version counts");
+        assertEquals(3, JSON.readTree(stale.body()).path("currentVersion").asLong());
+        HttpResponse<String> contradiction = send("PUT", withVersion(body(issuer, "s1", id, WRITER), 0),
+                Map.of("If-Match", "*"));
+        assertEquals(400, contradiction.statusCode(), "* (registered) and version 0 (none registered) contradict");
+        assertEquals("version", JSON.readTree(contradiction.body()).path("invalid").path(0).asText());
+        for (String malformed : List.of("\"*\"", "*, \"3\"", "\"3\", \"4\"", "\"-3\"")) {
+            HttpResponse<String> refused = put("s1", id, WRITER, Map.of("If-Match", malformed));
+            assertEquals(400, refused.statusCode(), malformed + ": " + refused.body());
+            assertEquals("version", JSON.readTree(refused.body()).path("invalid").path(0).asText(), malformed);
+        }
+        assertEquals(READER, directory.settings(AgentKey.outside(id)), "nothing else was written");
+        assertEquals(3, listed(id).path("version").asLong());
+        assertEquals(3, entries(id).size(), "three writes audited, no refusal");
+    }
+
+    /**
+     * {@code GET} lists each registration in the shape {@code PUT} takes (flat settings, as
+     * {@code GET /admin/agents/{id}} shows a thread agent's): a listed entry sent back as it is is a valid request at
+     * its own version (it was {@code settings: {…}} nested, which {@code PUT} refuses as an unknown member).
+     */
+    @Test
+    void aListedRegistrationSentBackAsItIsIsAValidRequest() throws Exception {
+        String id = "oa-shape-" + suffix();
+        AgentSettings bound = new AgentSettings(true, new AgentSettings.Project(true, Optional.of("ps-shape")),
+                new AgentSettings.Wiki(true, false));
+        assertEquals(200, admin("PUT", "/admin/outside-agents", JSON.createObjectNode().put("issuer", issuer)
+                .put("subject", "shape").put("logicalAgentId", id).put("browserAccess", true)
+                .<ObjectNode>set("project", JSON.createObjectNode().put("enabled", true)
+                        .put("projectServiceProjectId", "ps-shape"))
+                .<ObjectNode>set("wiki", JSON.createObjectNode().put("read", true)).toString()).statusCode());
+        JsonNode entry = listed(id);
+        assertEquals(JSON.readTree("{\"issuer\":\"" + issuer + "\",\"subject\":\"shape\",\"logicalAgentId\":\"" + id
+                + "\",\"browserAccess\":true,\"project\":{\"enabled\":true,\"projectServiceProjectId\":\"ps-shape\"},"
+                + "\"wiki\":{\"read\":true,\"write\":false},\"version\":1}"), entry);
+
+        HttpResponse<String> again = admin("PUT", "/admin/outside-agents", entry.toString());
+        assertEquals(200, again.statusCode(), again.body());
+        assertEquals(2, JSON.readTree(again.body()).path("version").asLong());
+        assertEquals(bound, directory.settings(AgentKey.outside(id)));
+        assertEquals(409, admin("PUT", "/admin/outside-agents", entry.toString()).statusCode(),
+                "the entry read before is stale now");
+    }
+
+    /** Writers racing with the same version: exactly one wins, the others are told the version it wrote. */
+    @Test
+    void writersRacingAtOneVersionLeaveOneWinner() throws Exception {
+        String id = "oa-race-version-" + suffix();
+        assertEquals(200, put("rv", id, NONE, Map.of()).statusCode());
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<HttpResponse<String>>> answers = new ArrayList<>();
+            for (int writer = 0; writer < 6; writer++) {
+                AgentSettings own = settings(writer % 2 == 0, true, writer % 3 == 0);
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return put("rv", id, own, Map.of("If-Match", "\"1\""));
+                }));
+            }
+            start.countDown();
+            int won = 0;
+            for (Future<HttpResponse<String>> answer : answers) {
+                HttpResponse<String> response = answer.get();
+                if (response.statusCode() == 200) {
+                    won++;
+                } else {
+                    assertEquals(409, response.statusCode(), response.body());
+                    assertEquals(2, JSON.readTree(response.body()).path("currentVersion").asLong());
+                }
+            }
+            assertEquals(1, won);
+            assertEquals(2, listed(id).path("version").asLong());
+            assertEquals(2, entries(id).size(), "registered, and the one winning edit");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** The trial's third case through HTTP: browser access on an outside agent lists no preview. */
     @Test
     void theReadApiListsNoPreviewForAnOutsideAgent() throws Exception {
@@ -246,6 +420,29 @@ class OutsideAgentRegistrationsTest {
 
     private HttpResponse<String> put(String subject, String logicalAgentId, AgentSettings agent) throws Exception {
         return admin("PUT", "/admin/outside-agents", body(issuer, subject, logicalAgentId, agent));
+    }
+
+    private HttpResponse<String> put(String subject, String logicalAgentId, AgentSettings agent,
+            Map<String, String> headers) throws Exception {
+        return send("PUT", body(issuer, subject, logicalAgentId, agent), headers);
+    }
+
+    private static String withVersion(String body, long version) throws Exception {
+        return ((ObjectNode) JSON.readTree(body)).put("version", version).toString();
+    }
+
+    /** The listed registration of {@code agentId}. */
+    private JsonNode listed(String agentId) throws Exception {
+        return registrations().stream().filter(r -> r.path("logicalAgentId").asText().equals(agentId)).findFirst()
+                .orElseThrow();
+    }
+
+    private HttpResponse<String> send(String method, String body, Map<String, String> headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getPort()
+                + "/admin/outside-agents")).method(method, HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer admin-test-credential");
+        headers.forEach(request::header);
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> delete(String subject) throws Exception {

@@ -452,6 +452,73 @@ class ConsoleTest {
         assertEquals(200, get("/console", cookie).statusCode(), "still signed in");
     }
 
+    /**
+     * The registration form carries the version it was made from, so a stale console edit (someone changed or removed
+     * the registration meanwhile, through the API or another console) is refused with a message and the submitted
+     * values kept, as a thread agent's settings form is; the list's form registers new pairs only.
+     */
+    @Test
+    void aStaleRegistrationEditIsAConflictThatKeepsTheSubmittedValuesAndAppliesNothing() throws Exception {
+        String cookie = signIn("op-stale-registration");
+        String issuer = "https://console-" + SessionTokens.newId() + ".example";
+        String id = "oa-stale-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        assertEquals(303, post("/console/agents/registrations", cookie, Map.of("issuer", issuer, "subject", "o1",
+                "logicalAgentId", id, "version", "0", "wikiRead", "on", "csrf", csrf(cookie))).statusCode());
+        String page = get("/console/agents/" + id, cookie).body();
+        assertTrue(page.contains("name=\"version\" value=\"1\""), page);
+
+        Map<String, String> edit = new java.util.HashMap<>(Map.of("from", id, "issuer", issuer, "subject", "o1",
+                "logicalAgentId", id, "version", "1", "wikiRead", "on", "csrf", csrf(cookie)));
+        assertEquals(303, post("/console/agents/registrations", cookie, edit).statusCode(), "someone else: version 2");
+        edit.putAll(Map.of("wikiWrite", "on", "projectServiceProjectId", "kept-value", "csrf", csrf(cookie)));
+        HttpResponse<String> stale = post("/console/agents/registrations", cookie, edit);
+        assertEquals(409, stale.statusCode());
+        assertTrue(stale.body().contains("changed by someone else") && stale.body().contains("now version 2")
+                && stale.body().contains("kept-value") && stale.body().contains("name=\"version\" value=\"2\""),
+                stale.body());
+        assertFalse(settings.find(id).orElseThrow().settings().wiki().write(), "nothing applied");
+
+        HttpResponse<String> again = post("/console/agents/registrations", cookie, Map.of("issuer", issuer,
+                "subject", "o1", "version", "0", "csrf", csrf(cookie)));
+        assertEquals(409, again.statusCode(), "the list's form registers new pairs only");
+        assertTrue(again.body().contains("registered already"), again.body());
+        assertTrue(settings.find(id).orElseThrow().settings().wiki().read(), "nothing applied");
+
+        // A version that is no number is refused on the agent's page, shown again at the version stored now.
+        for (String version : List.of("abc", "-1", "")) {
+            edit.putAll(Map.of("version", version, "csrf", csrf(cookie)));
+            HttpResponse<String> bad = post("/console/agents/registrations", cookie, edit);
+            assertEquals(400, bad.statusCode(), version);
+            assertTrue(bad.body().contains("The field <code>version</code>: Not a version number")
+                    && bad.body().contains("name=\"version\" value=\"2\"") && bad.body().contains("kept-value")
+                    && !bad.body().contains("someone else"), version + ": " + bad.body());
+        }
+        assertFalse(settings.find(id).orElseThrow().settings().wiki().write(), "nothing applied");
+
+        assertEquals(303, post("/console/agents/registrations/remove", cookie, Map.of("issuer", issuer,
+                "subject", "o1", "confirm", "yes", "csrf", csrf(cookie))).statusCode());
+        edit.put("version", "2");
+        edit.put("csrf", csrf(cookie));
+        HttpResponse<String> removed = post("/console/agents/registrations", cookie, edit);
+        assertEquals(409, removed.statusCode());
+        assertTrue(removed.body().contains("not registered any more") && !removed.body().contains("someone else"),
+                removed.body());
+        assertTrue(settings.find(id).isEmpty(), "nothing applied");
+    }
+
+    /** docs/domain.md §9: the console's profile form refuses an outside agent as the admin API does. */
+    @Test
+    void aDeliveryProfileOfAnOutsideAgentIsRefused() throws Exception {
+        String cookie = signIn("op-profile");
+        HttpResponse<String> refused = post("/console/agents/oa-x/delivery-profile", cookie, Map.of(
+                "projectClientId", "c-1", "limitRuntimeMode", "auto", "limitInteractionMode", "default",
+                "csrf", csrf(cookie)));
+        assertEquals(400, refused.statusCode());
+        assertTrue(refused.body().contains("only to thread agents"), refused.body());
+        assertEquals(0, database.query("SELECT agent_id FROM notice_agent WHERE agent_id = 'oa-x'", statement -> {
+        }, row -> row.getString(1)).size(), "nothing written");
+    }
+
     @Test
     void badInputIsAnsweredNextToItsField() throws Exception {
         String cookie = signIn("op-bad");

@@ -73,6 +73,8 @@ class OutsideAgentMigrationTest {
                     + " outside_agent (issuer, subject, logical_agent_id, updated_at) VALUES ('i', 'o4', 'oa-alone',"
                     + " now())"));
             assertEquals("23505", refused.getSQLState());
+            assertEquals(List.of("1"), rows(statement, "SELECT DISTINCT version FROM outside_agent"),
+                    "V15: a registration stored before versions is at version 1");
             assertEquals(List.of(String.valueOf(SchemaVersionCheck.SCHEMA_VERSION)), rows(statement,
                     "SELECT max(CAST(version AS INTEGER)) FROM flyway_schema_history"));
         }

@@ -113,7 +113,7 @@ class StoreCacheTest {
         AgentSettings reader = new AgentSettings(false, new AgentSettings.Project(false, Optional.empty()),
                 new AgentSettings.Wiki(true, false));
         directoryA.register(new OutsideAgentRegistration("https://issuer.test", subject, "oa-one",
-                Optional.empty()), reader);
+                Optional.empty()), reader, java.util.OptionalLong.empty());
         assertEquals("oa-one", directoryB.registration("https://issuer.test", subject).orElseThrow()
                 .logicalAgentId());
         assertEquals(reader, directoryB.settings(AgentKey.outside("oa-one")));

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -20,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class InMemoryAgentDirectory implements AgentDirectory {
 
     private final AgentSettingsStore settings;
-    private final Map<List<String>, OutsideAgentRegistration> registrations = new ConcurrentHashMap<>();
+    private final Map<List<String>, Registered> registrations = new ConcurrentHashMap<>();
 
     public InMemoryAgentDirectory() {
         this(new InMemoryAgentSettingsStore());
@@ -52,34 +53,47 @@ public final class InMemoryAgentDirectory implements AgentDirectory {
 
     @Override
     public Optional<OutsideAgentRegistration> registration(String issuer, String subject) {
-        return Optional.ofNullable(registrations.get(List.of(issuer, subject)));
+        return Optional.ofNullable(registrations.get(List.of(issuer, subject))).map(Registered::registration);
     }
 
     @Override
-    public synchronized Optional<OutsideAgentRegistration> register(OutsideAgentRegistration registration,
-            AgentSettings agentSettings) {
+    public synchronized Write register(OutsideAgentRegistration registration, AgentSettings agentSettings,
+            OptionalLong expectedVersion) {
         List<String> pair = List.of(registration.issuer(), registration.subject());
         if (registrations.entrySet().stream().anyMatch(e -> !e.getKey().equals(pair)
-                && e.getValue().logicalAgentId().equals(registration.logicalAgentId()))) {
+                && e.getValue().registration().logicalAgentId().equals(registration.logicalAgentId()))) {
             throw new AgentIdTakenException(null);
         }
+        Optional<Registered> before = Optional.ofNullable(registrations.get(pair));
+        long current = before.map(Registered::version).orElse(0L);
+        if (expectedVersion.isPresent() && expectedVersion.getAsLong() != current) {
+            return new Write.Conflict(current);
+        }
         settings.put(registration.logicalAgentId(), agentSettings);
-        Optional<OutsideAgentRegistration> replaced = Optional.ofNullable(registrations.put(pair, registration));
+        registrations.put(pair, new Registered(registration, current + 1));
+        Optional<OutsideAgentRegistration> replaced = before.map(Registered::registration);
         replaced.map(OutsideAgentRegistration::logicalAgentId)
                 .filter(id -> !id.equals(registration.logicalAgentId())).ifPresent(settings::remove);
-        return replaced;
+        return new Write.Stored(replaced, current + 1);
+    }
+
+    /** Registers with last write wins, for tests that set a registration up. */
+    public Optional<OutsideAgentRegistration> register(OutsideAgentRegistration registration,
+            AgentSettings agentSettings) {
+        return ((Write.Stored) register(registration, agentSettings, OptionalLong.empty())).replaced();
     }
 
     @Override
     public synchronized Optional<Removed> unregister(String issuer, String subject) {
-        return Optional.ofNullable(registrations.remove(List.of(issuer, subject))).map(removed -> new Removed(removed,
+        return Optional.ofNullable(registrations.remove(List.of(issuer, subject))).map(Registered::registration)
+                .map(removed -> new Removed(removed,
                 settings.remove(removed.logicalAgentId()).map(AgentSettingsStore.Versioned::settings)
                         .orElse(AgentSettings.NONE)));
     }
 
     @Override
-    public List<OutsideAgentRegistration> registrations() {
-        return registrations.values().stream().sorted(Comparator.comparing(OutsideAgentRegistration::issuer)
-                .thenComparing(OutsideAgentRegistration::subject)).toList();
+    public List<Registered> registrations() {
+        return registrations.values().stream().sorted(Comparator.comparing((Registered r) -> r.registration().issuer())
+                .thenComparing(r -> r.registration().subject())).toList();
     }
 }
