@@ -9,7 +9,8 @@ import java.util.OptionalLong;
  * The version a replacing {@code PUT} expects (optimistic concurrency, RFC 9110 §13.1), read the same way for thread
  * agents' settings and outside-agent registrations: from {@code If-Match}, the body's {@code version}, or
  * {@code If-None-Match: *} alone (written only when nothing is stored: version 0). {@code If-Match} compares strongly
- * (RFC 9110 §13.1.1): one entity tag ({@code "3"}, or {@code 3} unquoted), which the stored version must equal;
+ * (RFC 9110 §13.1.1): one entity tag ({@code "3"}, or {@code 3} unquoted; no leading zero, not empty), which the
+ * stored version must equal;
  * {@code *}, which anything stored matches; a weak tag ({@code W/"3"}), which nothing matches.
  *
  * @param expected  the version expected ({@code 0}: nothing stored); empty: none was sent, or {@code If-Match: *}
@@ -69,12 +70,14 @@ record ExpectedVersion(OptionalLong expected, boolean anyStored, boolean weak, L
      */
     private static Optional<OptionalLong> expected(Optional<String> ifMatch, Long bodyVersion) {
         OptionalLong header = OptionalLong.empty();
-        if (ifMatch.isPresent() && !ifMatch.get().isBlank()) {
+        if (ifMatch.isPresent()) {
             String tag = ifMatch.get().strip();
             if (tag.length() >= 2 && tag.startsWith("\"") && tag.endsWith("\"")) {
                 tag = tag.substring(1, tag.length() - 1);
             }
-            if (!tag.matches("[0-9]{1,18}")) {
+            // An empty header is no precondition the client meant to drop (its ETag came out empty), and a strong
+            // comparison is character by character: "08" is not the ETag "8" this API sends.
+            if (!tag.matches("0|[1-9][0-9]{0,17}")) {
                 return Optional.empty();
             }
             header = OptionalLong.of(Long.parseLong(tag));

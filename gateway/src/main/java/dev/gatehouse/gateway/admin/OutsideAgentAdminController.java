@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.admin.audit.Actor;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
@@ -12,6 +13,7 @@ import io.micronaut.http.annotation.Put;
 import io.micronaut.http.annotation.QueryValue;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The admin API of outside-agent registrations, behind {@link AdminCredentialFilter} ({@link OutsideAgentAdmin}
@@ -25,9 +27,11 @@ import java.util.Optional;
  * the body's {@code version} is stale, or when the pair is registered and {@code If-None-Match: *} asked to create
  * the registration only; 412 {@code {error: "precondition_failed", message}} when {@code If-Match} is a weak tag or
  * {@code *} and the pair is not registered: as for {@code PUT /admin/agents/{id}};</li>
- * <li>{@code GET /admin/outside-agents} → 200 {@code [OutsideAgentView]}, each with its version;</li>
+ * <li>{@code GET /admin/outside-agents} → 200 {@code [OutsideAgentView]}, each with its version; it takes no query
+ * parameter (400 naming one);</li>
  * <li>{@code DELETE /admin/outside-agents?issuer=&subject=} → 204, the registration and its agent's settings removed
- * together; or 404 when not registered.</li>
+ * together; or 404 when not registered; 400 for another parameter, one given twice, or an {@code If-Match} or
+ * {@code If-None-Match} (a removal takes no precondition).</li>
  * </ul>
  */
 @Controller("/admin/outside-agents")
@@ -49,13 +53,27 @@ public class OutsideAgentAdminController {
     }
 
     @Get
-    public List<OutsideAgentView> listOutsideAgents() {
-        return outsideAgents.registrations();
+    public HttpResponse<?> listOutsideAgents(HttpRequest<?> request) {
+        // Takes no parameter: ?issuer= would look like a filter and list everything.
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(),
+                new AdminResult.Done<>(outsideAgents.registrations())), HttpResponse::ok);
     }
 
     @Delete
-    public HttpResponse<?> deleteOutsideAgent(@Nullable @QueryValue String issuer, @Nullable @QueryValue String subject) {
-        return AdminResponses.answer(outsideAgents.unregister(issuer, subject, Actor.ADMIN_API),
-                none -> HttpResponse.noContent());
+    public HttpResponse<?> deleteOutsideAgent(HttpRequest<?> request, @Nullable @QueryValue String issuer,
+            @Nullable @QueryValue String subject) {
+        // A removal takes no precondition: refused rather than ignored, so a client that sent one is not surprised.
+        List<FieldProblem> preconditions = Stream.of("If-Match", "If-None-Match")
+                .filter(name -> request.getHeaders().contains(name))
+                .map(name -> FieldProblem.invalid(name, "A removal takes no precondition; it removes the registration"
+                        + " whatever its version. Leave the header out."))
+                .toList();
+        AdminResult<Void> checked = QueryParameters.strict(request, DELETE_PARAMETERS, preconditions.isEmpty()
+                ? new AdminResult.Done<Void>(null) : new AdminResult.Refused<Void>(preconditions));
+        return AdminResponses.answer(checked, ok -> AdminResponses.answer(outsideAgents.unregister(issuer, subject,
+                Actor.ADMIN_API), none -> HttpResponse.noContent()));
     }
+
+    /** The query parameters {@code DELETE} takes: the registration's pair. */
+    private static final List<String> DELETE_PARAMETERS = List.of("issuer", "subject");
 }

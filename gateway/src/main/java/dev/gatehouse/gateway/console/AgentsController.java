@@ -26,8 +26,6 @@ import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.security.authentication.Authentication;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,14 +73,15 @@ public class AgentsController {
     }
 
     @Get
-    public HttpResponse<?> list(Authentication operator, HttpRequest<?> request,
-            @Nullable @QueryValue String removed) {
+    public HttpResponse<?> list(Authentication operator, HttpRequest<?> request) {
         PageParameters parameters = PageParameters.of(request, "removed");
+        // A flag, not a name: the address is anyone's to write, so the notice repeats no text from it.
+        boolean removed = parameters.flag("removed");
         if (!parameters.ok()) {
             return parameters.refused(ConsolePages.page("Agents", "agents", operator), "/console/agents");
         }
-        return HttpResponse.ok(listPage(operator, Map.of(), Map.of(), Optional.ofNullable(removed)
-                .map(r -> "Registration of " + r + " removed, with its agent's settings.")));
+        return HttpResponse.ok(listPage(operator, Map.of(), Map.of(), removed
+                ? Optional.of("The registration was removed, with its agent's settings.") : Optional.empty()));
     }
 
     /** Opens an agent by id (the "open or add" form): a bad id is answered next to the field. */
@@ -222,8 +221,7 @@ public class AgentsController {
         }
         AdminResult<Void> result = outsideAgents.unregister(issuer, subject, ConsolePages.actor(operator));
         if (result instanceof AdminResult.Done<Void>) {
-            return ConsolePages.seeOther("/console/agents?removed=" + URLEncoder.encode(subject,
-                    StandardCharsets.UTF_8));
+            return ConsolePages.seeOther("/console/agents?removed");
         }
         return ConsolePages.notFound(operator, "No registration for this issuer and subject.");
     }

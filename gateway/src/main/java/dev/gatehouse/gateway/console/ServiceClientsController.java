@@ -3,7 +3,6 @@ package dev.gatehouse.gateway.console;
 import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.FieldProblem;
 import dev.gatehouse.gateway.admin.ServiceClientAdmin;
-import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -14,7 +13,6 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.annotation.Post;
-import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.security.authentication.Authentication;
 import java.util.List;
 import java.util.Map;
@@ -37,16 +35,18 @@ public class ServiceClientsController {
     }
 
     @Get
-    public HttpResponse<?> list(Authentication operator, HttpRequest<?> request,
-            @Nullable @QueryValue String replaced, @Nullable @QueryValue String removed) {
+    public HttpResponse<?> list(Authentication operator, HttpRequest<?> request) {
         PageParameters parameters = PageParameters.of(request, "replaced", "removed");
+        // Only a service's own name is repeated in the notice: the address is anyone's to write.
+        Optional<String> replaced = parameters.oneOf("replaced", ServiceClientAdmin.SERVICES);
+        Optional<String> removed = parameters.oneOf("removed", ServiceClientAdmin.SERVICES);
         if (!parameters.ok()) {
             return parameters.refused(ConsolePages.page("Service clients", "service-clients", operator),
                     "/console/service-clients");
         }
-        Optional<String> notice = Optional.ofNullable(replaced).map(s -> "The " + s + " credential was replaced; it is"
-                + " used from the next call on.").or(() -> Optional.ofNullable(removed).map(s -> "The stored " + s
-                + " credential was removed; the configured one is used from the next call on."));
+        Optional<String> notice = replaced.map(s -> "The " + s + " credential was replaced; it is used from the next"
+                + " call on.").or(() -> removed.map(s -> "The stored " + s + " credential was removed; the configured"
+                + " one is used from the next call on."));
         return HttpResponse.ok(page(operator, "", Map.of(), notice));
     }
 

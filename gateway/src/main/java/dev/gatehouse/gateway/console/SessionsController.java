@@ -5,7 +5,6 @@ import dev.gatehouse.gateway.admin.CreateSessionRequest;
 import dev.gatehouse.gateway.admin.CreatedSession;
 import dev.gatehouse.gateway.admin.FieldProblem;
 import dev.gatehouse.gateway.admin.SessionAdmin;
-import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -16,7 +15,6 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.annotation.Post;
-import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.security.authentication.Authentication;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,14 +40,15 @@ public class SessionsController {
     }
 
     @Get
-    public HttpResponse<?> list(Authentication operator, HttpRequest<?> request,
-            @Nullable @QueryValue String revoked) {
+    public HttpResponse<?> list(Authentication operator, HttpRequest<?> request) {
         PageParameters parameters = PageParameters.of(request, "revoked");
+        // A flag, not an id: the address is anyone's to write, so the notice repeats no text from it.
+        boolean revoked = parameters.flag("revoked");
         if (!parameters.ok()) {
             return parameters.refused(ConsolePages.page("Sessions", "sessions", operator), "/console/sessions");
         }
         return HttpResponse.ok(page(operator, Map.of("environmentId", "local", "provider", "codex"), Map.of(),
-                Optional.empty(), Optional.ofNullable(revoked).map(id -> "Session " + id + " revoked.")));
+                Optional.empty(), revoked ? Optional.of("The session was revoked.") : Optional.empty()));
     }
 
     @Post(consumes = MediaType.APPLICATION_FORM_URLENCODED)
@@ -82,8 +81,7 @@ public class SessionsController {
             return refused.get();
         }
         if (sessions.revoke(sessionId, ConsolePages.actor(operator)) instanceof AdminResult.Done<Void>) {
-            return ConsolePages.seeOther("/console/sessions?revoked=" + java.net.URLEncoder.encode(sessionId,
-                    java.nio.charset.StandardCharsets.UTF_8));
+            return ConsolePages.seeOther("/console/sessions?revoked");
         }
         return ConsolePages.notFound(operator, "No current session has this id; it may have been revoked already.");
     }

@@ -321,6 +321,23 @@ class AdminApiTest {
         assertEquals(2, listed.size(), listed.toString());
         assertEquals("a1", listed.get(0).path("sharesThreadAgent").asText());
 
+        // The removal and the listing read their parameters strictly, and a removal takes no precondition (a new
+        // user's trial: a repeated subject removed the first, a stray parameter and If-Match were ignored).
+        for (String stray : List.of("&subject=a1b", "&bogus=1", "&issuer=https://issuer.example")) {
+            HttpResponse<String> refused = admin("DELETE", "/admin/outside-agents?issuer=https://issuer.example"
+                    + "&subject=a1" + stray, null);
+            assertEquals(400, refused.statusCode(), stray + ": " + refused.body());
+            assertEquals("invalid_fields", JSON.readTree(refused.body()).path("error").asText());
+        }
+        for (String header : List.of("If-Match", "If-None-Match")) {
+            HttpResponse<String> refused = sendWith("DELETE", "/admin/outside-agents?issuer=https://issuer.example"
+                    + "&subject=a1", "", header, "\"7\"");
+            assertEquals(400, refused.statusCode(), header);
+            assertEquals(header, JSON.readTree(refused.body()).path("invalid").path(0).asText());
+        }
+        assertEquals(400, admin("GET", "/admin/outside-agents?issuer=https://issuer.example", null).statusCode(),
+                "no filter that lists everything");
+        assertEquals(2, JSON.readTree(admin("GET", "/admin/outside-agents", null).body()).size(), "nothing removed");
         assertEquals(204, admin("DELETE", "/admin/outside-agents?issuer=https://issuer.example&subject=a1", null)
                 .statusCode());
         assertEquals(404, admin("DELETE", "/admin/outside-agents?issuer=https://issuer.example&subject=a1", null)
@@ -537,7 +554,10 @@ class AdminApiTest {
                 "If-Match", "*");
         assertEquals(400, contradiction.statusCode(), "* (stored) and version 0 (none stored) contradict");
         assertEquals("version", JSON.readTree(contradiction.body()).path("invalid").path(0).asText());
-        for (String malformed : List.of("\"*\"", "*, \"3\"", "\"3\", \"4\"", "\"-3\"")) {
+        // An empty tag (a client's ETag variable came out empty) and a version with a leading zero (not the ETag
+        // sent, character by character) too: a new user's trial found both written.
+        for (String malformed : List.of("\"*\"", "*, \"3\"", "\"3\", \"4\"", "\"-3\"", "", " ", "\"\"", "\"03\"",
+                "03", "00")) {
             HttpResponse<String> refused = sendWith("PUT", "/admin/agents/" + agent, "{}", "If-Match", malformed);
             assertEquals(400, refused.statusCode(), malformed + ": " + refused.body());
             assertEquals("version", JSON.readTree(refused.body()).path("invalid").path(0).asText(), malformed);

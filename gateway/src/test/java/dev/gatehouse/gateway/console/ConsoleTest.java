@@ -357,6 +357,22 @@ class ConsoleTest {
         assertEquals(200, get("/console/agents/new-" + SessionTokens.newId() + "?new", cookie).statusCode());
         assertEquals(400, get("/console/agents/new-" + SessionTokens.newId() + "?new=1", cookie).statusCode());
         assertEquals(400, get("/console/sessions?revoked=a&revoked=b", cookie).statusCode());
+        // A done-notice repeats no text from the address, which anyone can write (a new user's trial: ?removed=
+        // and ?revoked= printed any text, a right-to-left override included, as a notice that it was done).
+        for (String forged : List.of("/console/agents?removed=everything-important",
+                "/console/agents?removed=abc%E2%80%AEdef", "/console/sessions?revoked=zzz",
+                "/console/service-clients?replaced=everything", "/console/service-clients?removed=wiki%E2%80%AE",
+                "/console/service-clients?replaced=WIKI")) {
+            HttpResponse<String> refused = get(forged, cookie);
+            assertEquals(400, refused.statusCode(), forged);
+            assertFalse(refused.body().contains("everything-important") || refused.body().contains("zzz")
+                    || refused.body().contains("\u202e") || refused.body().contains("removed, with"), forged);
+        }
+        assertTrue(get("/console/agents?removed", cookie).body()
+                .contains("The registration was removed, with its agent's settings."));
+        assertTrue(get("/console/sessions?revoked", cookie).body().contains("The session was revoked."));
+        assertTrue(get("/console/service-clients?replaced=wiki", cookie).body()
+                .contains("The wiki credential was replaced"));
         assertEquals(400, get("/console/sign-in?signed-out=no", cookie).statusCode());
         assertEquals(400, get("/console/agents/open?agentId=" + thread + "&agentID=x", cookie).statusCode());
     }

@@ -253,7 +253,7 @@ class ConsoleBrowserIT {
     void aRevokedSessionsTokenGets401() throws Exception {
         browser.get(stack.baseUrl() + "/console/sessions");
         console.submit("form[action$='/revoke'] button[type=submit]");
-        console.waitFor(ExpectedConditions.urlContains("revoked="));
+        console.waitFor(ExpectedConditions.urlContains("?revoked"));
         String list = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
                 + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
                 + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"},"
