@@ -3,6 +3,8 @@ package dev.gatehouse.gateway;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -20,7 +22,12 @@ public final class Utf8 {
 
     /** True when {@code bytes} are well-formed UTF-8 throughout. */
     public static boolean strict(byte[] bytes) {
-        return decode(bytes).isPresent();
+        for (byte b : bytes) {
+            if (b < 0) {
+                return decodes(bytes);
+            }
+        }
+        return true; // ASCII is well-formed UTF-8: almost every request body, checked without decoding it
     }
 
     /** The text {@code bytes} encode; empty when they are not well-formed UTF-8 throughout. */
@@ -45,6 +52,24 @@ public final class Utf8 {
             }
         }
         return true;
+    }
+
+    /** Decodes {@code bytes} through a small window, the text itself not being needed: whether they decode at all. */
+    private static boolean decodes(byte[] bytes) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer window = CharBuffer.allocate(1024);
+        while (true) {
+            CoderResult result = decoder.decode(in, window, true);
+            if (result.isError()) {
+                return false;
+            }
+            if (result.isUnderflow()) {
+                return !decoder.flush(window).isError();
+            }
+            window.clear(); // overflow: the window is full, its text is not kept
+        }
     }
 
     private static Optional<CharBuffer> decode(byte[] bytes) {

@@ -116,7 +116,8 @@ public final class LogFiles {
     /** The same, of an open file (whatever its name is now). */
     public static Optional<JsonNode> firstRecord(FileChannel channel) {
         try {
-            ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+            // Small: the index feed reads a first line on every round (a 64 KiB piece was most of what it allocated).
+            ByteBuffer chunk = ByteBuffer.allocate(4 * 1024);
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             long position = 0;
             while (true) {

@@ -5,7 +5,8 @@ import dev.gatehouse.gateway.mcp.guard.JsonRpcMessage;
 import dev.gatehouse.gateway.mcp.guard.Rejection;
 import io.modelcontextprotocol.modern.server.transport.McpHeaderDecoder;
 import jakarta.servlet.http.HttpServletRequest;
-import java.util.Collections;
+import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -134,7 +135,11 @@ final class EraStep implements TransportStep {
 
     /** Every value of a header, trimmed (surrounding whitespace is not part of a field value, RFC 9110 §5.5). */
     private static List<String> values(HttpServletRequest http, String name) {
-        return Collections.list(http.getHeaders(name)).stream().map(String::trim).toList();
+        List<String> values = new ArrayList<>(1);
+        for (Enumeration<String> each = http.getHeaders(name); each.hasMoreElements(); ) {
+            values.add(each.nextElement().trim());
+        }
+        return values;
     }
 
     private static String count(String name, List<String> values) {

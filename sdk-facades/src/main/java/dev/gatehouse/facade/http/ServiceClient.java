@@ -242,13 +242,34 @@ public final class ServiceClient implements AutoCloseable {
         return outgoing;
     }
 
-    /** Reads at most one byte past the limit, so an over-long body is seen without reading all of it. */
+    /**
+     * Reads at most one byte past the limit, so an over-long body is seen without reading all of it. A declared
+     * length within the limit is read into one array of that length (the client ends the stream there; reading in
+     * 8 KiB pieces cost a buffer and a copy per exchange); anything past it is still read, up to the limit.
+     */
     private static byte[] body(HttpEntity entity) throws IOException {
         if (entity == null) {
             return new byte[0];
         }
         try (InputStream in = entity.getContent()) {
-            return in.readNBytes(MAX_BODY_BYTES + 1);
+            long declared = entity.getContentLength();
+            if (declared < 0 || declared > MAX_BODY_BYTES) {
+                return in.readNBytes(MAX_BODY_BYTES + 1);
+            }
+            byte[] body = new byte[(int) declared];
+            int read = in.readNBytes(body, 0, body.length);
+            if (read < body.length) {
+                return Arrays.copyOf(body, read);
+            }
+            int next = in.read(); // a probe, not readNBytes: that allocates its 8 KiB piece before it sees the end
+            if (next == -1) {
+                return body;
+            }
+            byte[] rest = in.readNBytes(MAX_BODY_BYTES - body.length);
+            byte[] whole = Arrays.copyOf(body, body.length + 1 + rest.length);
+            whole[body.length] = (byte) next;
+            System.arraycopy(rest, 0, whole, body.length + 1, rest.length);
+            return whole;
         }
     }
 

@@ -194,6 +194,27 @@ class ServiceClientTransportTest {
         }
     }
 
+    /** A body is read byte for byte whether its length is declared or it comes in chunks, at sizes around 8 KiB. */
+    @Test
+    void aBodyIsReadWholeWithADeclaredLengthOrInChunks() {
+        try (ServiceClient client = new ServiceClient(ServiceEndpoint.of("wiki", URI.create(stub.server().baseUrl()),
+                StubService.CREDENTIAL, Duration.ofSeconds(60)))) {
+            for (int size : new int[] {0, 1, 8191, 8192, 8193, 100_000}) {
+                byte[] bytes = new byte[size];
+                for (int i = 0; i < size; i++) {
+                    bytes[i] = (byte) ('a' + i % 26);
+                }
+                stub.server().stubFor(get("/declared").willReturn(aResponse().withStatus(200).withBody(bytes)));
+                stub.server().stubFor(get("/chunked").willReturn(aResponse().withStatus(200).withBody(bytes)
+                        .withChunkedDribbleDelay(3, 30)));
+                for (String path : List.of("/declared", "/chunked")) {
+                    assertArrayEquals(bytes, assertInstanceOf(Reply.Answered.class,
+                            client.read(() -> Requests.get(path))).body(), path + " " + size);
+                }
+            }
+        }
+    }
+
     @Test
     void aHeadLineOverTheLimitOrTooManyHeadersAreBroken() {
         String longLine = "HTTP/1.1 200 OK\r\nX-Long: " + "a".repeat(ServiceClient.MAX_LINE_BYTES)

@@ -1,8 +1,8 @@
 package dev.gatehouse.gateway.mcp.guard;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -16,6 +16,9 @@ public final class BoundedBody {
 
     private static final Rejection TOO_LARGE = new Rejection(413, Optional.of(Rejection.INVALID_REQUEST),
             "request body too large", Optional.empty(), Map.of("Connection", "close"));
+
+    /** The first array for a body without a declared length, bytes. */
+    private static final int UNDECLARED_BYTES = 8192;
 
     private BoundedBody() {
     }
@@ -39,17 +42,32 @@ public final class BoundedBody {
         if (contentLength.isPresent() && contentLength.getAsLong() > limit) {
             return new Result.Refused(TOO_LARGE);
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(limit, 8192));
-        byte[] buffer = new byte[8192];
-        long total = 0;
-        int n;
-        while ((n = in.read(buffer)) != -1) {
-            total += n;
-            if (total > limit) {
+        // Read straight into the array that is kept: a declared length sizes it exactly (the container ends the
+        // stream there, so the usual body is one array, not two buffers and a copy); a stream that goes on past
+        // its declared length, or has none, grows it up to one byte past the limit.
+        byte[] body = new byte[(int) Math.min(limit + 1L, contentLength.orElse(UNDECLARED_BYTES))];
+        int count = 0;
+        while (true) {
+            if (count == body.length) {
+                int next = in.read();
+                if (next == -1) {
+                    return new Result.Read(body);
+                }
+                if (count + 1 > limit) {
+                    return new Result.Refused(TOO_LARGE);
+                }
+                body = Arrays.copyOf(body, (int) Math.min(limit + 1L, Math.max(2L * body.length, UNDECLARED_BYTES)));
+                body[count++] = (byte) next;
+                continue;
+            }
+            int n = in.read(body, count, body.length - count);
+            if (n == -1) {
+                return new Result.Read(Arrays.copyOf(body, count));
+            }
+            count += n;
+            if (count > limit) {
                 return new Result.Refused(TOO_LARGE);
             }
-            out.write(buffer, 0, n);
         }
-        return new Result.Read(out.toByteArray());
     }
 }

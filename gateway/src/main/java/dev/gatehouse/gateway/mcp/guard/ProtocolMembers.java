@@ -3,7 +3,9 @@ package dev.gatehouse.gateway.mcp.guard;
 import dev.gatehouse.facts.ArgumentKeys;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The JSON-RPC 2.0 and MCP member names read at the two protocol levels (the message object and its {@code params}),
@@ -21,6 +23,16 @@ public final class ProtocolMembers {
     private static final List<String> SKELETONS = skeletons();
 
     private ProtocolMembers() {
+    }
+
+    /** The fold of each name, worked out once: every request's message object and params are made of them. */
+    private static final Map<String, String> FOLDS = NAMES.stream()
+            .collect(Collectors.toUnmodifiableMap(name -> name, ArgumentKeys::fold));
+
+    /** {@link ArgumentKeys#fold} of a member name at a protocol level, the protocol's own names without folding them. */
+    public static String fold(String name) {
+        String known = FOLDS.get(name);
+        return known != null ? known : ArgumentKeys.fold(name);
     }
 
     /** A member name that reads as a protocol member name without being spelled exactly so. */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.util.JsonParserDelegate;
-import dev.gatehouse.facts.ArgumentKeys;
 import dev.gatehouse.gateway.Utf8;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -142,7 +141,7 @@ final class ShapeCheckingParser extends JsonParserDelegate {
             if (ProtocolMembers.isLookAlike(name)) {
                 throw new Refused("member name looks like a protocol member name");
             }
-            if (!frame.folds.add(ArgumentKeys.fold(name))) {
+            if (!frame.folds.add(ProtocolMembers.fold(name))) {
                 throw new Refused("duplicate member name");
             }
         }

@@ -57,4 +57,29 @@ class BoundedBodyTest {
         BoundedBody.Result result = BoundedBody.read(new ByteArrayInputStream(bytes), OptionalLong.empty(), 1024);
         assertArrayEquals(bytes, assertInstanceOf(BoundedBody.Result.Read.class, result).bytes());
     }
+
+    /**
+     * Whatever the declared length says of the bytes that come, the body read is the bytes that came (the container
+     * ends the stream at its declared length; a stream that does not is read as before, up to the limit), at every
+     * size around the first array's (8 KiB) and the limit.
+     */
+    @Test
+    void theBodyReadIsTheBytesThatCameWhateverWasDeclared() throws IOException {
+        int limit = 40_000;
+        for (int size : new int[] {0, 1, 100, 8191, 8192, 8193, 16_384, 16_385, 39_999, 40_000}) {
+            byte[] bytes = new byte[size];
+            for (int i = 0; i < size; i++) {
+                bytes[i] = (byte) ('a' + i % 26);
+            }
+            for (long declared : new long[] {-1, size, 0, size / 2, Math.min(size + 1, limit), limit}) {
+                OptionalLong length = declared < 0 ? OptionalLong.empty() : OptionalLong.of(declared);
+                BoundedBody.Result result = BoundedBody.read(new ByteArrayInputStream(bytes), length, limit);
+                assertArrayEquals(bytes, assertInstanceOf(BoundedBody.Result.Read.class, result).bytes(),
+                        size + " bytes declared as " + declared);
+            }
+            BoundedBody.Result over = BoundedBody.read(new ByteArrayInputStream(new byte[limit + 1 + size]),
+                    OptionalLong.of(size), limit);
+            assertEquals(413, assertInstanceOf(BoundedBody.Result.Refused.class, over).rejection().status());
+        }
+    }
 }

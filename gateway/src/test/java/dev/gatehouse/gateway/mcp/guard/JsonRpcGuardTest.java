@@ -265,6 +265,28 @@ class JsonRpcGuardTest {
         }
     }
 
+    /**
+     * The same bytes after a long run of text, at every offset around where the check's decoding window (1,024
+     * characters) fills up, so a sequence split between two windows is judged as a whole: ill-formed ones refused,
+     * well-formed ones (a surrogate pair among them) passed.
+     */
+    @Test
+    void bytesAreJudgedWholeWhereverTheDecodingWindowEnds() {
+        String head = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"wiki_read\","
+                + "\"arguments\":{\"path\":\"";
+        for (int pad = 1024 - head.length() - 8; pad <= 2048 - head.length() + 8; pad++) {
+            String before = head + "\u00e9".repeat(1) + "a".repeat(pad - 1);
+            for (String hex : new String[] {"C0AF", "EDA080", "F4908080", "E282", "80"}) {
+                assertInstanceOf(JsonRpcGuard.Result.Refused.class, guard.check(bytes(before, hex, "b.md\"}}}")),
+                        hex + " after " + pad);
+            }
+            for (String hex : new String[] {"C3A9", "E282AC", "F09F9880"}) {
+                assertInstanceOf(JsonRpcGuard.Result.Passed.class, guard.check(bytes(before, hex, "b.md\"}}}")),
+                        hex + " after " + pad);
+            }
+        }
+    }
+
     private static byte[] bytes(String before, String hex, String after) {
         byte[] head = before.getBytes(StandardCharsets.UTF_8);
         byte[] tail = after.getBytes(StandardCharsets.UTF_8);
