@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.gateway.policy.Entrypoint;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.WrittenInput;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.api.VisibleTools;
 import dev.gatehouse.gateway.quota.Admission;
@@ -61,9 +62,11 @@ public final class DecisionRecord {
     private final Admission admission;
     /** The tool of a call refused before its decision (its input was never built); null otherwise. */
     private final String refusedTool;
+    /** A call's input as the PEP wrote it for the PDP; null when not written (then it is written from input). */
+    private final WrittenInput written;
 
-    private DecisionRecord(Method method, DecisionInput input, Optional<String> provider, PolicyOutcome<?> outcome,
-            Admission admission) {
+    private DecisionRecord(Method method, DecisionInput input, Optional<WrittenInput> written,
+            Optional<String> provider, PolicyOutcome<?> outcome, Admission admission) {
         this.decisionId = UUID.randomUUID();
         this.timestamp = Instant.now();
         this.method = method;
@@ -74,6 +77,7 @@ public final class DecisionRecord {
         this.noticeAgentId = null;
         this.admission = Objects.requireNonNull(admission, "admission");
         this.refusedTool = null;
+        this.written = written.orElse(null);
     }
 
     private DecisionRecord(String tool, CallerFacts caller, Optional<String> provider, Admission.OverShare refusal) {
@@ -87,6 +91,7 @@ public final class DecisionRecord {
         this.noticeAgentId = null;
         this.admission = Objects.requireNonNull(refusal, "refusal");
         this.refusedTool = Objects.requireNonNull(tool, "tool");
+        this.written = null;
     }
 
     private DecisionRecord(ObjectNode noticeInput, String agentId, PolicyOutcome<Decision> outcome) {
@@ -100,6 +105,7 @@ public final class DecisionRecord {
         this.noticeAgentId = Objects.requireNonNull(agentId, "agentId");
         this.admission = new Admission.NotCharged();
         this.refusedTool = null;
+        this.written = null;
     }
 
     /**
@@ -131,7 +137,16 @@ public final class DecisionRecord {
      */
     public static DecisionRecord forCall(DecisionInput input, Optional<String> provider,
             PolicyOutcome<Decision> outcome, Admission admission) {
-        return new DecisionRecord(Method.TOOLS_CALL, input, provider, outcome, admission);
+        return forCall(input, Optional.empty(), provider, outcome, admission);
+    }
+
+    /**
+     * The same, of an input the PEP wrote once for the PDP ({@code written}, {@link WrittenInput#forCall} of
+     * {@code input}): the record carries that text, and the log redacts that tree, instead of writing them again.
+     */
+    public static DecisionRecord forCall(DecisionInput input, Optional<WrittenInput> written,
+            Optional<String> provider, PolicyOutcome<Decision> outcome, Admission admission) {
+        return new DecisionRecord(Method.TOOLS_CALL, input, written, provider, outcome, admission);
     }
 
     /**
@@ -162,7 +177,8 @@ public final class DecisionRecord {
     /** A tools/list answer for a caller whose session names its provider kind. */
     public static DecisionRecord forListing(DecisionInput input, Optional<String> provider,
             PolicyOutcome<VisibleTools> outcome) {
-        return new DecisionRecord(Method.TOOLS_LIST, input, provider, outcome, new Admission.NotCharged());
+        return new DecisionRecord(Method.TOOLS_LIST, input, Optional.empty(), provider, outcome,
+                new Admission.NotCharged());
     }
 
     /** The provider kind of the caller's session (thread callers), for the record's caller section only. */
@@ -187,6 +203,11 @@ public final class DecisionRecord {
     /** The decision input of an MCP call; null for a {@link Method#NOTICE} record (see {@link #noticeInput()}). */
     public DecisionInput input() {
         return input;
+    }
+
+    /** A call's input as the PEP wrote it for the PDP ({@link WrittenInput}); empty when it was not written. */
+    Optional<WrittenInput> written() {
+        return Optional.ofNullable(written);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.gatehouse.gateway.audit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.gatehouse.facts.CallerFacts;
 import dev.gatehouse.facts.DecisionInputMapper;
 import dev.gatehouse.gateway.policy.DecisionJson;
@@ -47,6 +48,9 @@ final class DecisionRecordJson {
     private DecisionRecordJson() {
     }
 
+    /** The pointer of the record's {@code input}. */
+    private static final String INPUT = "/input";
+
     /** Members a reduced line keeps, in this order: who asked what, and what was decided under which revision. */
     private static final List<String> REDUCED_KEEPS = List.of("decision_id", "timestamp", "path", "method", "tool",
             "caller", "allow", "reasons", "fault", "quota", "bundles", "metrics");
@@ -61,6 +65,10 @@ final class DecisionRecordJson {
     static RecordLine encode(DecisionRecord record, int maxValueBytes, int maxRecordBytes) {
         ObjectNode json = record.method() == DecisionRecord.Method.NOTICE ? notice(record) : call(record);
         RecordRedactor.Outcome outcome = RecordRedactor.redact(json, maxValueBytes);
+        if (json.has("input") && !outcome.changedUnder(INPUT)) {
+            // The input as the engine read it: its text, written once for the memo and the engine, not again here.
+            record.written().ifPresent(written -> json.putRawValue("input", new RawValue(written.text())));
+        }
         list(json, "masked", outcome.masked());
         list(json, "redacted", outcome.redacted());
         if (!outcome.redactedKeys().isEmpty()) {
@@ -133,7 +141,8 @@ final class DecisionRecordJson {
         record.provider().ifPresent(provider -> caller.put("provider", provider));
         json.set("caller", caller);
         json.set("input", record.method() == DecisionRecord.Method.TOOLS_CALL
-                ? DecisionInputMapper.forCall(record.input())
+                ? record.written().map(written -> written.json().deepCopy()) // redacted in place below
+                        .orElseGet(() -> DecisionInputMapper.forCall(record.input()))
                 : DecisionInputMapper.forListing(record.input()));
         PolicyOutcome<?> outcome = record.outcome();
         if (outcome instanceof PolicyOutcome.Failed<?> failed) {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Keeps what a caller controls from growing a record: masks credential-like arguments ({@link ArgumentMasker}) and
@@ -57,6 +58,13 @@ final class RecordRedactor {
      */
     record Outcome(List<String> masked, List<String> redacted, List<ObjectNode> redactedKeys,
             List<StoredValue> values) {
+
+        /** Whether anything at or under the JSON Pointer {@code pointer} was masked, replaced or renamed. */
+        boolean changedUnder(String pointer) {
+            return Stream.concat(Stream.concat(masked.stream(), redacted.stream()),
+                    redactedKeys.stream().map(key -> key.path("pointer").asText()))
+                    .anyMatch(changed -> changed.equals(pointer) || changed.startsWith(pointer + "/"));
+        }
     }
 
     private final int maxBytes;

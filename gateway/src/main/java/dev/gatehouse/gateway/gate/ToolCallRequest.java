@@ -4,6 +4,7 @@ import dev.gatehouse.facts.AccessRow;
 import dev.gatehouse.facts.ArgumentFacts;
 import dev.gatehouse.facts.ArgumentLimits;
 import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.WrittenInput;
 import dev.gatehouse.gateway.audit.DecisionRecord;
 import dev.gatehouse.gateway.context.ResolvedCaller;
 import dev.gatehouse.gateway.context.TrustedContext;
@@ -28,17 +29,20 @@ import org.slf4j.LoggerFactory;
  * contract"). A call is the one request the {@link GateStep#QUOTA} step charges.
  *
  * @param input     the decision input, with the facts {@link ArgumentFacts#of} derived from the arguments
+ * @param written   the input written once for the memo, the engine and the decision log; empty when it cannot be
+ *                  written (then the engine reports its fault, and the log that the record cannot be written)
  * @param tool      the tool as the deciding revision serves it; empty for a name it does not serve
  * @param arguments the arguments as received, which an allowed call's handler gets
  * @param caller    the PIP's answer for the call
  */
-record ToolCallRequest(DecisionInput input, Optional<ServedTool> tool, Object arguments, ResolvedCaller caller)
-        implements DecisionRequest<Decision, ToolCallRequest.Verdict> {
+record ToolCallRequest(DecisionInput input, Optional<WrittenInput> written, Optional<ServedTool> tool,
+        Object arguments, ResolvedCaller caller) implements DecisionRequest<Decision, ToolCallRequest.Verdict> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ToolCallRequest.class);
 
     ToolCallRequest {
         Objects.requireNonNull(input, "input");
+        Objects.requireNonNull(written, "written");
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(caller, "caller");
     }
@@ -63,7 +67,8 @@ record ToolCallRequest(DecisionInput input, Optional<ServedTool> tool, Object ar
 
     /**
      * The {@link GateStep#ARGUMENTS} step of a call: the facts of its arguments, derived once
-     * ({@link ArgumentFacts#of}: closed-schema violations, argument keys by meaning, Unicode categories, the envelope).
+     * ({@link ArgumentFacts#of}: closed-schema violations, argument keys by meaning, Unicode categories, the envelope),
+     * and the decision input they make, written ({@link WrittenInput}).
      *
      * @param name the name as received (an unknown one is decided by the policy: {@code unknown_tool})
      */
@@ -71,8 +76,8 @@ record ToolCallRequest(DecisionInput input, Optional<ServedTool> tool, Object ar
             ArgumentLimits limits) {
         ArgumentFacts facts = ArgumentFacts.of(tool.map(ServedTool::schema), tool.map(ServedTool::row), arguments,
                 limits, caller.facts().subtreeIds());
-        return new ToolCallRequest(new DecisionInput(name, facts, caller.facts(), caller.targets()), tool, arguments,
-                caller);
+        DecisionInput input = new DecisionInput(name, facts, caller.facts(), caller.targets());
+        return new ToolCallRequest(input, WrittenInput.forCall(input), tool, arguments, caller);
     }
 
     /** The thread ids a call names, for the facts step: none for a name the revision does not serve. */
@@ -87,7 +92,7 @@ record ToolCallRequest(DecisionInput input, Optional<ServedTool> tool, Object ar
 
     @Override
     public PolicyOutcome<Decision> evaluate(ServedPolicy policy) {
-        return policy.decide(input);
+        return written.map(json -> policy.decide(input, json)).orElseGet(() -> policy.decide(input));
     }
 
     @Override
@@ -102,7 +107,7 @@ record ToolCallRequest(DecisionInput input, Optional<ServedTool> tool, Object ar
 
     @Override
     public DecisionRecord record(PolicyOutcome<Decision> outcome, Admission admission) {
-        return DecisionRecord.forCall(input, caller.context().provider(), outcome, admission);
+        return DecisionRecord.forCall(input, written, caller.context().provider(), outcome, admission);
     }
 
     @Override

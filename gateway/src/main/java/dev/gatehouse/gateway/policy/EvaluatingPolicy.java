@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.WrittenInput;
 import dev.gatehouse.facts.DecisionInputMapper;
 import dev.gatehouse.facts.NoticeInput;
 import dev.gatehouse.gateway.policy.api.Decision;
@@ -69,6 +70,11 @@ public abstract class EvaluatingPolicy implements ServedPolicy, PolicyEvaluator 
     public final PolicyOutcome<Decision> decide(DecisionInput input) {
         long start = System.nanoTime();
         return marshalled(() -> DecisionInputMapper.forCall(input), json -> decide(json, start));
+    }
+
+    @Override
+    public final PolicyOutcome<Decision> decide(DecisionInput input, WrittenInput written) {
+        return decide(written.json(), written.text(), System.nanoTime());
     }
 
     @Override

@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.facts.DecisionInputMapper;
 import dev.gatehouse.facts.PolicyJson;
+import dev.gatehouse.facts.WrittenInput;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
 import dev.gatehouse.gateway.policy.api.PolicyDecisionPoint;
@@ -39,8 +40,9 @@ import java.util.function.Supplier;
  * {@link MemoConfiguration#getMaxEntries()} entries per revision (Caffeine's size-based eviction).
  *
  * <p>A hit returns the memoised value with {@code evalMicros} set to the time of the hit itself (marshalling and
- * lookup). Counters {@value #COUNTER} with tags {@code entrypoint} ({@code decision}, {@code visible_tools}) and
- * {@code outcome} ({@code hit}, {@code miss}, {@code skipped} for an input too long to keep).
+ * lookup; only the lookup for a call whose input the PEP wrote already, {@link WrittenInput}). Counters
+ * {@value #COUNTER} with tags {@code entrypoint} ({@code decision}, {@code visible_tools}) and {@code outcome}
+ * ({@code hit}, {@code miss}, {@code skipped} for an input too long to keep).
  */
 public final class MemoizingPdp implements PolicyDecisionPoint {
 
@@ -126,6 +128,12 @@ public final class MemoizingPdp implements PolicyDecisionPoint {
         }
 
         @Override
+        public PolicyOutcome<Decision> decide(DecisionInput input, WrittenInput written) {
+            return known(written.json(), written.text(), System.nanoTime(), decisions, MemoizingPdp.this.decisions,
+                    revision::decide, Decision::withEvalMicros);
+        }
+
+        @Override
         public PolicyOutcome<VisibleTools> visibleTools(DecisionInput input) {
             return answer(input, listings, MemoizingPdp.this.listings, DecisionInputMapper::forListing,
                     revision::visibleTools, revision::visibleTools, VisibleTools::withEvalMicros);
@@ -144,6 +152,12 @@ public final class MemoizingPdp implements PolicyDecisionPoint {
                 counters.skipped.increment();
                 return typed.apply(input);
             }
+            return known(json, text, start, memo, counters, evaluate, timed);
+        }
+
+        /** The memoised answer to input written as {@code text}, or the engine's, kept when complete. */
+        private <T> PolicyOutcome<T> known(ObjectNode json, String text, long start, Cache<String, T> memo,
+                Counters counters, Evaluation<T> evaluate, BiFunction<T, Long, T> timed) {
             if (text.length() > configuration.getMaxInputChars()) {
                 counters.skipped.increment();
                 return evaluate.apply(json, text, start);

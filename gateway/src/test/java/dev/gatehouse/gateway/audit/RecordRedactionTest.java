@@ -21,6 +21,7 @@ import dev.gatehouse.facts.OmittedArgument;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.facts.ThreadShell;
+import dev.gatehouse.facts.WrittenInput;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -133,6 +134,64 @@ class RecordRedactionTest {
                 Integer.MAX_VALUE).line());
         assertFalse(whole.has("redacted") || whole.has("redactedKeys") || whole.has("reduced"));
         return whole;
+    }
+
+    /**
+     * A call's record made from the input the PEP wrote once for the PDP ({@link WrittenInput}) is byte for byte the
+     * record made from the input alone, with the same values kept, wherever a value is long or short, in reduced
+     * lines, and with a masked argument (only its id and time differ).
+     */
+    @Test
+    void aRecordOfTheWrittenInputIsTheRecordOfTheInput() throws Exception {
+        List<String> values = new ArrayList<>(LONG);
+        values.add("a-short");
+        Map<String, Function<String, DecisionRecord>> places = new LinkedHashMap<>(places());
+        places.put("masked argument", v -> call(Map.of("path", "page.md", "apiToken", v)));
+        places.put("masked nested argument", v -> call(Map.of("path", "page.md", "a", Map.of("password", v))));
+        int compared = 0;
+        for (Map.Entry<String, Function<String, DecisionRecord>> place : places.entrySet()) {
+            for (String value : values) {
+                if (value.equals("a-short") && place.getKey().startsWith("digest-like")) {
+                    continue; // the place names the digest of a long value
+                }
+                DecisionRecord plain = place.getValue().apply(value);
+                if (plain.method() != DecisionRecord.Method.TOOLS_CALL || plain.refusedTool().isPresent()) {
+                    continue;
+                }
+                DecisionRecord written = DecisionRecord.forCall(plain.input(), WrittenInput.forCall(plain.input()),
+                        Optional.empty(), (PolicyOutcome<Decision>) plain.outcome(), plain.admission());
+                // Whole, and reduced with every reason message a stand-in: no line is near either bound, so
+                // ids and times of other lengths cannot tip one record over it and not the other.
+                for (int maxRecord : new int[] {RECORD, 1}) {
+                    String where = place.getKey() + ", " + value.length() + " chars, lines up to " + maxRecord;
+                    assertEquals(whole(plain, plain, maxRecord), whole(written, plain, maxRecord), where);
+                    compared++;
+                }
+            }
+        }
+        assertTrue(compared > 100, "compared " + compared);
+    }
+
+    /**
+     * The text of {@code record}'s line, its id and time replaced by {@code as}'s, and of every value it keeps (the
+     * whole record of a reduced line so replaced too; a reduced line's length and SHA-256 of it left out, as they
+     * count the id and time), sorted: what must not depend on how the input was written.
+     */
+    private static List<String> whole(DecisionRecord record, DecisionRecord as, int maxRecord) throws Exception {
+        RecordLine line = DecisionRecordJson.encode(record, BOUND, maxRecord);
+        List<String> texts = new ArrayList<>();
+        texts.add(new String(line.line(), StandardCharsets.UTF_8));
+        for (JsonNode value : values(line).values()) {
+            texts.add(PolicyJson.write(value));
+        }
+        List<String> same = new ArrayList<>();
+        for (String text : texts) {
+            same.add(text.replace(record.decisionId().toString(), as.decisionId().toString())
+                    .replace(record.timestamp().toString(), as.timestamp().toString())
+                    .replaceAll("\"reduced\":\\{\"length\":\\d+,\"sha256\":\"[0-9a-f]{64}\"", "\"reduced\":{"));
+        }
+        same.sort(null);
+        return same;
     }
 
     @Test

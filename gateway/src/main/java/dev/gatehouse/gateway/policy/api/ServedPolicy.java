@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.policy.api;
 
 import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.WrittenInput;
 import dev.gatehouse.facts.NoticeInput;
 import java.time.Instant;
 import java.util.List;
@@ -36,6 +37,15 @@ public interface ServedPolicy {
      * @return the decision, or the fault that kept the engine from deciding
      */
     PolicyOutcome<Decision> decide(DecisionInput input);
+
+    /**
+     * {@link #decide(DecisionInput)} of an input the PEP has written already ({@code written}: its
+     * {@link dev.gatehouse.facts.DecisionInputMapper#forCall} tree and text), so it is not written again here; the
+     * decision log records the same text.
+     */
+    default PolicyOutcome<Decision> decide(DecisionInput input, WrittenInput written) {
+        return decide(input);
+    }
 
     /**
      * Evaluates {@code data.gatehouse.authz.visible_tools} for tools/list on this revision: the names this caller
