@@ -163,6 +163,9 @@ class DecisionLogHandoffTest {
                 Map.of()), deny("schema")));
         records.put("long argument name", DecisionRecord.forCall(new DecisionInput(Optional.of("wiki_write"),
                 Optional.of(Map.of("k".repeat(300), "v")), List.of(), THREAD, Map.of()), deny("schema")));
+        ObjectNode longName = notice("x");
+        ((ObjectNode) longName.get("notice")).putObject("meta").put("m".repeat(300), "short");
+        records.put("long member name only (redactedKeys)", DecisionRecord.forNotice(longName, "a1", allow()));
         records.put("letters outside the BMP", DecisionRecord.forCall(call("wiki_\uD83D\uDE00read",
                 outside("\uD83D\uDE00\u00e9")), allow()));
         records.put("reduced", AuditFixtures.record(6000));
@@ -229,6 +232,8 @@ class DecisionLogHandoffTest {
                 assertTrue(read.isPresent(), kind);
                 if (onlyTheLineTells().containsKey(kind)) {
                     assertNull(record.record().listing(), kind + ": the line is read");
+                    assertTrue(read.get().tool().orElseThrow().contains("?")
+                            || read.get().reasons().get(0).contains("?"), kind + ": written as ?");
                 } else {
                     assertNotNull(record.record().listing(), kind);
                     assertEquals(read.get(), record.record().listing(), kind);
