@@ -34,7 +34,7 @@ final class Handoff {
     private final int maxRecords;
     private final long maxBytes;
     private final ConcurrentLinkedQueue<Piece> pieces = new ConcurrentLinkedQueue<>();
-    /** Records and bytes in {@link #pieces}; raised by the writer before it adds, lowered by the sink after it removes. */
+    /** Records and bytes in {@link #pieces}: raised by the writer before it adds, lowered by the sink once removed. */
     private final AtomicInteger records = new AtomicInteger();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
