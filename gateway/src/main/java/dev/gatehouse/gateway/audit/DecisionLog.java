@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -76,9 +77,11 @@ import org.slf4j.LoggerFactory;
  * <p>The constructor never throws on I/O: when the file cannot be opened the gateway starts, denies every call, and
  * each batch tries to open it again. {@link #close} (at shutdown) writes everything queued before it returns.
  *
- * <p>Each {@link DecisionLogSink} bean (e.g. the shipper to an OPA-compatible decision-log service) is told, on the
- * writer thread, how far the live file holds whole written records and when it was rotated; a sink never blocks
- * and its failures never reach a call.
+ * <p>Each {@link DecisionLogSink} bean (e.g. the shipper to an OPA-compatible decision-log service, the decision
+ * index's feed) is told, on the writer thread, which records each write appended (their lines as written and what
+ * the decision index lists of each, read from the tree the line was written from, so the feed need not read the
+ * file back), how far the live file holds whole written records, and when it was rotated; a sink never blocks and
+ * its failures never reach a call.
  */
 @Singleton
 public class DecisionLog {
@@ -335,7 +338,7 @@ public class DecisionLog {
                     }
                     if (line.length > buffer.capacity()) { // one oversized line goes alone
                         add(fresh, entries);
-                        append(ByteBuffer.wrap(line), batch.get(i));
+                        append(ByteBuffer.wrap(line), batch.subList(i, i + 1));
                         complete(batch, i, i + 1);
                         from = i + 1;
                         continue;
@@ -393,25 +396,50 @@ public class DecisionLog {
         }
         buffer.flip();
         try {
-            append(buffer, batch.get(from));
+            append(buffer, batch.subList(from, to));
         } finally {
             buffer.clear();
         }
         complete(batch, from, to);
     }
 
-    /** Appends the gathered values and {@code lines}, whose first record is {@code first}, and tells the sinks. */
-    private void append(ByteBuffer lines, Pending first) throws IOException {
+    /**
+     * Appends the gathered values and {@code lines}, the lines of {@code piece}'s records, and tells the sinks what it
+     * appended and how far the live file is written.
+     */
+    private void append(ByteBuffer lines, List<Pending> piece) throws IOException {
+        String firstLineId = piece.get(0).decisionId;
+        int bytes = lines.remaining();
         try {
             if (log.empty()) { // before a fresh file's first line, so no sink reads it as whole before it is
-                tell(first.decisionId, 0);
+                tell(firstLineId, 0);
             }
-            log.write(ByteBuffer.wrap(values.toByteArray()), valueKeys, lines, first.decisionId);
+            log.write(ByteBuffer.wrap(values.toByteArray()), valueKeys, lines, firstLineId);
         } finally {
             values.reset();
             valueKeys.clear();
         }
+        tellAppended(log.size() - bytes, piece);
         tellWritten();
+    }
+
+    private void tellAppended(long from, List<Pending> piece) {
+        if (sinks.isEmpty()) {
+            return;
+        }
+        List<DecisionLogSink.Appended> records = new ArrayList<>(piece.size());
+        for (Pending pending : piece) {
+            records.add(new DecisionLogSink.Appended(pending.line.line(), pending.line.listing()));
+        }
+        List<DecisionLogSink.Appended> appended = Collections.unmodifiableList(records);
+        for (DecisionLogSink sink : sinks) {
+            try {
+                sink.appended(log.firstId(), from, appended);
+            } catch (RuntimeException e) {
+                LOG.warn("decision log sink {} failed on appended records: {}", sink.getClass().getSimpleName(),
+                        e.toString());
+            }
+        }
     }
 
     /** Rotates the live file, tells the sinks and applies the retention rules. */

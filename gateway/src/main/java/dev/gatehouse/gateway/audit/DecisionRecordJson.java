@@ -8,6 +8,7 @@ import dev.gatehouse.facts.CallerFacts;
 import dev.gatehouse.facts.DecisionInputMapper;
 import dev.gatehouse.gateway.policy.DecisionJson;
 import dev.gatehouse.facts.PolicyJson;
+import dev.gatehouse.gateway.decisions.DecisionRecords;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
@@ -56,8 +57,8 @@ final class DecisionRecordJson {
             "caller", "allow", "reasons", "fault", "quota", "bundles", "metrics");
 
     /**
-     * One record as written: its line, at most {@code maxRecordBytes} long (with the newline), and the values its
-     * stand-ins replaced.
+     * One record as written: its line, at most {@code maxRecordBytes} long (with the newline), the values its
+     * stand-ins replaced, and what the decision index lists of it, read from the tree the line was written from.
      *
      * @param maxValueBytes  the longest string or member name kept in a record, in UTF-8 bytes
      * @param maxRecordBytes the longest line written whole, in UTF-8 bytes
@@ -77,9 +78,14 @@ final class DecisionRecordJson {
         String text = PolicyJson.write(json);
         byte[] line = (text + "\n").getBytes(StandardCharsets.UTF_8);
         if (line.length <= maxRecordBytes) {
-            return new RecordLine(line, outcome.values());
+            return new RecordLine(line, outcome.values(), listing(json, record));
         }
-        return reduce(json, text, line.length - 1, outcome.values(), maxRecordBytes);
+        return reduce(json, text, line.length - 1, outcome.values(), maxRecordBytes, record);
+    }
+
+    /** What the decision index lists of the line written from {@code json}; null when only the line can tell. */
+    private static DecisionRecords.Listing listing(ObjectNode json, DecisionRecord record) {
+        return DecisionRecords.listing(json, record.decisionId(), record.timestamp()).orElse(null);
     }
 
     /**
@@ -90,7 +96,7 @@ final class DecisionRecordJson {
      * value bound.
      */
     private static RecordLine reduce(ObjectNode whole, String text, int length, List<StoredValue> values,
-            int maxRecordBytes) {
+            int maxRecordBytes, DecisionRecord of) {
         List<StoredValue> kept = new ArrayList<>(values);
         StoredValue record = StoredValue.ofJson(text, whole);
         kept.add(record);
@@ -114,7 +120,7 @@ final class DecisionRecordJson {
             }
             line = (PolicyJson.write(reduced) + "\n").getBytes(StandardCharsets.UTF_8);
         }
-        return new RecordLine(line, kept);
+        return new RecordLine(line, kept, listing(reduced, of));
     }
 
     private static void list(ObjectNode json, String member, List<String> pointers) {

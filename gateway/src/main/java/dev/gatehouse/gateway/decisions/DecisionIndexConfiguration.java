@@ -6,8 +6,9 @@ import java.time.Duration;
 
 /**
  * {@code gatehouse.decision-index}: the search index of decisions in the shared PostgreSQL ({@link DecisionIndex}),
- * fed from the decision log's files off the request path (audit.shipping.IndexFeed). Every setter rejects a value
- * that makes no sense with {@link IllegalArgumentException}, so a bad configuration fails at start-up.
+ * fed off the request path from what the decision log's writer hands it, or from the log's files
+ * (audit.shipping.IndexFeed). Every setter rejects a value that makes no sense with {@link IllegalArgumentException},
+ * so a bad configuration fails at start-up.
  */
 @ConfigurationProperties(DecisionIndexConfiguration.PREFIX)
 public class DecisionIndexConfiguration {
@@ -22,6 +23,8 @@ public class DecisionIndexConfiguration {
     private int batchMaxRecords = 500;
     private Duration batchDelay = Duration.ofMillis(500);
     private int maxValuesBytes = 256 * 1024;
+    private int handoffMaxRecords = 4096;
+    private long handoffMaxBytes = 8L * 1024 * 1024;
     private Duration sweepInterval = Duration.ofMinutes(1);
     private Duration minBackoff = Duration.ofSeconds(1);
     private Duration maxBackoff = Duration.ofSeconds(60);
@@ -116,6 +119,32 @@ public class DecisionIndexConfiguration {
 
     public void setMaxValuesBytes(int maxValuesBytes) {
         this.maxValuesBytes = SettingChecks.positive(PREFIX + ".max-values-bytes", maxValuesBytes);
+    }
+
+    /**
+     * {@code handoff-max-records}: the decision log's writer hands the feed each record it writes (its line and what
+     * the index lists of it), so the feed need not read the file back; at most this many wait for the feed. Beyond
+     * it, or beyond {@code handoff-max-bytes}, a write's records are not kept and the feed reads them from the file
+     * (a backlog after the store was down, a burst faster than the index takes it). Default 4,096.
+     */
+    public int getHandoffMaxRecords() {
+        return handoffMaxRecords;
+    }
+
+    public void setHandoffMaxRecords(int handoffMaxRecords) {
+        this.handoffMaxRecords = SettingChecks.positive(PREFIX + ".handoff-max-records", handoffMaxRecords);
+    }
+
+    /**
+     * {@code handoff-max-bytes}: the lines of the records handed to the feed and waiting for it, in bytes, at most
+     * (see {@code handoff-max-records}). Default 8 MiB.
+     */
+    public long getHandoffMaxBytes() {
+        return handoffMaxBytes;
+    }
+
+    public void setHandoffMaxBytes(long handoffMaxBytes) {
+        this.handoffMaxBytes = SettingChecks.positive(PREFIX + ".handoff-max-bytes", handoffMaxBytes);
     }
 
     /** {@code sweep-interval}: how often this replica deletes what is past retention or max-records. Default 1 min. */

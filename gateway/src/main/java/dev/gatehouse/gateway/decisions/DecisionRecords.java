@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.decisions;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.facts.PolicyJson;
 import java.io.IOException;
 import java.time.Instant;
@@ -16,7 +17,9 @@ import java.util.function.Predicate;
  * Reads what the index lists of a decision-log record (schemas/decision-log-record.json) straight from its line, with
  * a streaming parser: only the members the index lists are read, everything else ({@code input}, {@code result},
  * {@code obligations}, ...) is skipped without building a tree. The line is still parsed as the log's readers parse
- * it ({@link PolicyJson#MAPPER}'s parser: a duplicate member name anywhere makes the line no record).
+ * it ({@link PolicyJson#MAPPER}'s parser: a duplicate member name anywhere makes the line no record). The decision
+ * log's writer lists a record it writes from the tree it wrote it from ({@link #listing(JsonNode, UUID, Instant)}),
+ * with the same result, so the index feed need not read the line again.
  */
 public final class DecisionRecords {
 
@@ -28,6 +31,32 @@ public final class DecisionRecords {
      *                 for values kept in the values file beside its log file
      */
     public record Listed(DecisionSummary summary, boolean standIns) {
+    }
+
+    /**
+     * What the index lists of one record before its outcome is decided: the outcome needs the serving revision's
+     * reason catalogue, which the feed knows when it indexes the record ({@link #listed}).
+     *
+     * @param reasons  the reason codes, the quota step's code last when the policy's reasons do not name it
+     * @param allow    the record's {@code allow}
+     * @param fault    whether the record has {@code fault} (the PDP could not decide)
+     * @param stopped  the outcome of the quota step when it stopped the call ({@code quota.outcome})
+     * @param standIns whether the record has {@code reduced}, {@code redacted} or {@code redactedKeys}
+     */
+    public record Listing(UUID decisionId, Instant decidedAt, String method, Optional<String> tool, String callerKind,
+            String agentId, Optional<String> threadId, List<String> reasons, boolean allow, boolean fault,
+            Optional<Outcome> stopped, Optional<String> revision, Optional<String> keyId, boolean standIns) {
+
+        public Listing {
+            reasons = List.copyOf(reasons);
+        }
+
+        /** The summary on {@code replica}, its outcome decided with {@code retryable} ({@link #outcome}). */
+        public Listed listed(String replica, Predicate<String> retryable) {
+            Outcome outcome = outcome(fault, stopped, allow, reasons, retryable);
+            return new Listed(new DecisionSummary(decisionId, decidedAt, replica, method, tool, callerKind, agentId,
+                    threadId, outcome, reasons, revision, keyId), standIns);
+        }
     }
 
     private DecisionRecords() {
@@ -43,16 +72,19 @@ public final class DecisionRecords {
      * @return empty when the line is not a record (not one JSON object, or no decision id, time or caller)
      */
     public static Optional<Listed> summary(byte[] line, String replica, Predicate<String> retryable) {
+        return listing(line).map(listing -> listing.listed(replica, retryable));
+    }
+
+    /** What {@link #summary} lists of {@code line}, before the outcome; empty when the line is not a record. */
+    public static Optional<Listing> listing(byte[] line) {
         try (JsonParser parser = PolicyJson.MAPPER.createParser(line)) {
-            return parser.nextToken() == JsonToken.START_OBJECT ? summary(parser, replica, retryable)
-                    : Optional.empty();
+            return parser.nextToken() == JsonToken.START_OBJECT ? listing(parser) : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
         }
     }
 
-    private static Optional<Listed> summary(JsonParser parser, String replica, Predicate<String> retryable)
-            throws IOException {
+    private static Optional<Listing> listing(JsonParser parser) throws IOException {
         String id = "";
         String timestamp = "";
         String method = "";
@@ -106,9 +138,115 @@ public final class DecisionRecords {
         if (!quotaCode.isEmpty() && !codes.contains(quotaCode)) {
             codes.add(quotaCode);
         }
-        Outcome outcome = outcome(fault, quota.outcome.flatMap(Outcome::ofWire), allow, codes, retryable);
-        return Optional.of(new Listed(new DecisionSummary(decisionId, at, replica, method, tool, caller.kind,
-                caller.agentId.orElse(""), caller.threadId, outcome, codes, revision, keyId), standIns));
+        return Optional.of(new Listing(decisionId, at, method, tool, caller.kind, caller.agentId.orElse(""),
+                caller.threadId, codes, allow, fault, quota.outcome.flatMap(Outcome::ofWire), revision, keyId,
+                standIns));
+    }
+
+    /**
+     * What {@link #listing(byte[])} lists of the line written from {@code record} (its compact JSON, UTF-8), read from
+     * the tree itself, without writing or parsing the line: the members are read as {@link #summary} reads them from
+     * the line. A tree holds what its line holds, except that a string with an unpaired surrogate is written as
+     * {@code ?} and a number or a boolean where the schema has a string is read as the line spells it; so when a
+     * listed value is one of those, or the tree is no record, the answer is empty and the caller reads the line
+     * instead.
+     *
+     * @param record     a record as DecisionRecordJson writes it; its {@code decision_id} and {@code timestamp}
+     *                   strings are {@code decisionId}'s and {@code decidedAt}'s {@code toString}, which read back as
+     *                   the same values (so neither is parsed again)
+     * @param decisionId the record's decision id
+     * @param decidedAt  the record's time
+     */
+    public static Optional<Listing> listing(JsonNode record, UUID decisionId, Instant decidedAt) {
+        JsonNode caller = record.path("caller");
+        if (!record.path("decision_id").isTextual() || !record.path("timestamp").isTextual() || !caller.isObject()) {
+            return Optional.empty();
+        }
+        Optional<String> method = scalar(record.get("method"));
+        Optional<String> kind = scalar(caller.get("kind"));
+        Optional<Optional<String>> tool = text(record.get("tool"));
+        Optional<Optional<String>> agentId = text(caller.get("logicalAgentId"));
+        Optional<Optional<String>> threadId = text(caller.get("threadId"));
+        JsonNode gatehouse = record.path("bundles").path("gatehouse");
+        Optional<Optional<String>> revision = gatehouse.isObject() ? text(gatehouse.get("revision"))
+                : Optional.of(Optional.empty());
+        Optional<Optional<String>> keyId = gatehouse.isObject() ? text(gatehouse.get("keyid"))
+                : Optional.of(Optional.empty());
+        JsonNode quota = record.path("quota");
+        Optional<Optional<String>> quotaOutcome = quota.isObject() ? text(quota.get("outcome"))
+                : Optional.of(Optional.empty());
+        Optional<Optional<String>> quotaCode = quota.isObject() ? text(quota.get("code"))
+                : Optional.of(Optional.empty());
+        Optional<List<String>> codes = codes(record.get("reasons"));
+        JsonNode allow = record.get("allow");
+        if (method.isEmpty() || kind.isEmpty() || kind.get().isEmpty() || tool.isEmpty() || agentId.isEmpty()
+                || threadId.isEmpty() || revision.isEmpty() || keyId.isEmpty() || quotaOutcome.isEmpty()
+                || quotaCode.isEmpty() || codes.isEmpty() || (allow != null && !allow.isBoolean())) {
+            return Optional.empty();
+        }
+        List<String> reasons = codes.get();
+        String code = quotaCode.get().orElse("");
+        if (!code.isEmpty() && !reasons.contains(code)) {
+            reasons.add(code);
+        }
+        return Optional.of(new Listing(decisionId, decidedAt, method.get(), tool.get(), kind.get(),
+                agentId.get().orElse(""), threadId.get(), reasons, allow != null && allow.booleanValue(),
+                record.has("fault"), quotaOutcome.get().flatMap(Outcome::ofWire), revision.get(), keyId.get(),
+                record.has("reduced") || record.has("redacted") || record.has("redactedKeys")));
+    }
+
+    /** As {@link #scalar(JsonParser)} reads it; empty when only the line can tell (a number or a boolean). */
+    private static Optional<String> scalar(JsonNode node) {
+        if (node == null || node.isNull() || node.isContainerNode()) {
+            return Optional.of("");
+        }
+        return node.isTextual() ? written(node.textValue()) : Optional.empty();
+    }
+
+    /** As {@link #text(JsonParser)} reads it; empty when only the line can tell. */
+    private static Optional<Optional<String>> text(JsonNode node) {
+        if (node != null && node.isTextual()) {
+            return written(node.textValue()).map(Optional::of);
+        }
+        if (node == null || !node.isObject()) {
+            return Optional.of(Optional.empty());
+        }
+        JsonNode sha256 = node.get("sha256");
+        return sha256 != null && sha256.isTextual() ? written("sha256:" + sha256.textValue()).map(Optional::of)
+                : Optional.of(Optional.empty());
+    }
+
+    /** As {@link #codes(JsonParser)} reads them (a fresh list); empty when only the line can tell. */
+    private static Optional<List<String>> codes(JsonNode reasons) {
+        List<String> codes = new ArrayList<>();
+        if (reasons == null || !reasons.isContainerNode()) {
+            return Optional.of(codes);
+        }
+        for (JsonNode reason : reasons) {
+            Optional<Optional<String>> code = reason.isObject() ? text(reason.get("code"))
+                    : Optional.of(Optional.empty());
+            if (code.isEmpty()) {
+                return Optional.empty();
+            }
+            codes.add(code.get().orElse(""));
+        }
+        return Optional.of(codes);
+    }
+
+    /** {@code text} when its line reads it back the same: empty when it has an unpaired surrogate. */
+    private static Optional<String> written(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!Character.isSurrogate(c)) {
+                continue;
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(text);
     }
 
     /**

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatehouse.facts.PolicyJson;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -136,5 +138,55 @@ class DecisionRecordsTest {
                 record(caller + ",\"allow\":false,\"allow\":true"))) {
             assertEquals(Optional.empty(), read(line), line);
         }
+    }
+
+    /**
+     * The listing read from a record's tree is the one read from its line, or none (then the line is read): also for
+     * trees the decision log never writes, with a number, a boolean or null where the schema has a string, an
+     * {@code allow} that is no boolean, reasons as an object, a bundle that is no object, and no record at all.
+     */
+    @Test
+    void aTreeListsWhatItsLineListsOrLeavesItToTheLine() throws Exception {
+        String caller = "\"caller\":{\"kind\":\"thread\",\"logicalAgentId\":\"a1\",\"threadId\":\"t1\"}";
+        String standIn = "{\"length\":5000,\"sha256\":\"" + DIGEST + "\"}";
+        List<String> lines = List.of(
+                record("\"method\":\"tools/call\",\"tool\":\"wiki_read\"," + caller + ",\"allow\":true,\"reasons\":[],"
+                        + "\"bundles\":{\"gatehouse\":{\"revision\":\"rev-7\",\"keyid\":\"default\"}}"),
+                record("\"method\":\"tools/call\",\"tool\":" + standIn + ",\"caller\":{\"kind\":\"outside_agent\","
+                        + "\"logicalAgentId\":" + standIn + "},\"redacted\":[\"/tool\"],\"allow\":false,"
+                        + "\"reasons\":[{\"code\":\"schema\"},{\"code\":" + standIn + "},\"odd\",{\"message\":\"m\"}]"),
+                record("\"method\":\"tools/call\"," + caller + ",\"allow\":true,\"reasons\":[],\"quota\":{\"outcome\":"
+                        + "\"rate_limited\",\"code\":\"rate_limited\"}"),
+                record("\"method\":\"tools/call\"," + caller + ",\"allow\":false,\"reasons\":[{\"code\":"
+                        + "\"policy_unavailable\"}],\"fault\":null"),
+                record("\"method\":\"notice\",\"caller\":{\"kind\":\"project_notice\",\"logicalAgentId\":\"a1\"},"
+                        + "\"reduced\":{\"sha256\":\"" + DIGEST + "\"}"),
+                record("\"method\":7," + caller),
+                record("\"method\":true," + caller),
+                record("\"method\":null,\"tool\":12," + caller),
+                record("\"method\":\"tools/call\",\"caller\":{\"kind\":1.50,\"logicalAgentId\":\"a1\"}"),
+                record("\"method\":\"tools/call\",\"caller\":{\"kind\":\"thread\",\"logicalAgentId\":[\"a1\"]}"),
+                record("\"method\":\"tools/call\"," + caller + ",\"allow\":\"true\""),
+                record("\"method\":\"tools/call\"," + caller + ",\"allow\":1"),
+                record("\"method\":\"tools/call\"," + caller + ",\"allow\":null"),
+                record("\"method\":\"tools/call\"," + caller + ",\"reasons\":{\"a\":{\"code\":\"schema\"},\"b\":2}"),
+                record("\"method\":\"tools/call\"," + caller + ",\"reasons\":\"schema\""),
+                record("\"method\":\"tools/call\"," + caller + ",\"bundles\":[{\"gatehouse\":{\"revision\":\"r\"}}]"),
+                record("\"method\":\"tools/call\"," + caller + ",\"bundles\":{\"gatehouse\":{\"revision\":3}}"),
+                record("\"method\":\"tools/call\"," + caller + ",\"quota\":{\"outcome\":\"unavailable\",\"code\":5}"),
+                record("\"caller\":\"a1\""),
+                record("\"caller\":{\"kind\":\"\",\"logicalAgentId\":\"a1\"}"));
+        int listed = 0;
+        for (String line : lines) {
+            JsonNode tree = PolicyJson.MAPPER.readTree(line);
+            Optional<DecisionRecords.Listing> fromLine = DecisionRecords.listing(line.getBytes(StandardCharsets.UTF_8));
+            Optional<DecisionRecords.Listing> fromTree = DecisionRecords.listing(tree, UUID.fromString(ID),
+                    Instant.parse("2026-12-02T14:18:49.048264901Z"));
+            if (fromTree.isPresent()) {
+                assertEquals(fromLine, fromTree, line);
+                listed++;
+            }
+        }
+        assertEquals(12, listed, "all but a number or boolean where a string or boolean belongs, and no record");
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.gateway.audit.DecisionLogConfiguration;
 import dev.gatehouse.gateway.audit.DecisionLogSink;
+import dev.gatehouse.gateway.audit.DecisionLogSink.Appended;
 import dev.gatehouse.gateway.audit.LogFiles;
 import dev.gatehouse.gateway.decisions.DecisionIndex;
 import dev.gatehouse.gateway.decisions.DecisionIndexConfiguration;
@@ -35,24 +36,39 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Feeds this replica's decisions into the shared {@link DecisionIndex}, read from the decision log's own files as the
- * shipper reads them ({@link LogTail}: never past what the writer reported written): from a cursor
- * ({@link ShipCursor}, kept in {@code <stem>.indexed.json} beside the log) through the rotated files in order into the
- * live one, up to {@code batch-max-records} records per statement (a batch of the live file waits at most
- * {@code batch-delay} to fill), each with the values its stand-ins name from the file's values file (up to
- * {@code max-values-bytes}). The cursor moves past a batch once the index took it.
+ * Feeds this replica's decisions into the shared {@link DecisionIndex} from a cursor ({@link ShipCursor}, kept in
+ * {@code <stem>.indexed.json} beside the log: a log file by its first record, and a byte offset in it), never past
+ * what the writer reported written, through the rotated files in order into the live one, up to
+ * {@code batch-max-records} records per statement (a batch of the live file waits at most {@code batch-delay} to
+ * fill), each with the values its stand-ins name from the file's values file (up to {@code max-values-bytes}). The
+ * cursor moves past a batch once the index took it.
  *
- * <p><b>Off the request path.</b> The writer only tells this sink how far the live file holds whole records; all the
- * reading, parsing and writing happens on this feed's one thread. When the index cannot be written (the store is down
- * or refuses), the cursor stays, the feed waits {@code min-backoff} doubling to {@code max-backoff} and tries again,
- * and the gateway goes on deciding and logging: the log is the record of truth, and the index catches up from the
- * cursor, also after a restart. Writes are idempotent (by decision id), so a batch written twice changes nothing.
+ * <p><b>Handed, or read back.</b> The writer hands this sink the records of each write ({@link #appended}: each line as
+ * written and what the index lists of it, read from the tree the line was written from), and the feed keeps them
+ * ({@link Handoff}, at most {@code handoff-max-records} records and {@code handoff-max-bytes} bytes of lines; a write
+ * that does not fit is not kept). Where kept records continue exactly at the cursor, the feed indexes them as they
+ * are: no file is read and no line parsed (a line whose listing only the line can tell is parsed, still not read
+ * back). Otherwise (at start-up, resuming from the cursor, a backlog after the index could not be written, records
+ * the full hand-off did not keep) it reads the files as the shipper does ({@link LogTail}) and parses each line
+ * ({@link DecisionRecords#listing(byte[])}), and goes back to the handed records where they continue at the cursor
+ * again; at a rotation it looks at the files only to move its cursor to the start of the next one.
+ * Both give the same summaries and lines; the outcome is decided with the serving revision's reason catalogue when
+ * the batch is indexed. Records with stand-ins take their values from the values file either way.
+ *
+ * <p><b>Off the request path.</b> The writer only keeps or drops the handed records and tells this sink how far the
+ * live file holds whole records, never waiting for the feed; all the reading, parsing and writing happens on this
+ * feed's one thread. When the index cannot be written (the store is down or refuses), the cursor stays, the feed
+ * waits {@code min-backoff} doubling to {@code max-backoff} and tries again, and the gateway goes on deciding and
+ * logging: the log is the record of truth, and the index catches up from the cursor, also after a restart. Writes are
+ * idempotent (by decision id), so a batch written twice changes nothing.
  *
  * <p><b>Bounded.</b> Every {@code sweep-interval} the feed deletes from the index what is older than
  * {@code retention}, and the earliest indexed beyond {@code max-records}, whichever replica wrote them. The feed
  * never says a log file was shipped ({@link #shipped}): the index is a bounded copy, not an archive.
  *
- * <p>Counters {@value #INDEXED} and {@value #FAILED} (batches the index refused); {@link #status()} for the console.
+ * <p>Counters {@value #INDEXED}, {@value #READ_BACK} (of those, the records read back from the files),
+ * {@value #HANDOFF_DROPPED} (records the full hand-off did not keep) and {@value #FAILED} (batches the index
+ * refused); {@link #status()} for the console.
  */
 @Singleton
 @Requires(property = DecisionIndexConfiguration.PREFIX + ".enabled", notEquals = "false")
@@ -60,6 +76,8 @@ public class IndexFeed implements DecisionLogSink {
 
     public static final String INDEXED = "gatehouse.decision_index.indexed";
     public static final String FAILED = "gatehouse.decision_index.failed";
+    public static final String READ_BACK = "gatehouse.decision_index.read_back";
+    public static final String HANDOFF_DROPPED = "gatehouse.decision_index.handoff_dropped";
 
     private static final Logger LOG = LoggerFactory.getLogger(IndexFeed.class);
     /** How often an idle feed looks at the files even without being told of a write. */
@@ -75,6 +93,9 @@ public class IndexFeed implements DecisionLogSink {
     private final Path cursorFile;
     private final LogFollower follower;
     private final IndexFeedStatus status;
+    private final Handoff handoff;
+    private final Counter readBack;
+    private final Counter handoffDropped;
 
     /** Touched by the feed thread only. */
     private ShipCursor cursor;
@@ -105,6 +126,11 @@ public class IndexFeed implements DecisionLogSink {
         this.cursorFile = LogFiles.indexedFile(this.live);
         this.cursor = ShipCursor.load(cursorFile);
         this.status = new IndexFeedStatus(replica, clock.instant());
+        this.handoff = new Handoff(configuration.getHandoffMaxRecords(), configuration.getHandoffMaxBytes());
+        this.readBack = Counter.builder(READ_BACK).description("decisions indexed from records read back from the log"
+                + " files").register(meters);
+        this.handoffDropped = Counter.builder(HANDOFF_DROPPED).description("decisions the writer handed the index"
+                + " feed that the full hand-off did not keep (read back from the log files instead)").register(meters);
         this.follower = new LogFollower(this.live, "gatehouse-decision-index", this::run, IDLE_NANOS,
                 configuration::getBatchMaxRecords, configuration::getBatchDelay);
     }
@@ -124,6 +150,14 @@ public class IndexFeed implements DecisionLogSink {
     /** How the feed of this replica stands. */
     public IndexFeedStatus status() {
         return status;
+    }
+
+    /** Keeps the records for the feed, or drops them when the hand-off is full; never waits. */
+    @Override
+    public void appended(String firstId, long from, List<Appended> records) {
+        if (!handoff.offer(firstId, from, records)) {
+            handoffDropped.increment(records.size());
+        }
     }
 
     @Override
@@ -178,8 +212,24 @@ public class IndexFeed implements DecisionLogSink {
         }
     }
 
-    /** One look at the files: indexes a batch, moves to the next file, or waits. */
+    /**
+     * One look: indexes a batch of the records handed where they continue at the cursor; otherwise, unless the cursor
+     * is at what the writer last reported, looks at the files: indexes a batch, moves to the next file, or waits.
+     */
     private void round() throws IOException, InterruptedException {
+        int max = configuration.getBatchMaxRecords();
+        Optional<LogTail.Chunk> handed = handoff.continuing(cursor, follower::reported, max);
+        if (handed.isPresent()) {
+            follower.take(live, cursor, handed.get(), this::index);
+            return;
+        }
+        LogTail.Live reported = follower.reported();
+        if (cursor.firstId() != null && cursor.firstId().equals(reported.firstId())
+                && cursor.offset() == reported.bytes()) {
+            status.caughtUp(clock.instant());
+            follower.await(IDLE_NANOS);
+            return;
+        }
         Optional<Path> file = locate();
         follower.round(file, cursor, () -> status.caughtUp(clock.instant()), this::next, this::index);
     }
@@ -190,9 +240,15 @@ public class IndexFeed implements DecisionLogSink {
         Optional<ServedPolicy> serving = pdp.serving();
         Predicate<String> retryable = code -> serving.map(ServedPolicy::contents)
                 .map(contents -> contents.retryable(code)).orElse(false);
-        try (ValueLookup values = ValueLookup.open(live, chunk.firstId())) {
-            for (byte[] line : chunk.lines()) {
-                stored(line, values, retryable).ifPresent(decisions::add);
+        try (Values values = new Values(chunk.firstId())) {
+            for (int i = 0; i < chunk.lines().size(); i++) {
+                byte[] line = chunk.lines().get(i);
+                Optional<DecisionRecords.Listing> listing = chunk.handed().isEmpty() ? DecisionRecords.listing(line)
+                        : Optional.ofNullable(chunk.handed().get(i).listing())
+                                .or(() -> DecisionRecords.listing(line));
+                if (listing.isPresent()) {
+                    decisions.add(stored(line, listing.get().listed(replica, retryable), values));
+                }
             }
         }
         try {
@@ -203,6 +259,9 @@ public class IndexFeed implements DecisionLogSink {
         }
         Counter.builder(INDEXED).description("decisions this replica wrote to the decision index").register(meters)
                 .increment(decisions.size());
+        if (chunk.handed().isEmpty()) {
+            readBack.increment(decisions.size());
+        }
         cursor = new ShipCursor(file.getFileName().toString(), chunk.firstId(), chunk.to());
         cursor.save(cursorFile);
         backoff = Duration.ZERO;
@@ -211,21 +270,17 @@ public class IndexFeed implements DecisionLogSink {
     }
 
     /**
-     * One line as the index keeps it, with the values its stand-ins name; empty for a line that is no record. Only
-     * the members the index lists are read from the line, and the line itself is stored as it is; a record with
-     * stand-ins (rare: long or secret values, reduced lines) is also read whole, for the values they name.
+     * One record's line as the index keeps it, with what it lists of it and the values its stand-ins name. The line
+     * is stored as it is; a record with stand-ins (rare: long or secret values, reduced lines) is also read whole, for
+     * the values they name.
      */
-    private Optional<StoredDecision> stored(byte[] line, ValueLookup values, Predicate<String> retryable)
-            throws IOException {
-        Optional<DecisionRecords.Listed> listed = DecisionRecords.summary(line, replica, retryable);
-        if (listed.isEmpty()) {
-            return Optional.empty();
-        }
+    private StoredDecision stored(byte[] line, DecisionRecords.Listed listed, Values lookup) throws IOException {
         int end = line.length > 0 && line[line.length - 1] == '\n' ? line.length - 1 : line.length;
         String text = new String(line, 0, end, StandardCharsets.UTF_8);
-        if (!listed.get().standIns()) {
-            return Optional.of(new StoredDecision(listed.get().summary(), text, Optional.empty(), false));
+        if (!listed.standIns()) {
+            return new StoredDecision(listed.summary(), text, Optional.empty(), false);
         }
+        ValueLookup values = lookup.open();
         JsonNode record = PolicyJson.MAPPER.readTree(line);
         List<String> keys = new ArrayList<>(OpaDecisionEvent.valueKeys(record));
         ArrayNode kept = PolicyJson.MAPPER.createArrayNode();
@@ -250,7 +305,32 @@ public class IndexFeed implements DecisionLogSink {
                 missing = true;
             }
         }
-        return Optional.of(new StoredDecision(listed.get().summary(), text, json, missing));
+        return new StoredDecision(listed.summary(), text, json, missing);
+    }
+
+    /** The values file of a batch's log file, opened when a record of the batch first needs it. */
+    private final class Values implements AutoCloseable {
+
+        private final String firstId;
+        private ValueLookup lookup;
+
+        Values(String firstId) {
+            this.firstId = firstId;
+        }
+
+        ValueLookup open() throws IOException {
+            if (lookup == null) {
+                lookup = ValueLookup.open(live, firstId);
+            }
+            return lookup;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (lookup != null) {
+                lookup.close();
+            }
+        }
     }
 
     /**

@@ -202,6 +202,14 @@ final class LogFollower {
             }
             return;
         }
+        take(file.get(), at, chunk, take);
+    }
+
+    /**
+     * Hands {@code chunk}, records of {@code file} from the sink's cursor {@code at} on (read from the file or handed
+     * by the writer), to {@code take}, unless it is a batch of the live file still waiting to fill: then waits.
+     */
+    void take(Path file, ShipCursor at, LogTail.Chunk chunk, Take take) throws IOException, InterruptedException {
         long fill = fillWait(chunk);
         if (fill > 0) {
             long waiting = chunk.to() - at.offset();
@@ -209,7 +217,12 @@ final class LogFollower {
                     * maxRecords.getAsInt()));
             return;
         }
-        take.take(file.get(), chunk);
+        take.take(file, chunk);
+    }
+
+    /** What the writer last reported of the live file. */
+    LogTail.Live reported() {
+        return reported;
     }
 
     /** A cursor at the start of the file after {@code done}; empty when there is none yet or it has no record. */

@@ -1,5 +1,6 @@
 package dev.gatehouse.gateway.audit.shipping;
 
+import dev.gatehouse.gateway.audit.DecisionLogSink;
 import dev.gatehouse.gateway.audit.LogFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -27,14 +28,21 @@ final class LogTail {
     }
 
     /**
-     * Records read from one file.
+     * Records read from one file, or handed by the writer ({@link Handoff}).
      *
      * @param firstId  the id of the file's first record; {@code null} when it has none yet
      * @param to       the offset after the last record read
      * @param lines    the records, each with its newline
      * @param complete whether the file is no longer written to and {@code to} is its end
+     * @param handed   the records as the writer handed them, one per line; empty when they were read from the file
      */
-    record Chunk(String firstId, long to, List<byte[]> lines, boolean complete) {
+    record Chunk(String firstId, long to, List<byte[]> lines, boolean complete,
+            List<DecisionLogSink.Appended> handed) {
+
+        /** Records read from the file. */
+        Chunk(String firstId, long to, List<byte[]> lines, boolean complete) {
+            this(firstId, to, lines, complete, List.of());
+        }
     }
 
     private LogTail() {
