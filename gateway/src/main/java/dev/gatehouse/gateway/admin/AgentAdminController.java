@@ -2,19 +2,22 @@ package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.admin.audit.Actor;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Put;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * The admin API of thread agents' settings, behind {@link AdminCredentialFilter} ({@link AgentAdmin} does the work,
  * audited as the admin API credential):
  * <ul>
- * <li>{@code GET /admin/agents/{agentId}} → 200 {@link AgentSettingsView} with {@code ETag}, 404 when never set;</li>
+ * <li>{@code GET /admin/agents/{agentId}} → 200 {@link AgentSettingsView} with {@code ETag}, 404 when never set; it
+ * takes no query parameter (400 {@code invalid_fields} naming one);</li>
  * <li>{@code PUT /admin/agents/{agentId}} ({@link AgentSettingsRequest}) → 200 with the stored settings and their new
  * version; 400 when Project is enabled without a project or the id is not a thread agent's (e.g. in the
  * outside-agent namespace {@code oa-…}); 409 {@code {error: "version_conflict", currentVersion}} when
@@ -34,11 +37,12 @@ public class AgentAdminController {
     }
 
     @Get("/{agentId}")
-    public HttpResponse<?> getAgentSettings(String agentId) {
-        return agents.settings(agentId)
-                .<HttpResponse<?>>map(stored -> HttpResponse.ok(AgentSettingsView.of(agentId, stored))
-                        .header("ETag", AdminResponses.etag(stored.version())))
-                .orElseGet(AdminResponses::notFound);
+    public HttpResponse<?> getAgentSettings(HttpRequest<?> http, String agentId) {
+        return AdminResponses.answer(QueryParameters.strict(http, List.of(), new AdminResult.Done<>(agentId)),
+                id -> agents.settings(id)
+                        .<HttpResponse<?>>map(stored -> HttpResponse.ok(AgentSettingsView.of(id, stored))
+                                .header("ETag", AdminResponses.etag(stored.version())))
+                        .orElseGet(AdminResponses::notFound));
     }
 
     @Put("/{agentId}")

@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.admin.audit.Actor;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
@@ -16,7 +17,8 @@ import java.util.List;
  * work, audited as the admin API credential):
  * <ul>
  * <li>{@code GET /admin/service-clients} → 200 {@code [ServiceClientView]}: URL, credential source and state, last
- * exchange, last authentication failure, when changed; never a credential;</li>
+ * exchange, last authentication failure, when changed; never a credential; it takes no query parameter (400
+ * {@code invalid_fields} naming one);</li>
  * <li>{@code PUT /admin/service-clients/{service}/credential} {@code {credential}} → 200 the client's view: the
  * credential is sealed, stored for every replica and used from the next call on; 400 {@code {error:
  * "missing_fields"|"invalid_fields", …}} for a blank or malformed credential or when no key file is configured; 404
@@ -40,8 +42,9 @@ public class ServiceClientAdminController {
     }
 
     @Get
-    public List<ServiceClientView> list() {
-        return clients.clients();
+    public HttpResponse<?> list(HttpRequest<?> request) {
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), new AdminResult.Done<Void>(null)),
+                none -> HttpResponse.ok(clients.clients()));
     }
 
     @Put("/{service}/credential")

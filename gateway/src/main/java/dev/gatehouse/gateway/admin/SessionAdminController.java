@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.admin.audit.Actor;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
@@ -18,7 +19,8 @@ import java.util.List;
  * is absent or blank, 400 {@code {error: "invalid_fields", invalid[]}} for an agent id in the outside-agent
  * namespace, 400 {@code {error: "unsupported_provider"}} for a provider kind outside {@code gatehouse.attach.providers}
  * or an externally managed local-only one;</li>
- * <li>{@code GET /admin/sessions} → 200 the current sessions ({@link SessionView}: never a token or hash);</li>
+ * <li>{@code GET /admin/sessions} → 200 the current sessions ({@link SessionView}: never a token or hash); it takes
+ * no query parameter (400 {@code invalid_fields} naming one);</li>
  * <li>{@code DELETE /admin/sessions/{id}} → 204, or 404 when no such current session; ends the caller's
  * handshake-era sessions too.</li>
  * </ul>
@@ -44,8 +46,10 @@ public class SessionAdminController {
     }
 
     @Get
-    public List<SessionView> listSessions() {
-        return sessions.current();
+    public HttpResponse<?> listSessions(HttpRequest<?> request) {
+        // Takes no parameter: ?agent= would look like a filter and list every session.
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), new AdminResult.Done<Void>(null)),
+                none -> HttpResponse.ok(sessions.current()));
     }
 
     @Delete("/{sessionId}")

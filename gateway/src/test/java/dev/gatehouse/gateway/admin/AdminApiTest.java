@@ -683,6 +683,55 @@ class AdminApiTest {
         }
     }
 
+    /**
+     * Every admin GET reads its query string as the searches and {@code GET /admin/outside-agents} do (a new user's
+     * trial: {@code GET /admin/agents/{id}}, {@code /admin/sessions} and {@code /admin/notices} answered
+     * {@code ?bogus=1} and a repeated parameter as if they were not there): a name it does not take, an empty name, or
+     * a name it takes given twice is 400 {@code invalid_fields} naming it. The variants are generated for every GET
+     * route from the names it takes; without a parameter, or with an empty query, each still answers.
+     */
+    @Test
+    void everyAdminGetRefusesAParameterItDoesNotTakeAnEmptyNameAndOneGivenTwice() throws Exception {
+        Map<String, List<String>> gets = new java.util.LinkedHashMap<>();
+        for (String path : List.of("/admin/agents/a-query", "/admin/sessions", "/admin/notices",
+                "/admin/notices/agents/a-query", "/admin/outside-agents", "/admin/service-clients", "/admin/access-table",
+                "/admin/pipeline-timings", "/admin/decisions/" + java.util.UUID.randomUUID())) {
+            gets.put(path, List.of());
+        }
+        gets.put("/admin/agents/a-query/capabilities", List.of("ceiling"));
+        gets.put("/admin/notices/receipts", NoticeQueries.PARAMETERS);
+        gets.put("/admin/audit", AuditAdminController.AuditQueries.PARAMETERS);
+        gets.put("/admin/decisions", DecisionQueries.PARAMETERS);
+        gets.put("/admin/decisions/export", DecisionQueries.PARAMETERS);
+        for (Map.Entry<String, List<String>> get : gets.entrySet()) {
+            Map<String, String> variants = new java.util.LinkedHashMap<>();
+            variants.put("?bogus=1", "bogus");
+            variants.put("?bogus", "bogus");
+            variants.put("?bogus=1&bogus=2", "bogus");
+            variants.put("?=1", "");
+            variants.put("?=", "");
+            for (String known : get.getValue()) {
+                variants.put("?" + known + "=1&" + known + "=1", known);
+                variants.put("?" + known + "=1&" + known + "=2", known);
+                variants.put("?" + known.toUpperCase(java.util.Locale.ROOT) + "=1", known.toUpperCase(
+                        java.util.Locale.ROOT));
+            }
+            for (Map.Entry<String, String> variant : variants.entrySet()) {
+                String label = get.getKey() + variant.getKey();
+                HttpResponse<String> refused = admin("GET", get.getKey() + variant.getKey(), null);
+                assertEquals(400, refused.statusCode(), label + ": " + refused.body());
+                JsonNode body = JSON.readTree(refused.body());
+                assertEquals("invalid_fields", body.path("error").asText(), label);
+                assertEquals(variant.getValue(), body.path("invalid").path(0).asText(), label + ": " + refused.body());
+            }
+            for (String none : List.of("", "?")) {
+                HttpResponse<String> answered = admin("GET", get.getKey() + none, null);
+                assertTrue(answered.statusCode() == 200 || answered.statusCode() == 404,
+                        get.getKey() + none + ": " + answered.statusCode() + " " + answered.body());
+            }
+        }
+    }
+
     @Test
     void pipelineTimingsAreAdminOnlyAndCountTheSteps() throws Exception {
         String token = JSON.readTree(admin("POST", "/admin/sessions", SESSION).body()).path("token").asText();
