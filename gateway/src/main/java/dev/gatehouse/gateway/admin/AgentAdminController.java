@@ -21,9 +21,9 @@ import java.util.Optional;
  * <li>{@code PUT /admin/agents/{agentId}} ({@link AgentSettingsRequest}) → 200 with the stored settings and their new
  * version; 400 when Project is enabled without a project or the id is not a thread agent's (e.g. in the
  * outside-agent namespace {@code oa-…}); 409 {@code {error: "version_conflict", currentVersion}} when
- * {@code If-Match} or the body's {@code version} is stale, or when settings are stored and {@code If-None-Match: *}
- * asked to create them only; 412 {@code {error: "precondition_failed", message}} when {@code If-Match} is a weak
- * tag (compared strongly, it never matches) or {@code *} and no settings are stored. Applies from the agent's next
+ * {@code If-Match} or the body's {@code version} is stale; 412 {@code {error: "precondition_failed", message}} when
+ * {@code If-Match} is a weak tag (compared strongly, it never matches) or {@code *} and no settings are stored, or
+ * when {@code If-None-Match: *} asked to create them only and some are stored (RFC 9110 §13.1.2). Applies from the agent's next
  * call, in every live session, on every replica.</li>
  * </ul>
  */

@@ -24,9 +24,9 @@ import java.util.stream.Stream;
  * settings; 400 {@code {error: "invalid_fields", invalid[]}} for an issuer that is not an OAuth issuer, an agent id
  * outside the outside-agent namespace or another registration's, or a shared thread agent inside it or not one that
  * may be shared (docs/domain.md §1); 409 {@code {error: "version_conflict", currentVersion}} when {@code If-Match} or
- * the body's {@code version} is stale, or when the pair is registered and {@code If-None-Match: *} asked to create
- * the registration only; 412 {@code {error: "precondition_failed", message}} when {@code If-Match} is a weak tag or
- * {@code *} and the pair is not registered: as for {@code PUT /admin/agents/{id}};</li>
+ * the body's {@code version} is stale; 412 {@code {error: "precondition_failed", message}} when {@code If-Match} is a
+ * weak tag or {@code *} and the pair is not registered, or when the pair is registered and {@code If-None-Match: *}
+ * asked to create the registration only: as for {@code PUT /admin/agents/{id}};</li>
  * <li>{@code GET /admin/outside-agents} → 200 {@code [OutsideAgentView]}, each with its version; it takes no query
  * parameter (400 naming one);</li>
  * <li>{@code DELETE /admin/outside-agents?issuer=&subject=} → 204, the registration and its agent's settings removed

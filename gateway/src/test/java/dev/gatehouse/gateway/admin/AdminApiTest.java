@@ -499,9 +499,18 @@ class AdminApiTest {
         assertEquals(4, settings.find(agent).orElseThrow().version());
 
         // If-None-Match: * writes only settings not stored yet (a new user's trial found it ignored: v3 → v4, wiped).
-        HttpResponse<String> exists = sendWith("PUT", "/admin/agents/" + agent, "{}", "If-None-Match", "*");
-        assertEquals(409, exists.statusCode(), exists.body());
-        assertEquals(4, JSON.readTree(exists.body()).path("currentVersion").asLong());
+        // Stored settings make the condition false (RFC 9110 §13.1.2): 412, as a failed If-Match, not 409 (a later
+        // trial); with the body's version 0 too. Version 0 in the body alone is no precondition: a version conflict.
+        for (String body : List.of("{}", "{\"version\":0}", " {\"wiki\":{\"read\":true}} ")) {
+            HttpResponse<String> exists = sendWith("PUT", "/admin/agents/" + agent, body, "If-None-Match", "*");
+            assertEquals(412, exists.statusCode(), body + ": " + exists.body());
+            assertEquals("precondition_failed", JSON.readTree(exists.body()).path("error").asText(), body);
+            assertTrue(JSON.readTree(exists.body()).path("message").asText().contains("at version 4"), exists.body());
+        }
+        assertEquals(412, sendWith("PUT", "/admin/agents/" + agent, "{}", "If-None-Match", " * ").statusCode());
+        HttpResponse<String> zero = admin("PUT", "/admin/agents/" + agent, "{\"version\":0}");
+        assertEquals(409, zero.statusCode(), zero.body());
+        assertEquals(4, JSON.readTree(zero.body()).path("currentVersion").asLong());
         assertEquals(4, settings.find(agent).orElseThrow().version(), "nothing was written");
         String fresh = "v-" + SessionTokens.newId();
         HttpResponse<String> created = sendWith("PUT", "/admin/agents/" + fresh, "{\"wiki\":{\"read\":true}}",
