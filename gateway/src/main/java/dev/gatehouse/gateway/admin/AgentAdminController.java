@@ -7,10 +7,8 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
-import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Put;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The admin API of thread agents' settings, behind {@link AdminCredentialFilter} ({@link AgentAdmin} does the work,
@@ -23,7 +21,9 @@ import java.util.Optional;
  * outside-agent namespace {@code oa-…}); 409 {@code {error: "version_conflict", currentVersion}} when
  * {@code If-Match} or the body's {@code version} is stale; 412 {@code {error: "precondition_failed", message}} when
  * {@code If-Match} is a weak tag (compared strongly, it never matches) or {@code *} and no settings are stored, or
- * when {@code If-None-Match: *} asked to create them only and some are stored (RFC 9110 §13.1.2). Applies from the agent's next
+ * when {@code If-None-Match: *} asked to create them only and some are stored (RFC 9110 §13.1.2); 400
+ * {@code invalid_fields} naming {@code If-Match} or {@code If-None-Match} when one is given twice
+ * ({@link ConditionalHeaders}). Applies from the agent's next
  * call, in every live session, on every replica.</li>
  * </ul>
  */
@@ -46,12 +46,11 @@ public class AgentAdminController {
     }
 
     @Put("/{agentId}")
-    public HttpResponse<?> putAgentSettings(String agentId, @Nullable @Body byte[] body,
-            @Nullable @Header("If-Match") String ifMatch, @Nullable @Header("If-None-Match") String ifNoneMatch) {
-        return AdminResponses.answer(AdminBodies.read(body, AgentSettingsRequest.class), request -> AdminResponses
-                .answer(agents.put(agentId, request, Optional.ofNullable(ifMatch), Optional.ofNullable(ifNoneMatch),
-                        Actor.ADMIN_API),
+    public HttpResponse<?> putAgentSettings(HttpRequest<?> http, String agentId, @Nullable @Body byte[] body) {
+        return AdminResponses.answer(ConditionalHeaders.of(http), conditions -> AdminResponses.answer(
+                AdminBodies.read(body, AgentSettingsRequest.class), request -> AdminResponses.answer(
+                        agents.put(agentId, request, conditions.ifMatch(), conditions.ifNoneMatch(), Actor.ADMIN_API),
                         stored -> HttpResponse.ok(AgentSettingsView.of(agentId, stored))
-                                .header("ETag", AdminResponses.etag(stored.version()))));
+                                .header("ETag", AdminResponses.etag(stored.version())))));
     }
 }

@@ -8,11 +8,9 @@ import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
-import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Put;
 import io.micronaut.http.annotation.QueryValue;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -26,7 +24,8 @@ import java.util.stream.Stream;
  * may be shared (docs/domain.md §1); 409 {@code {error: "version_conflict", currentVersion}} when {@code If-Match} or
  * the body's {@code version} is stale; 412 {@code {error: "precondition_failed", message}} when {@code If-Match} is a
  * weak tag or {@code *} and the pair is not registered, or when the pair is registered and {@code If-None-Match: *}
- * asked to create the registration only: as for {@code PUT /admin/agents/{id}};</li>
+ * asked to create the registration only; 400 naming {@code If-Match} or {@code If-None-Match} when one is given
+ * twice: as for {@code PUT /admin/agents/{id}};</li>
  * <li>{@code GET /admin/outside-agents} → 200 {@code [OutsideAgentView]}, each with its version; it takes no query
  * parameter (400 naming one);</li>
  * <li>{@code DELETE /admin/outside-agents?issuer=&subject=} → 204, the registration and its agent's settings removed
@@ -44,12 +43,12 @@ public class OutsideAgentAdminController {
     }
 
     @Put
-    public HttpResponse<?> putOutsideAgent(@Nullable @Body byte[] body, @Nullable @Header("If-Match") String ifMatch,
-            @Nullable @Header("If-None-Match") String ifNoneMatch) {
-        return AdminResponses.answer(AdminBodies.read(body, OutsideAgentRequest.class), request -> AdminResponses
-                .answer(outsideAgents.register(request, Optional.ofNullable(ifMatch), Optional.ofNullable(ifNoneMatch),
-                        Actor.ADMIN_API),
-                        view -> HttpResponse.ok(view).header("ETag", AdminResponses.etag(view.version()))));
+    public HttpResponse<?> putOutsideAgent(HttpRequest<?> http, @Nullable @Body byte[] body) {
+        return AdminResponses.answer(ConditionalHeaders.of(http), conditions -> AdminResponses.answer(
+                AdminBodies.read(body, OutsideAgentRequest.class), request -> AdminResponses.answer(
+                        outsideAgents.register(request, conditions.ifMatch(), conditions.ifNoneMatch(),
+                                Actor.ADMIN_API),
+                        view -> HttpResponse.ok(view).header("ETag", AdminResponses.etag(view.version())))));
     }
 
     @Get

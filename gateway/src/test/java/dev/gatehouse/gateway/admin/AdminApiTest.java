@@ -576,6 +576,69 @@ class AdminApiTest {
                 "the strong tag as given matches");
     }
 
+    /**
+     * Two {@code If-Match} or two {@code If-None-Match} lines on one write leave which version the client meant a guess
+     * (a new user's trial: the first was read): 400 {@code invalid_fields} naming the header, whatever the lines say
+     * (the same version too) and however the name is spelt, on both routes that read them; nothing is written, and
+     * the header given once still works.
+     */
+    @Test
+    void aConditionalHeaderGivenTwiceIsRefusedNamingIt() throws Exception {
+        String agent = "twice-" + SessionTokens.newId();
+        String subject = "twice-" + SessionTokens.newId();
+        assertEquals(200, admin("PUT", "/admin/agents/" + agent, "{}").statusCode());
+        String registration = JSON.createObjectNode().put("issuer", "https://issuer.example").put("subject", subject)
+                .toString();
+        assertEquals(200, admin("PUT", "/admin/outside-agents", registration).statusCode());
+        Map<String, String> routes = Map.of("/admin/agents/" + agent, "{\"wiki\":{\"read\":true}}",
+                "/admin/outside-agents", registration.replace("}", ",\"wiki\":{\"read\":true}}"));
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            for (String name : List.of("If-Match", "If-None-Match")) {
+                String value = name.equals("If-Match") ? "\"1\"" : "*";
+                List<List<String>> twice = List.of(List.of(name + ": " + value, name + ": " + value),
+                        List.of(name + ": \"1\"", name + ": \"2\""), List.of(name + ": *", name + ": \"1\""),
+                        List.of(name.toLowerCase(java.util.Locale.ROOT) + ": " + value,
+                                name.toUpperCase(java.util.Locale.ROOT) + ": " + value),
+                        List.of(name + ": " + value, name + ": " + value, name + ": " + value));
+                for (List<String> lines : twice) {
+                    String label = route.getKey() + " " + lines;
+                    RawHttp.Response refused = rawAdmin("PUT", route.getKey(), route.getValue(), json(lines));
+                    assertEquals(400, refused.status(), label + ": " + refused.body());
+                    JsonNode body = JSON.readTree(refused.body());
+                    assertEquals("invalid_fields", body.path("error").asText(), label);
+                    assertEquals(List.of(name), JSON.convertValue(body.path("invalid"), List.class), label);
+                    assertTrue(body.path("messages").path(0).asText().contains("times"), label);
+                }
+            }
+            RawHttp.Response both = rawAdmin("PUT", route.getKey(), route.getValue(), json(List.of("If-Match: \"1\"",
+                    "If-None-Match: *", "If-Match: \"1\"", "If-None-Match: *")));
+            assertEquals(List.of("If-Match", "If-None-Match"), JSON.convertValue(JSON.readTree(both.body())
+                    .path("invalid"), List.class), route.getKey());
+        }
+        assertEquals(1, settings.find(agent).orElseThrow().version(), "nothing was written");
+        assertEquals(1, JSON.readTree(admin("GET", "/admin/agents/" + agent, null).body()).path("version").asLong());
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            RawHttp.Response once = rawAdmin("PUT", route.getKey(), route.getValue(), json(List.of("If-Match: \"1\"")));
+            assertEquals(200, once.status(), route.getKey() + ": " + once.body());
+        }
+    }
+
+    /** {@code lines} after {@code Content-Type: application/json}. */
+    private static List<String> json(List<String> lines) {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of("Content-Type: application/json"),
+                lines.stream()).toList();
+    }
+
+    /** An admin request as sent on the wire, with the admin credential, a Content-Length and these header lines. */
+    private RawHttp.Response rawAdmin(String method, String path, String body, List<String> headers)
+            throws IOException {
+        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + server.getPort()
+                + "\r\nAuthorization: Bearer admin-test-credential\r\nContent-Length: " + bytes.length);
+        headers.forEach(header -> head.append("\r\n").append(header));
+        return RawHttp.send(server.getPort(), head.toString(), bytes);
+    }
+
     @Test
     void theProviderKindIsCheckedAndStoredAndListedWithoutTokens() throws Exception {
         for (String provider : new String[] {"codex", "claude", "cursor", "grok", "opencode"}) {
