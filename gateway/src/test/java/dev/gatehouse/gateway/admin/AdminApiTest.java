@@ -623,6 +623,77 @@ class AdminApiTest {
         }
     }
 
+    /**
+     * A body the admin API reads as JSON must be sent as JSON (a new user's trial: a JSON body sent as
+     * {@code text/plain}, or with no Content-Type, was accepted): on every route that takes a body, any other type, a
+     * charset other than UTF-8 or another form of it, another parameter, an empty or no Content-Type, or two of them is
+     * 415 {@code {"error":"unsupported_media_type","message"}}, unread, and nothing is written; {@code application/json},
+     * with or without {@code ;charset=utf-8} (a blank after the {@code ;}), in any case, is read. A request without a body route
+     * (GET, DELETE) needs none.
+     */
+    @Test
+    void aBodyNotSentAsJsonIs415OnEveryRouteThatTakesOne() throws Exception {
+        String id = "type-" + SessionTokens.newId();
+        Map<String, String> routes = new java.util.LinkedHashMap<>();
+        routes.put("POST /admin/sessions", SESSION.replace("ps-1", "ps-" + id).replace("\"t1\"", "\"t-" + id + "\""));
+        routes.put("PUT /admin/agents/a-" + id, "{\"browserAccess\":true}");
+        routes.put("PUT /admin/notices/agents/a-" + id, "{\"projectClientId\":\"c-1\",\"limitRuntimeMode\":\"auto\","
+                + "\"limitInteractionMode\":\"default\"}");
+        routes.put("PUT /admin/outside-agents", "{\"issuer\":\"https://issuer.example\",\"subject\":\"" + id + "\"}");
+        routes.put("PUT /admin/service-clients/project/credential", "{\"credential\":\"typed\"}");
+        List<List<String>> refused = new java.util.ArrayList<>();
+        for (String type : List.of("text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded",
+                "multipart/form-data; boundary=x", "application/xml", "application/*", "*/*", "", "application",
+                "application/json; charset=iso-8859-1", "application/json; charset=utf-16",
+                "application/json; charset=utf8",
+                "application/json; charset=", "application/json; boundary=x", "application/json; charset=utf-8; q=1",
+                "application/jsonx", "application/json-seq", "application/problem+json", "application /json",
+                "application/json charset=utf-8", "application/json, text/plain", "application/json ; charset=utf-8",
+                "application/json; charset=\"utf-8\"", "application/json;", "application/json;;charset=utf-8")) {
+            refused.add(List.of("Content-Type: " + type));
+        }
+        refused.add(List.of());
+        refused.add(List.of("Content-Type: application/json", "Content-Type: application/json"));
+        refused.add(List.of("Content-Type: application/json", "Content-Type: text/plain"));
+        int sessionsBefore = sessions.current().size();
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            String[] methodAndPath = route.getKey().split(" ");
+            for (List<String> lines : refused) {
+                String label = route.getKey() + " " + lines;
+                RawHttp.Response answer = rawAdmin(methodAndPath[0], methodAndPath[1], route.getValue(), lines);
+                assertEquals(415, answer.status(), label + ": " + answer.body());
+                JsonNode body = JSON.readTree(answer.body());
+                assertEquals("unsupported_media_type", body.path("error").asText(), label);
+                assertTrue(body.path("message").asText().contains("application/json"), label);
+                assertEquals(2, body.size(), label + ": " + answer.body());
+            }
+        }
+        assertEquals(sessionsBefore, sessions.current().size(), "no session was attached");
+        assertTrue(settings.find("a-" + id).isEmpty(), "no settings were stored");
+        assertEquals(404, admin("GET", "/admin/notices/agents/a-" + id, null).statusCode(), "no profile was stored");
+        assertEquals(Optional.empty(), directory.registration("https://issuer.example", id), "nothing registered");
+
+        List<String> accepted = List.of("application/json", "Application/JSON", "application/json; charset=utf-8",
+                "application/json;charset=UTF-8", "APPLICATION/JSON;CHARSET=UTF-8", "application/json;\tCharset=Utf-8");
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            String[] methodAndPath = route.getKey().split(" ");
+            for (String type : accepted) {
+                String body = route.getKey().startsWith("POST") ? route.getValue().replace(id, id + type.length()
+                        + type.hashCode()) : route.getValue();
+                RawHttp.Response answer = rawAdmin(methodAndPath[0], methodAndPath[1], body,
+                        List.of("Content-Type: " + type));
+                assertTrue(answer.status() != 415 && answer.status() < 500, route.getKey() + " " + type + ": "
+                        + answer.status() + " " + answer.body());
+            }
+        }
+        assertTrue(settings.find("a-" + id).orElseThrow().settings().browserAccess(), "read as JSON");
+        for (String path : List.of("GET /admin/sessions", "GET /admin/agents/a-" + id, "DELETE /admin/sessions/none")) {
+            String[] methodAndPath = path.split(" ");
+            RawHttp.Response answer = rawAdmin(methodAndPath[0], methodAndPath[1], "", List.of());
+            assertTrue(answer.status() == 200 || answer.status() == 404, path + ": " + answer.body());
+        }
+    }
+
     /** {@code lines} after {@code Content-Type: application/json}. */
     private static List<String> json(List<String> lines) {
         return java.util.stream.Stream.concat(java.util.stream.Stream.of("Content-Type: application/json"),
