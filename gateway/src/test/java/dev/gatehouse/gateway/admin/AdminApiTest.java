@@ -430,17 +430,21 @@ class AdminApiTest {
         }
     }
 
-    /** The issuer is an OAuth issuer identifier ({@link RegistrationIssuersTest} has every variant). */
+    /**
+     * The issuer is an OAuth issuer identifier ({@link RegistrationIssuersTest} has every variant), with the trial's
+     * port 0 and 99999, right-to-left override in the path and non-ASCII host refused through the API too.
+     */
     @Test
     void anIssuerThatCannotBeAnOAuthIssuerIsRefused() throws Exception {
         for (String issuer : List.of("issuer.example", "https://issuer.example/", "http://issuer.example",
-                "https://issuer.example?tenant=1", "https://issuer.example#x")) {
+                "https://issuer.example?tenant=1", "https://issuer.example#x", "https://issuer.example:0",
+                "https://issuer.example:99999", "https://issuer.example/\u202etnanet", "https://b\u00fccher.example")) {
             String body = JSON.createObjectNode().put("issuer", issuer).put("subject", "iss").toString();
             assertInvalid(admin("PUT", "/admin/outside-agents", body), "issuer", issuer);
             assertEquals(Optional.empty(), directory.registration(issuer, "iss"), "not written: " + issuer);
         }
         for (String issuer : List.of("https://issuer.example/tenant", "http://127.0.0.1:8282/gatehouse",
-                "http://localhost:8080/default")) {
+                "http://localhost:8080/default", "https://xn--bcher-kva.example:65535")) {
             String body = JSON.createObjectNode().put("issuer", issuer).put("subject", "iss").toString();
             assertEquals(200, admin("PUT", "/admin/outside-agents", body).statusCode(), issuer);
             assertEquals(204, admin("DELETE", "/admin/outside-agents?issuer=" + pathSegment(issuer) + "&subject=iss",
@@ -627,9 +631,9 @@ class AdminApiTest {
      * A body the admin API reads as JSON must be sent as JSON (a new user's trial: a JSON body sent as
      * {@code text/plain}, or with no Content-Type, was accepted): on every route that takes a body, any other type, a
      * charset other than UTF-8 or another form of it, another parameter, an empty or no Content-Type, or two of them is
-     * 415 {@code {"error":"unsupported_media_type","message"}}, unread, and nothing is written; {@code application/json},
-     * with or without {@code ;charset=utf-8} (a blank after the {@code ;}), in any case, is read. A request without a body route
-     * (GET, DELETE) needs none.
+     * 415 {@code {"error":"unsupported_media_type","message"}}, unread, and nothing is written;
+     * {@code application/json}, with or without {@code ;charset=utf-8} (a blank after the {@code ;}), in any case, is
+     * read. A request to a route without a body (GET, DELETE) needs none.
      */
     @Test
     void aBodyNotSentAsJsonIs415OnEveryRouteThatTakesOne() throws Exception {
@@ -837,8 +841,8 @@ class AdminApiTest {
     void everyAdminGetRefusesAParameterItDoesNotTakeAnEmptyNameAndOneGivenTwice() throws Exception {
         Map<String, List<String>> gets = new java.util.LinkedHashMap<>();
         for (String path : List.of("/admin/agents/a-query", "/admin/sessions", "/admin/notices",
-                "/admin/notices/agents/a-query", "/admin/outside-agents", "/admin/service-clients", "/admin/access-table",
-                "/admin/pipeline-timings", "/admin/decisions/" + java.util.UUID.randomUUID())) {
+                "/admin/notices/agents/a-query", "/admin/outside-agents", "/admin/service-clients",
+                "/admin/access-table", "/admin/pipeline-timings", "/admin/decisions/" + java.util.UUID.randomUUID())) {
             gets.put(path, List.of());
         }
         gets.put("/admin/agents/a-query/capabilities", List.of("ceiling"));
