@@ -23,7 +23,7 @@ import java.util.List;
  * {@code If-Match} is a weak tag (compared strongly, it never matches) or {@code *} and no settings are stored, or
  * when {@code If-None-Match: *} asked to create them only and some are stored (RFC 9110 §13.1.2); 400
  * {@code invalid_fields} naming {@code If-Match} or {@code If-None-Match} when one is given twice
- * ({@link ConditionalHeaders}). Applies from the agent's next
+ * ({@link ConditionalHeaders}), or a query parameter (it takes none). Applies from the agent's next
  * call, in every live session, on every replica.</li>
  * </ul>
  */
@@ -47,7 +47,8 @@ public class AgentAdminController {
 
     @Put("/{agentId}")
     public HttpResponse<?> putAgentSettings(HttpRequest<?> http, String agentId, @Nullable @Body byte[] body) {
-        return AdminResponses.answer(ConditionalHeaders.of(http), conditions -> AdminResponses.answer(
+        return AdminResponses.answer(QueryParameters.strict(http, List.of(), ConditionalHeaders.of(http)),
+                conditions -> AdminResponses.answer(
                 AdminBodies.read(body, AgentSettingsRequest.class), request -> AdminResponses.answer(
                         agents.put(agentId, request, conditions.ifMatch(), conditions.ifNoneMatch(), Actor.ADMIN_API),
                         stored -> HttpResponse.ok(AgentSettingsView.of(agentId, stored))

@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * the body's {@code version} is stale; 412 {@code {error: "precondition_failed", message}} when {@code If-Match} is a
  * weak tag or {@code *} and the pair is not registered, or when the pair is registered and {@code If-None-Match: *}
  * asked to create the registration only; 400 naming {@code If-Match} or {@code If-None-Match} when one is given
- * twice: as for {@code PUT /admin/agents/{id}};</li>
+ * twice, or a query parameter: as for {@code PUT /admin/agents/{id}};</li>
  * <li>{@code GET /admin/outside-agents} → 200 {@code [OutsideAgentView]}, each with its version; it takes no query
  * parameter (400 naming one);</li>
  * <li>{@code DELETE /admin/outside-agents?issuer=&subject=} → 204, the registration and its agent's settings removed
@@ -44,7 +44,8 @@ public class OutsideAgentAdminController {
 
     @Put
     public HttpResponse<?> putOutsideAgent(HttpRequest<?> http, @Nullable @Body byte[] body) {
-        return AdminResponses.answer(ConditionalHeaders.of(http), conditions -> AdminResponses.answer(
+        return AdminResponses.answer(QueryParameters.strict(http, List.of(), ConditionalHeaders.of(http)),
+                conditions -> AdminResponses.answer(
                 AdminBodies.read(body, OutsideAgentRequest.class), request -> AdminResponses.answer(
                         outsideAgents.register(request, conditions.ifMatch(), conditions.ifNoneMatch(),
                                 Actor.ADMIN_API),

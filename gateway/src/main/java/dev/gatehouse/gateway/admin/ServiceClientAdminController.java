@@ -17,8 +17,7 @@ import java.util.List;
  * work, audited as the admin API credential):
  * <ul>
  * <li>{@code GET /admin/service-clients} → 200 {@code [ServiceClientView]}: URL, credential source and state, last
- * exchange, last authentication failure, when changed; never a credential; it takes no query parameter (400
- * {@code invalid_fields} naming one);</li>
+ * exchange, last authentication failure, when changed; never a credential;</li>
  * <li>{@code PUT /admin/service-clients/{service}/credential} {@code {credential}} → 200 the client's view: the
  * credential is sealed, stored for every replica and used from the next call on; 400 {@code {error:
  * "missing_fields"|"invalid_fields", …}} for a blank or malformed credential or when no key file is configured; 404
@@ -26,6 +25,7 @@ import java.util.List;
  * <li>{@code DELETE /admin/service-clients/{service}/credential} → 200 the view (the configured credential is used
  * again), 404 when none was stored.</li>
  * </ul>
+ * None takes a query parameter: one is 400 {@code invalid_fields} naming it.
  */
 @Controller("/admin/service-clients")
 public class ServiceClientAdminController {
@@ -48,14 +48,16 @@ public class ServiceClientAdminController {
     }
 
     @Put("/{service}/credential")
-    public HttpResponse<?> replace(String service, @Nullable @Body byte[] body) {
-        return AdminResponses.answer(AdminBodies.read(body, CredentialRequest.class),
+    public HttpResponse<?> replace(HttpRequest<?> http, String service, @Nullable @Body byte[] body) {
+        return AdminResponses.answer(QueryParameters.strict(http, List.of(), AdminBodies.read(body,
+                CredentialRequest.class)),
                 request -> AdminResponses.answer(clients.replace(service, request.credential(), Actor.ADMIN_API),
                         HttpResponse::ok));
     }
 
     @Delete("/{service}/credential")
-    public HttpResponse<?> remove(String service) {
-        return AdminResponses.answer(clients.remove(service, Actor.ADMIN_API), HttpResponse::ok);
+    public HttpResponse<?> remove(HttpRequest<?> request, String service) {
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), new AdminResult.Done<>(service)),
+                named -> AdminResponses.answer(clients.remove(named, Actor.ADMIN_API), HttpResponse::ok));
     }
 }

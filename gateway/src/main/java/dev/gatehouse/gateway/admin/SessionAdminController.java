@@ -19,12 +19,12 @@ import java.util.List;
  * is absent or blank, 400 {@code {error: "invalid_fields", invalid[]}} for an agent id in the outside-agent
  * namespace, 400 {@code {error: "unsupported_provider"}} for a provider kind outside {@code gatehouse.attach.providers}
  * or an externally managed local-only one;</li>
- * <li>{@code GET /admin/sessions} → 200 the current sessions ({@link SessionView}: never a token or hash); it takes
- * no query parameter (400 {@code invalid_fields} naming one);</li>
+ * <li>{@code GET /admin/sessions} → 200 the current sessions ({@link SessionView}: never a token or hash);</li>
  * <li>{@code DELETE /admin/sessions/{id}} → 204, or 404 when no such current session; ends the caller's
  * handshake-era sessions too.</li>
  * </ul>
- * Everything is in the shared store, so any replica may serve it. When the store does not answer: 503
+ * None takes a query parameter: one is 400 {@code invalid_fields} naming it. Everything is in the shared store, so any
+ * replica may serve it. When the store does not answer: 503
  * {@code unavailable} with {@code Retry-After} ({@link StoreUnavailableHandler}).
  */
 @Controller("/admin/sessions")
@@ -37,8 +37,9 @@ public class SessionAdminController {
     }
 
     @Post
-    public HttpResponse<?> createSession(@Nullable @Body byte[] body) {
-        return AdminResponses.answer(AdminBodies.read(body, CreateSessionRequest.class),
+    public HttpResponse<?> createSession(HttpRequest<?> http, @Nullable @Body byte[] body) {
+        return AdminResponses.answer(QueryParameters.strict(http, List.of(),
+                AdminBodies.read(body, CreateSessionRequest.class)),
                 request -> AdminResponses.answer(sessions.attach(request, Actor.ADMIN_API),
                         // The answer holds the session's bearer token: no cache may keep it (RFC 6749 §5.1).
                         created -> HttpResponse.created(created).header("Cache-Control", "no-store")
@@ -53,7 +54,8 @@ public class SessionAdminController {
     }
 
     @Delete("/{sessionId}")
-    public HttpResponse<?> revokeSession(String sessionId) {
-        return AdminResponses.answer(sessions.revoke(sessionId, Actor.ADMIN_API), none -> HttpResponse.noContent());
+    public HttpResponse<?> revokeSession(HttpRequest<?> request, String sessionId) {
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), new AdminResult.Done<>(sessionId)),
+                id -> AdminResponses.answer(sessions.revoke(id, Actor.ADMIN_API), none -> HttpResponse.noContent()));
     }
 }

@@ -581,6 +581,50 @@ class AdminApiTest {
     }
 
     /**
+     * The admin API's writes take no query parameter, as its GETs and {@code DELETE /admin/outside-agents} read theirs:
+     * {@code PUT /admin/agents/a1?version=1} looked like a precondition and was ignored, as was any other parameter.
+     * An unknown name, a plausible one ({@code version}, {@code force}), an empty name or one given twice is 400
+     * naming it ({@code invalid_fields}; {@code invalid_version} for {@code version}, as every refusal of that field
+     * alone), on every write route, and nothing is written.
+     */
+    @Test
+    void everyAdminWriteRefusesAQueryParameter() throws Exception {
+        String id = "query-" + SessionTokens.newId();
+        Map<String, String> routes = new java.util.LinkedHashMap<>();
+        routes.put("POST /admin/sessions", SESSION.replace("ps-1", "ps-" + id).replace("\"t1\"", "\"t-" + id + "\""));
+        routes.put("DELETE /admin/sessions/" + id, "");
+        routes.put("PUT /admin/agents/a-" + id, "{\"browserAccess\":true}");
+        routes.put("PUT /admin/notices/agents/a-" + id, "{\"projectClientId\":\"c-1\",\"limitRuntimeMode\":\"auto\","
+                + "\"limitInteractionMode\":\"default\"}");
+        routes.put("PUT /admin/outside-agents", "{\"issuer\":\"https://issuer.example\",\"subject\":\"" + id + "\"}");
+        routes.put("PUT /admin/service-clients/project/credential", "{\"credential\":\"queried\"}");
+        routes.put("DELETE /admin/service-clients/project/credential", "");
+        Map<String, String> variants = Map.of("?bogus=1", "bogus", "?version=1", "version", "?force", "force",
+                "?=1", "", "?version=1&version=1", "version");
+        int sessionsBefore = sessions.current().size();
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            String[] methodAndPath = route.getKey().split(" ");
+            for (Map.Entry<String, String> variant : variants.entrySet()) {
+                String label = route.getKey() + variant.getKey();
+                RawHttp.Response refused = rawAdmin(methodAndPath[0], methodAndPath[1] + variant.getKey(),
+                        route.getValue(), methodAndPath[0].equals("DELETE") ? List.of() : json(List.of()));
+                assertEquals(400, refused.status(), label + ": " + refused.body());
+                JsonNode body = JSON.readTree(refused.body());
+                // A refusal on version alone is invalid_version, whatever refused it, with the same invalid list.
+                assertEquals(variant.getValue().equals("version") ? "invalid_version" : "invalid_fields",
+                        body.path("error").asText(), label);
+                assertEquals(variant.getValue(), body.path("invalid").path(0).asText(), label + ": " + refused.body());
+            }
+        }
+        assertEquals(sessionsBefore, sessions.current().size(), "no session was attached");
+        assertTrue(settings.find("a-" + id).isEmpty(), "no settings were stored");
+        assertEquals(404, admin("GET", "/admin/notices/agents/a-" + id, null).statusCode(), "no profile was stored");
+        assertEquals(Optional.empty(), directory.registration("https://issuer.example", id), "nothing registered");
+        assertEquals(200, admin("PUT", "/admin/agents/a-" + id, routes.get("PUT /admin/agents/a-" + id)).statusCode(),
+                "without the parameter it writes");
+    }
+
+    /**
      * Two {@code If-Match} or two {@code If-None-Match} lines on one write leave which version the client meant a guess
      * (a new user's trial: the first was read): 400 {@code invalid_fields} naming the header, whatever the lines say
      * (the same version too) and however the name is spelt, on both routes that read them; nothing is written, and
