@@ -35,7 +35,8 @@ import java.util.Map;
  * aggregates per thread; 400 {@code {error: "invalid_fields", invalid[]}} for a bad parameter, never a 500;</li>
  * <li>{@code PUT /admin/notices/agents/{agentId}} ({@link DeliveryProfileAdmin.ProfileRequest}) → 200 the stored
  * delivery profile; 400 {@code {error: "missing_fields", missing[]}} when the client id or a limit is missing
- * (audited, {@link DeliveryProfileAdmin}), or for a query parameter (it takes none);</li>
+ * (audited, {@link DeliveryProfileAdmin}), or for a query parameter, an {@code If-Match} or an
+ * {@code If-None-Match} (a profile has no version; it takes none of them);</li>
  * <li>{@code GET /admin/notices/agents/{agentId}} → 200 the profile, 404 when none; it takes no query
  * parameter.</li>
  * </ul>
@@ -132,8 +133,8 @@ public class NoticeAdminController {
 
     @Put("/agents/{agentId}")
     public HttpResponse<?> put(HttpRequest<?> http, @PathVariable String agentId, @Nullable @Body byte[] body) {
-        return AdminResponses.answer(QueryParameters.strict(http, List.of(),
-                AdminBodies.read(body, DeliveryProfileAdmin.ProfileRequest.class)),
+        return AdminResponses.answer(QueryParameters.strict(http, List.of(), ConditionalHeaders.none(http,
+                ConditionalHeaders.UNVERSIONED, AdminBodies.read(body, DeliveryProfileAdmin.ProfileRequest.class))),
                 request -> AdminResponses.answer(profiles.put(agentId, request, Actor.ADMIN_API),
                         profile -> HttpResponse.ok(view(profile))));
     }

@@ -11,7 +11,6 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Put;
 import io.micronaut.http.annotation.QueryValue;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The admin API of outside-agent registrations, behind {@link AdminCredentialFilter} ({@link OutsideAgentAdmin}
@@ -63,13 +62,9 @@ public class OutsideAgentAdminController {
     public HttpResponse<?> deleteOutsideAgent(HttpRequest<?> request, @Nullable @QueryValue String issuer,
             @Nullable @QueryValue String subject) {
         // A removal takes no precondition: refused rather than ignored, so a client that sent one is not surprised.
-        List<FieldProblem> preconditions = Stream.of("If-Match", "If-None-Match")
-                .filter(name -> request.getHeaders().contains(name))
-                .map(name -> FieldProblem.invalid(name, "A removal takes no precondition; it removes the registration"
-                        + " whatever its version. Leave the header out."))
-                .toList();
-        AdminResult<Void> checked = QueryParameters.strict(request, DELETE_PARAMETERS, preconditions.isEmpty()
-                ? new AdminResult.Done<Void>(null) : new AdminResult.Refused<Void>(preconditions));
+        AdminResult<Void> checked = QueryParameters.strict(request, DELETE_PARAMETERS, ConditionalHeaders.none(request,
+                "A removal takes no precondition; it removes the registration whatever its version.",
+                new AdminResult.Done<Void>(null)));
         return AdminResponses.answer(checked, ok -> AdminResponses.answer(outsideAgents.unregister(issuer, subject,
                 Actor.ADMIN_API), none -> HttpResponse.noContent()));
     }

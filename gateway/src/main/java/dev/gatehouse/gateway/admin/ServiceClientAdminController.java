@@ -25,7 +25,8 @@ import java.util.List;
  * <li>{@code DELETE /admin/service-clients/{service}/credential} → 200 the view (the configured credential is used
  * again), 404 when none was stored.</li>
  * </ul>
- * None takes a query parameter: one is 400 {@code invalid_fields} naming it.
+ * None takes a query parameter, and the writes no {@code If-Match} or {@code If-None-Match} (a stored credential
+ * has no version): either is 400 {@code invalid_fields} naming it.
  */
 @Controller("/admin/service-clients")
 public class ServiceClientAdminController {
@@ -49,15 +50,16 @@ public class ServiceClientAdminController {
 
     @Put("/{service}/credential")
     public HttpResponse<?> replace(HttpRequest<?> http, String service, @Nullable @Body byte[] body) {
-        return AdminResponses.answer(QueryParameters.strict(http, List.of(), AdminBodies.read(body,
-                CredentialRequest.class)),
+        return AdminResponses.answer(QueryParameters.strict(http, List.of(), ConditionalHeaders.none(http,
+                ConditionalHeaders.UNVERSIONED, AdminBodies.read(body, CredentialRequest.class))),
                 request -> AdminResponses.answer(clients.replace(service, request.credential(), Actor.ADMIN_API),
                         HttpResponse::ok));
     }
 
     @Delete("/{service}/credential")
     public HttpResponse<?> remove(HttpRequest<?> request, String service) {
-        return AdminResponses.answer(QueryParameters.strict(request, List.of(), new AdminResult.Done<>(service)),
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), ConditionalHeaders.none(request,
+                ConditionalHeaders.UNVERSIONED, new AdminResult.Done<>(service))),
                 named -> AdminResponses.answer(clients.remove(named, Actor.ADMIN_API), HttpResponse::ok));
     }
 }

@@ -23,7 +23,8 @@ import java.util.List;
  * <li>{@code DELETE /admin/sessions/{id}} → 204, or 404 when no such current session; ends the caller's
  * handshake-era sessions too.</li>
  * </ul>
- * None takes a query parameter: one is 400 {@code invalid_fields} naming it. Everything is in the shared store, so any
+ * None takes a query parameter, and the writes no {@code If-Match} or {@code If-None-Match} (a session has no version):
+ * either is 400 {@code invalid_fields} naming it. Everything is in the shared store, so any
  * replica may serve it. When the store does not answer: 503
  * {@code unavailable} with {@code Retry-After} ({@link StoreUnavailableHandler}).
  */
@@ -38,8 +39,8 @@ public class SessionAdminController {
 
     @Post
     public HttpResponse<?> createSession(HttpRequest<?> http, @Nullable @Body byte[] body) {
-        return AdminResponses.answer(QueryParameters.strict(http, List.of(),
-                AdminBodies.read(body, CreateSessionRequest.class)),
+        return AdminResponses.answer(QueryParameters.strict(http, List.of(), ConditionalHeaders.none(http,
+                ConditionalHeaders.UNVERSIONED, AdminBodies.read(body, CreateSessionRequest.class))),
                 request -> AdminResponses.answer(sessions.attach(request, Actor.ADMIN_API),
                         // The answer holds the session's bearer token: no cache may keep it (RFC 6749 §5.1).
                         created -> HttpResponse.created(created).header("Cache-Control", "no-store")
@@ -55,7 +56,8 @@ public class SessionAdminController {
 
     @Delete("/{sessionId}")
     public HttpResponse<?> revokeSession(HttpRequest<?> request, String sessionId) {
-        return AdminResponses.answer(QueryParameters.strict(request, List.of(), new AdminResult.Done<>(sessionId)),
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), ConditionalHeaders.none(request,
+                ConditionalHeaders.UNVERSIONED, new AdminResult.Done<>(sessionId))),
                 id -> AdminResponses.answer(sessions.revoke(id, Actor.ADMIN_API), none -> HttpResponse.noContent()));
     }
 }

@@ -625,6 +625,48 @@ class AdminApiTest {
     }
 
     /**
+     * A write of something that keeps no version (a session, a delivery profile, a service credential) takes no
+     * {@code If-Match} or {@code If-None-Match}, as {@code DELETE /admin/outside-agents} takes none: one was ignored,
+     * so {@code If-None-Match: *} replaced a stored profile. Each, in any form, is 400 {@code invalid_fields} naming
+     * it, on every such route, and nothing is written.
+     */
+    @Test
+    void aWriteOfSomethingWithoutAVersionRefusesAPrecondition() throws Exception {
+        String id = "unversioned-" + SessionTokens.newId();
+        String profile = "{\"projectClientId\":\"c-1\",\"limitRuntimeMode\":\"auto\","
+                + "\"limitInteractionMode\":\"default\"}";
+        assertEquals(200, admin("PUT", "/admin/notices/agents/a-" + id, profile).statusCode());
+        Map<String, String> routes = new java.util.LinkedHashMap<>();
+        routes.put("POST /admin/sessions", SESSION.replace("ps-1", "ps-" + id).replace("\"t1\"", "\"t-" + id + "\""));
+        routes.put("DELETE /admin/sessions/" + id, "");
+        routes.put("PUT /admin/notices/agents/a-" + id, profile.replace("c-1", "c-2"));
+        routes.put("PUT /admin/service-clients/project/credential", "{\"credential\":\"conditional\"}");
+        routes.put("DELETE /admin/service-clients/project/credential", "");
+        Map<List<String>, List<String>> conditions = Map.of(List.of("If-Match: \"1\""), List.of("If-Match"),
+                List.of("If-Match: *"), List.of("If-Match"), List.of("If-Match: W/\"1\""), List.of("If-Match"),
+                List.of("If-None-Match: *"), List.of("If-None-Match"), List.of("if-none-match: \"1\""),
+                List.of("If-None-Match"), List.of("If-Match: *", "If-None-Match: *"),
+                List.of("If-Match", "If-None-Match"));
+        int sessionsBefore = sessions.current().size();
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            String[] methodAndPath = route.getKey().split(" ");
+            for (Map.Entry<List<String>, List<String>> condition : conditions.entrySet()) {
+                String label = route.getKey() + " " + condition.getKey();
+                RawHttp.Response refused = rawAdmin(methodAndPath[0], methodAndPath[1], route.getValue(),
+                        methodAndPath[0].equals("DELETE") ? condition.getKey() : json(condition.getKey()));
+                assertEquals(400, refused.status(), label + ": " + refused.body());
+                JsonNode body = JSON.readTree(refused.body());
+                assertEquals("invalid_fields", body.path("error").asText(), label);
+                assertEquals(condition.getValue(), JSON.convertValue(body.path("invalid"), List.class), label);
+                assertTrue(body.path("messages").path(0).asText().contains("no precondition"), label);
+            }
+        }
+        assertEquals(sessionsBefore, sessions.current().size(), "no session was attached");
+        assertEquals("c-1", JSON.readTree(admin("GET", "/admin/notices/agents/a-" + id, null).body())
+                .path("projectClientId").asText(), "the profile was not replaced");
+    }
+
+    /**
      * Two {@code If-Match} or two {@code If-None-Match} lines on one write leave which version the client meant a guess
      * (a new user's trial: the first was read): 400 {@code invalid_fields} naming the header, whatever the lines say
      * (the same version too) and however the name is spelt, on both routes that read them; nothing is written, and
