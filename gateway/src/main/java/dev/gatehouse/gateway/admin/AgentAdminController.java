@@ -48,10 +48,10 @@ public class AgentAdminController {
     @Put("/{agentId}")
     public HttpResponse<?> putAgentSettings(HttpRequest<?> http, String agentId, @Nullable @Body byte[] body) {
         return AdminResponses.answer(QueryParameters.strict(http, List.of(), ConditionalHeaders.of(http)),
-                conditions -> AdminResponses.answer(
-                AdminBodies.read(body, AgentSettingsRequest.class), request -> AdminResponses.answer(
-                        agents.put(agentId, request, conditions.ifMatch(), conditions.ifNoneMatch(), Actor.ADMIN_API),
-                        stored -> HttpResponse.ok(AgentSettingsView.of(agentId, stored))
-                                .header("ETag", AdminResponses.etag(stored.version())))));
+                conditions -> AdminResponses.answer(AdminBodies.read(body, AgentSettingsRequest.class),
+                        request -> AdminResponses.answer(agents.put(agentId, request, conditions.ifMatch(),
+                                conditions.ifNoneMatch(), Actor.ADMIN_API),
+                                stored -> HttpResponse.ok(AgentSettingsView.of(agentId, stored))
+                                        .header("ETag", AdminResponses.etag(stored.version())))));
     }
 }

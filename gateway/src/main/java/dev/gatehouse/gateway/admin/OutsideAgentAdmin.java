@@ -60,9 +60,9 @@ public class OutsideAgentAdmin {
      * when the issuer, subject or project is not a text {@link StoredText} keeps, or for preconditions
      * {@link AgentAdmin#put} refuses; a conflict when the version is stale; a failed precondition for a weak
      * {@code If-Match} tag, for {@code If-Match: *} when the pair has no registration, and for
-     * {@code If-None-Match: *} when it has one ({@link ExpectedVersion}). A refusal, conflict or failed precondition writes
-     * nothing. A pair registered again under another id loses
-     * the old id's settings with it ({@link AgentDirectory#register}).
+     * {@code If-None-Match: *} when it has one ({@link ExpectedVersion}). A refusal, conflict or failed precondition
+     * writes nothing. A pair registered again under another id loses the old id's settings with it
+     * ({@link AgentDirectory#register}).
      */
     public AdminResult<OutsideAgentView> register(OutsideAgentRequest request, Optional<String> ifMatch,
             Optional<String> ifNoneMatch, Actor actor) {

@@ -44,11 +44,10 @@ public class OutsideAgentAdminController {
     @Put
     public HttpResponse<?> putOutsideAgent(HttpRequest<?> http, @Nullable @Body byte[] body) {
         return AdminResponses.answer(QueryParameters.strict(http, List.of(), ConditionalHeaders.of(http)),
-                conditions -> AdminResponses.answer(
-                AdminBodies.read(body, OutsideAgentRequest.class), request -> AdminResponses.answer(
-                        outsideAgents.register(request, conditions.ifMatch(), conditions.ifNoneMatch(),
-                                Actor.ADMIN_API),
-                        view -> HttpResponse.ok(view).header("ETag", AdminResponses.etag(view.version())))));
+                conditions -> AdminResponses.answer(AdminBodies.read(body, OutsideAgentRequest.class),
+                        request -> AdminResponses.answer(outsideAgents.register(request, conditions.ifMatch(),
+                                conditions.ifNoneMatch(), Actor.ADMIN_API),
+                                view -> HttpResponse.ok(view).header("ETag", AdminResponses.etag(view.version())))));
     }
 
     @Get

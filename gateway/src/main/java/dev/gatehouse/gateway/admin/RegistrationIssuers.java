@@ -81,10 +81,10 @@ class RegistrationIssuers {
         // Read from the authority itself: java.net.URI names no host for a name it does not take as a server's (an
         // '_' or a non-ASCII letter in it), and takes any number of digits as a port.
         Matcher parts = AUTHORITY.matcher(authority);
-        parts.matches();
+        parts.matches(); // always: any text is a host (perhaps empty) and a rest
         String host = parts.group("host");
         if (!HOST.matcher(host).matches()) {
-            return refused("Its host is not ASCII letters, digits, '-', '.' and '_', or an IP address.");
+            return refused("Its host is neither ASCII letters, digits, '-', '.' and '_' nor an IP address.");
         }
         String rest = parts.group("rest");
         if (!rest.isEmpty() && (!PORT.matcher(rest).matches() || Integer.parseInt(rest.substring(1)) > 65_535)) {
