@@ -20,9 +20,10 @@ import java.util.Optional;
  * compared in constant time (SHA-256 digests compared with {@link MessageDigest#isEqual}); anything else is 401,
  * also a request with two {@code Authorization} headers, even when one of them holds the credential.
  * Agents' session tokens and JWTs are never accepted here, and the admin credential is never accepted at
- * {@code /mcp}. An admitted request's body is then read within {@code gatehouse.admin.max-body-bytes}
- * ({@link BoundedAdminBody}). A servlet filter, mounted by {@link AdminFilterFactory}, so it runs before Micronaut's dispatcher
- * (like the {@code /mcp} servlet).
+ * {@code /mcp}. An admitted {@code POST} or {@code PUT} must declare a JSON body ({@link AdminContentType}, else 415),
+ * and an admitted request's body is then read within {@code gatehouse.admin.max-body-bytes} ({@link BoundedAdminBody}).
+ * A servlet filter, mounted by {@link AdminFilterFactory}, so it runs before Micronaut's dispatcher (like the
+ * {@code /mcp} servlet).
  */
 public class AdminCredentialFilter implements Filter {
 
@@ -46,7 +47,10 @@ public class AdminCredentialFilter implements Filter {
                 .filter(h -> h.regionMatches(true, 0, BEARER, 0, BEARER.length()))
                 .map(h -> digest(h.substring(BEARER.length()).trim()));
         if (expected.isPresent() && presented.isPresent() && MessageDigest.isEqual(expected.get(), presented.get())) {
-            // Only an admitted request's body is read: a stranger's is never buffered.
+            // Only an admitted request's body is read: a stranger's is never buffered, nor one that is not JSON.
+            if (!AdminContentType.check((HttpServletRequest) request, (HttpServletResponse) response)) {
+                return;
+            }
             Optional<HttpServletRequest> bounded = BoundedAdminBody.read((HttpServletRequest) request,
                     (HttpServletResponse) response, maxBodyBytes);
             if (bounded.isPresent()) {

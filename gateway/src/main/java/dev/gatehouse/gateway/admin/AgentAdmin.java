@@ -48,8 +48,8 @@ public class AgentAdmin {
      *                    the settings only when none are stored (RFC 9110 §13.1.2), as the expected version 0 does
      * @return the stored settings and version; refused for an id that is not a thread agent's, a Project enabled
      *         without a project, an {@code If-None-Match} other than that, or a malformed or contradictory version; a
-     *         conflict when the version is stale or settings are stored against {@code If-None-Match: *}; a failed
-     *         precondition for a weak {@code If-Match} tag, and for {@code If-Match: *} when none are stored
+     *         conflict when the version is stale; a failed precondition for a weak {@code If-Match} tag, for
+     *         {@code If-Match: *} when none are stored, and for {@code If-None-Match: *} when some are
      */
     public AdminResult<AgentSettingsStore.Versioned> put(String agentId, AgentSettingsRequest request,
             Optional<String> ifMatch, Optional<String> ifNoneMatch, Actor actor) {
@@ -81,7 +81,8 @@ public class AgentAdmin {
             }
             AgentSettingsStore.Write write = settings.put(agentId, wanted.get(), version.get());
             if (write instanceof AgentSettingsStore.Write.Conflict conflict) {
-                return ChangeAudit.Written.unchanged(new AdminResult.Conflict<>(conflict.currentVersion()));
+                return ChangeAudit.Written.unchanged(expected.refusedAt(conflict.currentVersion(),
+                        "this agent's settings are"));
             }
             AgentSettingsStore.Versioned stored = ((AgentSettingsStore.Write.Stored) write).stored();
             return ChangeAudit.Written.changed(new AdminResult.Done<>(stored),

@@ -50,7 +50,11 @@ final class BoundedAdminBody {
         return Optional.of(new BufferedBodyRequest(request, ((BoundedBody.Result.Read) read).bytes()));
     }
 
-    private static void refuse(HttpServletResponse response, int status, String error, String message)
+    /**
+     * Answers a request refused before its body was read: {@code {"error","message"}} (both plain text without quotes
+     * or backslashes), with {@code Connection: close}, since the body is left unread.
+     */
+    static void refuse(HttpServletResponse response, int status, String error, String message)
             throws IOException {
         response.setStatus(status);
         response.setHeader("Connection", "close");

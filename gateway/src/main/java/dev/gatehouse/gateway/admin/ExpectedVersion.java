@@ -11,15 +11,19 @@ import java.util.OptionalLong;
  * {@code If-None-Match: *} alone (written only when nothing is stored: version 0). {@code If-Match} compares strongly
  * (RFC 9110 §13.1.1): one entity tag ({@code "3"}, or {@code 3} unquoted; no leading zero, not empty), which the
  * stored version must equal;
- * {@code *}, which anything stored matches; a weak tag ({@code W/"3"}), which nothing matches.
+ * {@code *}, which anything stored matches; a weak tag ({@code W/"3"}), which nothing matches. {@code If-None-Match: *}
+ * is false when anything is stored (RFC 9110 §13.1.2): a failed precondition, not a version conflict
+ * ({@link #refusedAt}).
  *
- * @param expected  the version expected ({@code 0}: nothing stored); empty: none was sent, or {@code If-Match: *}
- *                  without a body version, which {@link #against} settles
- * @param anyStored {@code If-Match: *} was sent
- * @param weak      {@code If-Match} was a weak tag, so the precondition fails whatever is stored
- * @param problems  why the preconditions were refused; empty when they were not
+ * @param expected   the version expected ({@code 0}: nothing stored); empty: none was sent, or {@code If-Match: *}
+ *                   without a body version, which {@link #against} settles
+ * @param anyStored  {@code If-Match: *} was sent
+ * @param weak       {@code If-Match} was a weak tag, so the precondition fails whatever is stored
+ * @param noneStored {@code If-None-Match: *} was sent
+ * @param problems   why the preconditions were refused; empty when they were not
  */
-record ExpectedVersion(OptionalLong expected, boolean anyStored, boolean weak, List<FieldProblem> problems) {
+record ExpectedVersion(OptionalLong expected, boolean anyStored, boolean weak, boolean noneStored,
+        List<FieldProblem> problems) {
 
     /** Why a weak {@code If-Match} tag fails, for a 412 answer. */
     static final String WEAK_TAG = "If-Match compares strongly (RFC 9110 §13.1.1): a weak entity tag never matches."
@@ -48,7 +52,25 @@ record ExpectedVersion(OptionalLong expected, boolean anyStored, boolean weak, L
             problems.add(FieldProblem.invalid("version",
                     "If-Match and version must be one non-negative version number and agree"));
         }
-        return new ExpectedVersion(expected.orElse(OptionalLong.empty()), anyStored, weak, problems);
+        return new ExpectedVersion(expected.orElse(OptionalLong.empty()), anyStored, weak, ifNoneMatch.isPresent(),
+                problems);
+    }
+
+    /**
+     * What a write the store refused, finding {@code currentVersion} instead of the version expected, answers: with
+     * {@code If-None-Match: *} a failed precondition (something is stored, so the condition is false, RFC 9110
+     * §13.1.2; also when a racing writer stored it first), else a version conflict (a stale {@code If-Match} or body
+     * {@code version}).
+     *
+     * @param stored what is stored, as the message names it: {@code "this agent's settings are"}
+     */
+    <T> AdminResult<T> refusedAt(long currentVersion, String stored) {
+        if (noneStored) {
+            return new AdminResult.PreconditionFailed<>("If-None-Match: * writes only when nothing is stored, and "
+                    + stored + " at version " + currentVersion + ". To replace what is stored, leave it out or send"
+                    + " If-Match with the version read.");
+        }
+        return new AdminResult.Conflict<>(currentVersion);
     }
 
     /**

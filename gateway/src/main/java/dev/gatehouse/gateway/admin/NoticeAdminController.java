@@ -5,8 +5,8 @@ import dev.gatehouse.gateway.notice.DeliveryProfile;
 import dev.gatehouse.gateway.notice.NoticeProperties;
 import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.notice.NoticeStore;
-import io.micronaut.http.HttpRequest;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
@@ -14,6 +14,7 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Put;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,7 +25,8 @@ import java.util.Map;
  * delivered, refused, stale}}}: every notice received is in exactly one count; a refused Project credential shows as
  * {@code streams.project.state = "authentication"}; {@code lastError} is the stream's most recent failure on this
  * replica, kept after it recovered; {@code hold} (while the consumer runs) names this replica and
- * the one holding the streams as this one last saw it;</li>
+ * the one holding the streams as this one last saw it; it takes no query parameter (400 {@code invalid_fields}
+ * naming one);</li>
  * <li>{@code GET /admin/notices/receipts?state=&agent=&project=&limit=} (parameters: {@link NoticeQueries}) → 200
  * {@code {counts: {pending, coalesced, delivered, refused, stale}, notices: [{noticeId, agent, project, run, fence,
  * version, state, reasons[], decisionId?, aggregateId?, threadId?, acked, receivedAt, updatedAt}],
@@ -33,8 +35,10 @@ import java.util.Map;
  * aggregates per thread; 400 {@code {error: "invalid_fields", invalid[]}} for a bad parameter, never a 500;</li>
  * <li>{@code PUT /admin/notices/agents/{agentId}} ({@link DeliveryProfileAdmin.ProfileRequest}) → 200 the stored
  * delivery profile; 400 {@code {error: "missing_fields", missing[]}} when the client id or a limit is missing
- * (audited, {@link DeliveryProfileAdmin});</li>
- * <li>{@code GET /admin/notices/agents/{agentId}} → 200 the profile, 404 when none.</li>
+ * (audited, {@link DeliveryProfileAdmin}), or for a query parameter, an {@code If-Match} or an
+ * {@code If-None-Match} (a profile has no version; it takes none of them);</li>
+ * <li>{@code GET /admin/notices/agents/{agentId}} → 200 the profile, 404 when none; it takes no query
+ * parameter.</li>
  * </ul>
  * Whether a profile lets notices through is the policy's business; this API only stores the facts.
  */
@@ -57,7 +61,12 @@ public class NoticeAdminController {
     }
 
     @Get
-    public Map<String, Object> summary() {
+    public HttpResponse<?> summary(HttpRequest<?> request) {
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), new AdminResult.Done<Void>(null)),
+                none -> HttpResponse.ok(summary()));
+    }
+
+    private Map<String, Object> summary() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("enabled", properties.isEnabled());
         properties.getClientId().ifPresent(id -> out.put("clientId", id));
@@ -123,16 +132,18 @@ public class NoticeAdminController {
     }
 
     @Put("/agents/{agentId}")
-    public HttpResponse<?> put(@PathVariable String agentId, @Nullable @Body byte[] body) {
-        return AdminResponses.answer(AdminBodies.read(body, DeliveryProfileAdmin.ProfileRequest.class),
+    public HttpResponse<?> put(HttpRequest<?> http, @PathVariable String agentId, @Nullable @Body byte[] body) {
+        return AdminResponses.answer(QueryParameters.strict(http, List.of(), ConditionalHeaders.none(http,
+                ConditionalHeaders.UNVERSIONED, AdminBodies.read(body, DeliveryProfileAdmin.ProfileRequest.class))),
                 request -> AdminResponses.answer(profiles.put(agentId, request, Actor.ADMIN_API),
                         profile -> HttpResponse.ok(view(profile))));
     }
 
     @Get("/agents/{agentId}")
-    public HttpResponse<?> get(@PathVariable String agentId) {
-        return profiles.profile(agentId).<HttpResponse<?>>map(p -> HttpResponse.ok(view(p)))
-                .orElseGet(AdminResponses::notFound);
+    public HttpResponse<?> get(HttpRequest<?> request, @PathVariable String agentId) {
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), new AdminResult.Done<>(agentId)),
+                id -> profiles.profile(id).<HttpResponse<?>>map(p -> HttpResponse.ok(view(p)))
+                        .orElseGet(AdminResponses::notFound));
     }
 
     private static Map<String, Object> view(DeliveryProfile profile) {

@@ -58,11 +58,11 @@ public class OutsideAgentAdmin {
      * registration carries its own settings, docs/domain.md §1), when the shared thread agent is blank, an outside
      * agent or not one that may be shared ({@link SharedThreadAgents}), when Project is enabled without a project,
      * when the issuer, subject or project is not a text {@link StoredText} keeps, or for preconditions
-     * {@link AgentAdmin#put} refuses; a conflict when the version is stale or a registration exists against
-     * {@code If-None-Match: *}; a failed precondition for a weak {@code If-Match} tag, and for {@code If-Match: *}
-     * when the pair has no registration ({@link ExpectedVersion}). A refusal, conflict or failed precondition writes
-     * nothing. A pair registered again under another id loses
-     * the old id's settings with it ({@link AgentDirectory#register}).
+     * {@link AgentAdmin#put} refuses; a conflict when the version is stale; a failed precondition for a weak
+     * {@code If-Match} tag, for {@code If-Match: *} when the pair has no registration, and for
+     * {@code If-None-Match: *} when it has one ({@link ExpectedVersion}). A refusal, conflict or failed precondition
+     * writes nothing. A pair registered again under another id loses the old id's settings with it
+     * ({@link AgentDirectory#register}).
      */
     public AdminResult<OutsideAgentView> register(OutsideAgentRequest request, Optional<String> ifMatch,
             Optional<String> ifNoneMatch, Actor actor) {
@@ -129,7 +129,8 @@ public class OutsideAgentAdmin {
                         .map(r -> directory.settings(AgentKey.outside(r.registration().logicalAgentId())));
                 AgentDirectory.Write write = directory.register(registration, settings.get(), version.get());
                 if (write instanceof AgentDirectory.Write.Conflict conflict) {
-                    return ChangeAudit.Written.unchanged(new AdminResult.Conflict<>(conflict.currentVersion()));
+                    return ChangeAudit.Written.unchanged(expected.<OutsideAgentView>refusedAt(
+                            conflict.currentVersion(), "this issuer and subject's registration is"));
                 }
                 AgentDirectory.Write.Stored stored = (AgentDirectory.Write.Stored) write;
                 String moved = stored.replaced().map(OutsideAgentRegistration::logicalAgentId)

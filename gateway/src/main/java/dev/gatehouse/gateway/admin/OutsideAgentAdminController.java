@@ -8,12 +8,9 @@ import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
-import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Put;
 import io.micronaut.http.annotation.QueryValue;
 import java.util.List;
-import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * The admin API of outside-agent registrations, behind {@link AdminCredentialFilter} ({@link OutsideAgentAdmin}
@@ -24,9 +21,10 @@ import java.util.stream.Stream;
  * settings; 400 {@code {error: "invalid_fields", invalid[]}} for an issuer that is not an OAuth issuer, an agent id
  * outside the outside-agent namespace or another registration's, or a shared thread agent inside it or not one that
  * may be shared (docs/domain.md §1); 409 {@code {error: "version_conflict", currentVersion}} when {@code If-Match} or
- * the body's {@code version} is stale, or when the pair is registered and {@code If-None-Match: *} asked to create
- * the registration only; 412 {@code {error: "precondition_failed", message}} when {@code If-Match} is a weak tag or
- * {@code *} and the pair is not registered: as for {@code PUT /admin/agents/{id}};</li>
+ * the body's {@code version} is stale; 412 {@code {error: "precondition_failed", message}} when {@code If-Match} is a
+ * weak tag or {@code *} and the pair is not registered, or when the pair is registered and {@code If-None-Match: *}
+ * asked to create the registration only; 400 naming {@code If-Match} or {@code If-None-Match} when one is given
+ * twice, or a query parameter: as for {@code PUT /admin/agents/{id}};</li>
  * <li>{@code GET /admin/outside-agents} → 200 {@code [OutsideAgentView]}, each with its version; it takes no query
  * parameter (400 naming one);</li>
  * <li>{@code DELETE /admin/outside-agents?issuer=&subject=} → 204, the registration and its agent's settings removed
@@ -44,12 +42,12 @@ public class OutsideAgentAdminController {
     }
 
     @Put
-    public HttpResponse<?> putOutsideAgent(@Nullable @Body byte[] body, @Nullable @Header("If-Match") String ifMatch,
-            @Nullable @Header("If-None-Match") String ifNoneMatch) {
-        return AdminResponses.answer(AdminBodies.read(body, OutsideAgentRequest.class), request -> AdminResponses
-                .answer(outsideAgents.register(request, Optional.ofNullable(ifMatch), Optional.ofNullable(ifNoneMatch),
-                        Actor.ADMIN_API),
-                        view -> HttpResponse.ok(view).header("ETag", AdminResponses.etag(view.version()))));
+    public HttpResponse<?> putOutsideAgent(HttpRequest<?> http, @Nullable @Body byte[] body) {
+        return AdminResponses.answer(QueryParameters.strict(http, List.of(), ConditionalHeaders.of(http)),
+                conditions -> AdminResponses.answer(AdminBodies.read(body, OutsideAgentRequest.class),
+                        request -> AdminResponses.answer(outsideAgents.register(request, conditions.ifMatch(),
+                                conditions.ifNoneMatch(), Actor.ADMIN_API),
+                                view -> HttpResponse.ok(view).header("ETag", AdminResponses.etag(view.version())))));
     }
 
     @Get
@@ -63,13 +61,9 @@ public class OutsideAgentAdminController {
     public HttpResponse<?> deleteOutsideAgent(HttpRequest<?> request, @Nullable @QueryValue String issuer,
             @Nullable @QueryValue String subject) {
         // A removal takes no precondition: refused rather than ignored, so a client that sent one is not surprised.
-        List<FieldProblem> preconditions = Stream.of("If-Match", "If-None-Match")
-                .filter(name -> request.getHeaders().contains(name))
-                .map(name -> FieldProblem.invalid(name, "A removal takes no precondition; it removes the registration"
-                        + " whatever its version. Leave the header out."))
-                .toList();
-        AdminResult<Void> checked = QueryParameters.strict(request, DELETE_PARAMETERS, preconditions.isEmpty()
-                ? new AdminResult.Done<Void>(null) : new AdminResult.Refused<Void>(preconditions));
+        AdminResult<Void> checked = QueryParameters.strict(request, DELETE_PARAMETERS, ConditionalHeaders.none(request,
+                "A removal takes no precondition; it removes the registration whatever its version.",
+                new AdminResult.Done<Void>(null)));
         return AdminResponses.answer(checked, ok -> AdminResponses.answer(outsideAgents.unregister(issuer, subject,
                 Actor.ADMIN_API), none -> HttpResponse.noContent()));
     }

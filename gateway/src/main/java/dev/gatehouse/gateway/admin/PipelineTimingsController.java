@@ -3,6 +3,8 @@ package dev.gatehouse.gateway.admin;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import java.util.ArrayList;
@@ -21,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * ({@code gatehouse.store.lookup}: step {@code lookup.<table>}, outcome {@code cache|store}). Counts, totals and
  * buckets are cumulative since start, so two reads give one series' calls and percentiles; {@code max} is the
  * registry's decaying maximum. Meant for the load harness in bench/; the same timers are scraped at
- * {@code GET /prometheus}. It reads meters, nothing else.
+ * {@code GET /prometheus}. It reads meters, nothing else, and takes no query parameter (400 {@code invalid_fields}
+ * naming one).
  */
 @Controller("/admin/pipeline-timings")
 public class PipelineTimingsController {
@@ -37,7 +40,12 @@ public class PipelineTimingsController {
     }
 
     @Get
-    public List<Map<String, Object>> timings() {
+    public HttpResponse<?> timings(HttpRequest<?> request) {
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), new AdminResult.Done<Void>(null)),
+                none -> HttpResponse.ok(timings()));
+    }
+
+    private List<Map<String, Object>> timings() {
         List<Map<String, Object>> entries = new ArrayList<>();
         for (String kind : List.of("transport", "gate", "store")) {
             meters.find(TIMERS.get(kind)).timers().stream()

@@ -20,7 +20,8 @@ import java.util.Optional;
  * what a file says:
  * <ul>
  * <li>{@code GET /admin/access-table} → 200 {@code {revision, accessTable}}: the access table the serving revision
- * holds, which is the one the gate enforces;</li>
+ * holds, which is the one the gate enforces; it takes no query parameter (400 {@code invalid_fields} naming
+ * one);</li>
  * <li>{@code GET /admin/agents/{agentId}/capabilities[?ceiling=]} → 200 {@code {agentId, kind, capabilities,
  * revision}}: the scopes the agent holds now ({@link HeldCapabilities}, which the console shows too), derived by the
  * policy from its stored settings (docs/domain.md §4). A
@@ -44,9 +45,10 @@ public class PolicyReadController {
     }
 
     @Get("/access-table")
-    public HttpResponse<?> accessTable() {
-        return pdp.serving().<HttpResponse<?>>map(served -> ok(served.revision(), Map.of("accessTable",
-                served.contents().accessTable()))).orElseGet(PolicyReadController::unavailable);
+    public HttpResponse<?> accessTable(HttpRequest<?> request) {
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), new AdminResult.Done<Void>(null)),
+                none -> pdp.serving().<HttpResponse<?>>map(served -> ok(served.revision(), Map.of("accessTable",
+                        served.contents().accessTable()))).orElseGet(PolicyReadController::unavailable));
     }
 
     @Get("/agents/{agentId}/capabilities")

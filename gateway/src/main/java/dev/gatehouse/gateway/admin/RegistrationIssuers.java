@@ -1,10 +1,15 @@
 package dev.gatehouse.gateway.admin;
 
+import com.ibm.icu.lang.UCharacter;
+import com.ibm.icu.lang.UCharacterCategory;
+import com.ibm.icu.lang.UProperty;
 import dev.gatehouse.gateway.auth.OAuthProperties;
 import jakarta.inject.Singleton;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -15,13 +20,39 @@ import java.util.regex.Pattern;
  * metadata, so {@code https://as.example/} is the same server as {@code https://as.example} and only one of them
  * can be its tokens' {@code iss}. For local development and tests {@code http} is accepted on a loopback host
  * ({@code localhost}, {@code 127.0.0.0/8}, {@code [::1]}: the local authorization server of {@code make run}, a
- * mock-oauth2-server). The issuer this gateway is configured to trust ({@code gatehouse.oauth.issuer}) is accepted
- * as it is, whatever its form: its tokens carry exactly that.
+ * mock-oauth2-server). The host is ASCII (a name, IPv4 address or bracketed IPv6 address; an internationalized name
+ * in its A-label form, as DNS and the token carry it), a port is 1 to 65535, and no character anywhere is a control,
+ * a bidirectional control (Unicode Bidi_Control, U+202E, U+2066–U+2069), default-ignorable or otherwise not printable
+ * (Unicode categories C and Z): the operator reads the issuer on the console and in the audit, and such a character
+ * would make one issuer look like another. Every refusal states the forms accepted ({@link #FORMS}). The issuer this
+ * gateway is configured to trust ({@code gatehouse.oauth.issuer}) is accepted as it is, whatever its form: its tokens
+ * carry exactly that.
  */
 @Singleton
 class RegistrationIssuers {
 
+    /** The forms an issuer is accepted in, as every refusal states them. */
+    static final String FORMS = "An issuer is https://<host>[:<port>][/<path>], or http://… on a loopback host"
+            + " (localhost, 127.0.0.0/8, [::1]): the host in ASCII letters, digits, '-', '.' and '_' (an"
+            + " internationalized name in its A-label form, xn--…) or an IP address ([…] for IPv6); the port a number"
+            + " from 1 to 65535 without a leading zero; the path not ending in '/'; no user information, query or"
+            + " fragment; and no control, bidirectional-control, invisible or other non-printable character"
+            + " anywhere. Write it exactly as the tokens' iss.";
+
     private static final Pattern LOOPBACK = Pattern.compile("localhost|127(?:\\.[0-9]{1,3}){3}|\\[::1\\]");
+
+    /** An authority's host and the rest after it, which is empty or {@code :<port>}. */
+    private static final Pattern AUTHORITY = Pattern.compile("(?<host>\\[[^\\]]*\\]|[^:]*)(?<rest>.*)");
+
+    private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]+|\\[[0-9A-Fa-f:.]+\\]");
+
+    private static final Pattern PORT = Pattern.compile(":[1-9][0-9]{0,4}");
+
+    /** The general categories of characters that are not printable: C (controls, format, unassigned …) and Z. */
+    private static final Set<Integer> NOT_PRINTABLE = Set.of((int) UCharacterCategory.CONTROL,
+            (int) UCharacterCategory.FORMAT, (int) UCharacterCategory.SURROGATE, (int) UCharacterCategory.PRIVATE_USE,
+            (int) UCharacterCategory.UNASSIGNED, (int) UCharacterCategory.SPACE_SEPARATOR,
+            (int) UCharacterCategory.LINE_SEPARATOR, (int) UCharacterCategory.PARAGRAPH_SEPARATOR);
 
     private final OAuthProperties oauth;
 
@@ -34,6 +65,9 @@ class RegistrationIssuers {
         if (oauth.getIssuer().filter(issuer::equals).isPresent()) {
             return Optional.empty();
         }
+        if (issuer.codePoints().anyMatch(RegistrationIssuers::notPrintable)) {
+            return refused("It holds a control, bidirectional-control, invisible or other non-printable character.");
+        }
         URI uri;
         try {
             uri = new URI(issuer);
@@ -44,8 +78,18 @@ class RegistrationIssuers {
         if (authority == null || authority.isEmpty() || authority.contains("@")) {
             return refused("It must be a URL naming a host, without user information.");
         }
-        // java.net.URI names no host for a name it does not take as a server's (an '_' in it): the authority's.
-        String host = uri.getHost() != null ? uri.getHost() : authority.replaceFirst(":[0-9]*$", "");
+        // Read from the authority itself: java.net.URI names no host for a name it does not take as a server's (an
+        // '_' or a non-ASCII letter in it), and takes any number of digits as a port.
+        Matcher parts = AUTHORITY.matcher(authority);
+        parts.matches(); // always: any text is a host (perhaps empty) and a rest
+        String host = parts.group("host");
+        if (!HOST.matcher(host).matches()) {
+            return refused("Its host is neither ASCII letters, digits, '-', '.' and '_' nor an IP address.");
+        }
+        String rest = parts.group("rest");
+        if (!rest.isEmpty() && (!PORT.matcher(rest).matches() || Integer.parseInt(rest.substring(1)) > 65_535)) {
+            return refused("Its port is not a number from 1 to 65535.");
+        }
         boolean loopback = LOOPBACK.matcher(host).matches();
         if (!"https".equals(uri.getScheme()) && !("http".equals(uri.getScheme()) && loopback)) {
             return refused("It must be an https URL (http only on a loopback host: localhost, 127.0.0.1, [::1]).");
@@ -59,8 +103,14 @@ class RegistrationIssuers {
         return Optional.empty();
     }
 
+    /** A control, a bidirectional control, a default-ignorable or another character with nothing to print. */
+    private static boolean notPrintable(int codePoint) {
+        return NOT_PRINTABLE.contains(UCharacter.getType(codePoint))
+                || UCharacter.hasBinaryProperty(codePoint, UProperty.BIDI_CONTROL)
+                || UCharacter.hasBinaryProperty(codePoint, UProperty.DEFAULT_IGNORABLE_CODE_POINT);
+    }
+
     private static Optional<FieldProblem> refused(String why) {
-        return Optional.of(FieldProblem.invalid("issuer", "Not an OAuth issuer (RFC 8414 §2): " + why
-                + " Write it exactly as the tokens' iss."));
+        return Optional.of(FieldProblem.invalid("issuer", "Not an OAuth issuer (RFC 8414 §2): " + why + " " + FORMS));
     }
 }

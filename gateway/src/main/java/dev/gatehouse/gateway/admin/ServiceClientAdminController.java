@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.admin.audit.Actor;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
@@ -24,6 +25,8 @@ import java.util.List;
  * <li>{@code DELETE /admin/service-clients/{service}/credential} → 200 the view (the configured credential is used
  * again), 404 when none was stored.</li>
  * </ul>
+ * None takes a query parameter, and the writes no {@code If-Match} or {@code If-None-Match} (a stored credential
+ * has no version): either is 400 {@code invalid_fields} naming it.
  */
 @Controller("/admin/service-clients")
 public class ServiceClientAdminController {
@@ -40,19 +43,23 @@ public class ServiceClientAdminController {
     }
 
     @Get
-    public List<ServiceClientView> list() {
-        return clients.clients();
+    public HttpResponse<?> list(HttpRequest<?> request) {
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), new AdminResult.Done<Void>(null)),
+                none -> HttpResponse.ok(clients.clients()));
     }
 
     @Put("/{service}/credential")
-    public HttpResponse<?> replace(String service, @Nullable @Body byte[] body) {
-        return AdminResponses.answer(AdminBodies.read(body, CredentialRequest.class),
+    public HttpResponse<?> replace(HttpRequest<?> http, String service, @Nullable @Body byte[] body) {
+        return AdminResponses.answer(QueryParameters.strict(http, List.of(), ConditionalHeaders.none(http,
+                ConditionalHeaders.UNVERSIONED, AdminBodies.read(body, CredentialRequest.class))),
                 request -> AdminResponses.answer(clients.replace(service, request.credential(), Actor.ADMIN_API),
                         HttpResponse::ok));
     }
 
     @Delete("/{service}/credential")
-    public HttpResponse<?> remove(String service) {
-        return AdminResponses.answer(clients.remove(service, Actor.ADMIN_API), HttpResponse::ok);
+    public HttpResponse<?> remove(HttpRequest<?> request, String service) {
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), ConditionalHeaders.none(request,
+                ConditionalHeaders.UNVERSIONED, new AdminResult.Done<>(service))),
+                named -> AdminResponses.answer(clients.remove(named, Actor.ADMIN_API), HttpResponse::ok));
     }
 }

@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.admin.audit.Actor;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
@@ -22,7 +23,9 @@ import java.util.List;
  * <li>{@code DELETE /admin/sessions/{id}} → 204, or 404 when no such current session; ends the caller's
  * handshake-era sessions too.</li>
  * </ul>
- * Everything is in the shared store, so any replica may serve it. When the store does not answer: 503
+ * None takes a query parameter, and the writes no {@code If-Match} or {@code If-None-Match} (a session has no version):
+ * either is 400 {@code invalid_fields} naming it. Everything is in the shared store, so any
+ * replica may serve it. When the store does not answer: 503
  * {@code unavailable} with {@code Retry-After} ({@link StoreUnavailableHandler}).
  */
 @Controller("/admin/sessions")
@@ -35,8 +38,9 @@ public class SessionAdminController {
     }
 
     @Post
-    public HttpResponse<?> createSession(@Nullable @Body byte[] body) {
-        return AdminResponses.answer(AdminBodies.read(body, CreateSessionRequest.class),
+    public HttpResponse<?> createSession(HttpRequest<?> http, @Nullable @Body byte[] body) {
+        return AdminResponses.answer(QueryParameters.strict(http, List.of(), ConditionalHeaders.none(http,
+                ConditionalHeaders.UNVERSIONED, AdminBodies.read(body, CreateSessionRequest.class))),
                 request -> AdminResponses.answer(sessions.attach(request, Actor.ADMIN_API),
                         // The answer holds the session's bearer token: no cache may keep it (RFC 6749 §5.1).
                         created -> HttpResponse.created(created).header("Cache-Control", "no-store")
@@ -44,12 +48,16 @@ public class SessionAdminController {
     }
 
     @Get
-    public List<SessionView> listSessions() {
-        return sessions.current();
+    public HttpResponse<?> listSessions(HttpRequest<?> request) {
+        // Takes no parameter: ?agent= would look like a filter and list every session.
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), new AdminResult.Done<Void>(null)),
+                none -> HttpResponse.ok(sessions.current()));
     }
 
     @Delete("/{sessionId}")
-    public HttpResponse<?> revokeSession(String sessionId) {
-        return AdminResponses.answer(sessions.revoke(sessionId, Actor.ADMIN_API), none -> HttpResponse.noContent());
+    public HttpResponse<?> revokeSession(HttpRequest<?> request, String sessionId) {
+        return AdminResponses.answer(QueryParameters.strict(request, List.of(), ConditionalHeaders.none(request,
+                ConditionalHeaders.UNVERSIONED, new AdminResult.Done<>(sessionId))),
+                id -> AdminResponses.answer(sessions.revoke(id, Actor.ADMIN_API), none -> HttpResponse.noContent()));
     }
 }

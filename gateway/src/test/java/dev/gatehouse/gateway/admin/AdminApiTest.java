@@ -430,17 +430,21 @@ class AdminApiTest {
         }
     }
 
-    /** The issuer is an OAuth issuer identifier ({@link RegistrationIssuersTest} has every variant). */
+    /**
+     * The issuer is an OAuth issuer identifier ({@link RegistrationIssuersTest} has every variant), with the trial's
+     * port 0 and 99999, right-to-left override in the path and non-ASCII host refused through the API too.
+     */
     @Test
     void anIssuerThatCannotBeAnOAuthIssuerIsRefused() throws Exception {
         for (String issuer : List.of("issuer.example", "https://issuer.example/", "http://issuer.example",
-                "https://issuer.example?tenant=1", "https://issuer.example#x")) {
+                "https://issuer.example?tenant=1", "https://issuer.example#x", "https://issuer.example:0",
+                "https://issuer.example:99999", "https://issuer.example/\u202etnanet", "https://b\u00fccher.example")) {
             String body = JSON.createObjectNode().put("issuer", issuer).put("subject", "iss").toString();
             assertInvalid(admin("PUT", "/admin/outside-agents", body), "issuer", issuer);
             assertEquals(Optional.empty(), directory.registration(issuer, "iss"), "not written: " + issuer);
         }
         for (String issuer : List.of("https://issuer.example/tenant", "http://127.0.0.1:8282/gatehouse",
-                "http://localhost:8080/default")) {
+                "http://localhost:8080/default", "https://xn--bcher-kva.example:65535")) {
             String body = JSON.createObjectNode().put("issuer", issuer).put("subject", "iss").toString();
             assertEquals(200, admin("PUT", "/admin/outside-agents", body).statusCode(), issuer);
             assertEquals(204, admin("DELETE", "/admin/outside-agents?issuer=" + pathSegment(issuer) + "&subject=iss",
@@ -499,9 +503,18 @@ class AdminApiTest {
         assertEquals(4, settings.find(agent).orElseThrow().version());
 
         // If-None-Match: * writes only settings not stored yet (a new user's trial found it ignored: v3 → v4, wiped).
-        HttpResponse<String> exists = sendWith("PUT", "/admin/agents/" + agent, "{}", "If-None-Match", "*");
-        assertEquals(409, exists.statusCode(), exists.body());
-        assertEquals(4, JSON.readTree(exists.body()).path("currentVersion").asLong());
+        // Stored settings make the condition false (RFC 9110 §13.1.2): 412, as a failed If-Match, not 409 (a later
+        // trial); with the body's version 0 too. Version 0 in the body alone is no precondition: a version conflict.
+        for (String body : List.of("{}", "{\"version\":0}", " {\"wiki\":{\"read\":true}} ")) {
+            HttpResponse<String> exists = sendWith("PUT", "/admin/agents/" + agent, body, "If-None-Match", "*");
+            assertEquals(412, exists.statusCode(), body + ": " + exists.body());
+            assertEquals("precondition_failed", JSON.readTree(exists.body()).path("error").asText(), body);
+            assertTrue(JSON.readTree(exists.body()).path("message").asText().contains("at version 4"), exists.body());
+        }
+        assertEquals(412, sendWith("PUT", "/admin/agents/" + agent, "{}", "If-None-Match", " * ").statusCode());
+        HttpResponse<String> zero = admin("PUT", "/admin/agents/" + agent, "{\"version\":0}");
+        assertEquals(409, zero.statusCode(), zero.body());
+        assertEquals(4, JSON.readTree(zero.body()).path("currentVersion").asLong());
         assertEquals(4, settings.find(agent).orElseThrow().version(), "nothing was written");
         String fresh = "v-" + SessionTokens.newId();
         HttpResponse<String> created = sendWith("PUT", "/admin/agents/" + fresh, "{\"wiki\":{\"read\":true}}",
@@ -565,6 +578,226 @@ class AdminApiTest {
         assertEquals(3, settings.find(agent).orElseThrow().version(), "nothing else was written");
         assertEquals(200, sendWith("PUT", "/admin/agents/" + agent, "{}", "If-Match", "\"3\"").statusCode(),
                 "the strong tag as given matches");
+    }
+
+    /**
+     * The admin API's writes take no query parameter, as its GETs and {@code DELETE /admin/outside-agents} read theirs:
+     * {@code PUT /admin/agents/a1?version=1} looked like a precondition and was ignored, as was any other parameter.
+     * An unknown name, a plausible one ({@code version}, {@code force}), an empty name or one given twice is 400
+     * naming it ({@code invalid_fields}; {@code invalid_version} for {@code version}, as every refusal of that field
+     * alone), on every write route, and nothing is written.
+     */
+    @Test
+    void everyAdminWriteRefusesAQueryParameter() throws Exception {
+        String id = "query-" + SessionTokens.newId();
+        Map<String, String> routes = new java.util.LinkedHashMap<>();
+        routes.put("POST /admin/sessions", SESSION.replace("ps-1", "ps-" + id).replace("\"t1\"", "\"t-" + id + "\""));
+        routes.put("DELETE /admin/sessions/" + id, "");
+        routes.put("PUT /admin/agents/a-" + id, "{\"browserAccess\":true}");
+        routes.put("PUT /admin/notices/agents/a-" + id, "{\"projectClientId\":\"c-1\",\"limitRuntimeMode\":\"auto\","
+                + "\"limitInteractionMode\":\"default\"}");
+        routes.put("PUT /admin/outside-agents", "{\"issuer\":\"https://issuer.example\",\"subject\":\"" + id + "\"}");
+        routes.put("PUT /admin/service-clients/project/credential", "{\"credential\":\"queried\"}");
+        routes.put("DELETE /admin/service-clients/project/credential", "");
+        Map<String, String> variants = Map.of("?bogus=1", "bogus", "?version=1", "version", "?force", "force",
+                "?=1", "", "?version=1&version=1", "version");
+        int sessionsBefore = sessions.current().size();
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            String[] methodAndPath = route.getKey().split(" ");
+            for (Map.Entry<String, String> variant : variants.entrySet()) {
+                String label = route.getKey() + variant.getKey();
+                RawHttp.Response refused = rawAdmin(methodAndPath[0], methodAndPath[1] + variant.getKey(),
+                        route.getValue(), methodAndPath[0].equals("DELETE") ? List.of() : json(List.of()));
+                assertEquals(400, refused.status(), label + ": " + refused.body());
+                JsonNode body = JSON.readTree(refused.body());
+                // A refusal on version alone is invalid_version, whatever refused it, with the same invalid list.
+                assertEquals(variant.getValue().equals("version") ? "invalid_version" : "invalid_fields",
+                        body.path("error").asText(), label);
+                assertEquals(variant.getValue(), body.path("invalid").path(0).asText(), label + ": " + refused.body());
+            }
+        }
+        assertEquals(sessionsBefore, sessions.current().size(), "no session was attached");
+        assertTrue(settings.find("a-" + id).isEmpty(), "no settings were stored");
+        assertEquals(404, admin("GET", "/admin/notices/agents/a-" + id, null).statusCode(), "no profile was stored");
+        assertEquals(Optional.empty(), directory.registration("https://issuer.example", id), "nothing registered");
+        assertEquals(200, admin("PUT", "/admin/agents/a-" + id, routes.get("PUT /admin/agents/a-" + id)).statusCode(),
+                "without the parameter it writes");
+    }
+
+    /**
+     * A write of something that keeps no version (a session, a delivery profile, a service credential) takes no
+     * {@code If-Match} or {@code If-None-Match}, as {@code DELETE /admin/outside-agents} takes none: one was ignored,
+     * so {@code If-None-Match: *} replaced a stored profile. Each, in any form, is 400 {@code invalid_fields} naming
+     * it, on every such route, and nothing is written.
+     */
+    @Test
+    void aWriteOfSomethingWithoutAVersionRefusesAPrecondition() throws Exception {
+        String id = "unversioned-" + SessionTokens.newId();
+        String profile = "{\"projectClientId\":\"c-1\",\"limitRuntimeMode\":\"auto\","
+                + "\"limitInteractionMode\":\"default\"}";
+        assertEquals(200, admin("PUT", "/admin/notices/agents/a-" + id, profile).statusCode());
+        Map<String, String> routes = new java.util.LinkedHashMap<>();
+        routes.put("POST /admin/sessions", SESSION.replace("ps-1", "ps-" + id).replace("\"t1\"", "\"t-" + id + "\""));
+        routes.put("DELETE /admin/sessions/" + id, "");
+        routes.put("PUT /admin/notices/agents/a-" + id, profile.replace("c-1", "c-2"));
+        routes.put("PUT /admin/service-clients/project/credential", "{\"credential\":\"conditional\"}");
+        routes.put("DELETE /admin/service-clients/project/credential", "");
+        Map<List<String>, List<String>> conditions = Map.of(List.of("If-Match: \"1\""), List.of("If-Match"),
+                List.of("If-Match: *"), List.of("If-Match"), List.of("If-Match: W/\"1\""), List.of("If-Match"),
+                List.of("If-None-Match: *"), List.of("If-None-Match"), List.of("if-none-match: \"1\""),
+                List.of("If-None-Match"), List.of("If-Match: *", "If-None-Match: *"),
+                List.of("If-Match", "If-None-Match"));
+        int sessionsBefore = sessions.current().size();
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            String[] methodAndPath = route.getKey().split(" ");
+            for (Map.Entry<List<String>, List<String>> condition : conditions.entrySet()) {
+                String label = route.getKey() + " " + condition.getKey();
+                RawHttp.Response refused = rawAdmin(methodAndPath[0], methodAndPath[1], route.getValue(),
+                        methodAndPath[0].equals("DELETE") ? condition.getKey() : json(condition.getKey()));
+                assertEquals(400, refused.status(), label + ": " + refused.body());
+                JsonNode body = JSON.readTree(refused.body());
+                assertEquals("invalid_fields", body.path("error").asText(), label);
+                assertEquals(condition.getValue(), JSON.convertValue(body.path("invalid"), List.class), label);
+                assertTrue(body.path("messages").path(0).asText().contains("no precondition"), label);
+            }
+        }
+        assertEquals(sessionsBefore, sessions.current().size(), "no session was attached");
+        assertEquals("c-1", JSON.readTree(admin("GET", "/admin/notices/agents/a-" + id, null).body())
+                .path("projectClientId").asText(), "the profile was not replaced");
+    }
+
+    /**
+     * Two {@code If-Match} or two {@code If-None-Match} lines on one write leave which version the client meant a guess
+     * (a new user's trial: the first was read): 400 {@code invalid_fields} naming the header, whatever the lines say
+     * (the same version too) and however the name is spelt, on both routes that read them; nothing is written, and
+     * the header given once still works.
+     */
+    @Test
+    void aConditionalHeaderGivenTwiceIsRefusedNamingIt() throws Exception {
+        String agent = "twice-" + SessionTokens.newId();
+        String subject = "twice-" + SessionTokens.newId();
+        assertEquals(200, admin("PUT", "/admin/agents/" + agent, "{}").statusCode());
+        String registration = JSON.createObjectNode().put("issuer", "https://issuer.example").put("subject", subject)
+                .toString();
+        assertEquals(200, admin("PUT", "/admin/outside-agents", registration).statusCode());
+        Map<String, String> routes = Map.of("/admin/agents/" + agent, "{\"wiki\":{\"read\":true}}",
+                "/admin/outside-agents", registration.replace("}", ",\"wiki\":{\"read\":true}}"));
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            for (String name : List.of("If-Match", "If-None-Match")) {
+                String value = name.equals("If-Match") ? "\"1\"" : "*";
+                List<List<String>> twice = List.of(List.of(name + ": " + value, name + ": " + value),
+                        List.of(name + ": \"1\"", name + ": \"2\""), List.of(name + ": *", name + ": \"1\""),
+                        List.of(name.toLowerCase(java.util.Locale.ROOT) + ": " + value,
+                                name.toUpperCase(java.util.Locale.ROOT) + ": " + value),
+                        List.of(name + ": " + value, name + ": " + value, name + ": " + value));
+                for (List<String> lines : twice) {
+                    String label = route.getKey() + " " + lines;
+                    RawHttp.Response refused = rawAdmin("PUT", route.getKey(), route.getValue(), json(lines));
+                    assertEquals(400, refused.status(), label + ": " + refused.body());
+                    JsonNode body = JSON.readTree(refused.body());
+                    assertEquals("invalid_fields", body.path("error").asText(), label);
+                    assertEquals(List.of(name), JSON.convertValue(body.path("invalid"), List.class), label);
+                    assertTrue(body.path("messages").path(0).asText().contains("times"), label);
+                }
+            }
+            RawHttp.Response both = rawAdmin("PUT", route.getKey(), route.getValue(), json(List.of("If-Match: \"1\"",
+                    "If-None-Match: *", "If-Match: \"1\"", "If-None-Match: *")));
+            assertEquals(List.of("If-Match", "If-None-Match"), JSON.convertValue(JSON.readTree(both.body())
+                    .path("invalid"), List.class), route.getKey());
+        }
+        assertEquals(1, settings.find(agent).orElseThrow().version(), "nothing was written");
+        assertEquals(1, JSON.readTree(admin("GET", "/admin/agents/" + agent, null).body()).path("version").asLong());
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            RawHttp.Response once = rawAdmin("PUT", route.getKey(), route.getValue(), json(List.of("If-Match: \"1\"")));
+            assertEquals(200, once.status(), route.getKey() + ": " + once.body());
+        }
+    }
+
+    /**
+     * A body the admin API reads as JSON must be sent as JSON (a new user's trial: a JSON body sent as
+     * {@code text/plain}, or with no Content-Type, was accepted): on every route that takes a body, any other type, a
+     * charset other than UTF-8 or another form of it, another parameter, an empty or no Content-Type, or two of them is
+     * 415 {@code {"error":"unsupported_media_type","message"}}, unread, and nothing is written;
+     * {@code application/json}, with or without {@code ;charset=utf-8} (a blank after the {@code ;}), in any case, is
+     * read. A request to a route without a body (GET, DELETE) needs none.
+     */
+    @Test
+    void aBodyNotSentAsJsonIs415OnEveryRouteThatTakesOne() throws Exception {
+        String id = "type-" + SessionTokens.newId();
+        Map<String, String> routes = new java.util.LinkedHashMap<>();
+        routes.put("POST /admin/sessions", SESSION.replace("ps-1", "ps-" + id).replace("\"t1\"", "\"t-" + id + "\""));
+        routes.put("PUT /admin/agents/a-" + id, "{\"browserAccess\":true}");
+        routes.put("PUT /admin/notices/agents/a-" + id, "{\"projectClientId\":\"c-1\",\"limitRuntimeMode\":\"auto\","
+                + "\"limitInteractionMode\":\"default\"}");
+        routes.put("PUT /admin/outside-agents", "{\"issuer\":\"https://issuer.example\",\"subject\":\"" + id + "\"}");
+        routes.put("PUT /admin/service-clients/project/credential", "{\"credential\":\"typed\"}");
+        List<List<String>> refused = new java.util.ArrayList<>();
+        for (String type : List.of("text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded",
+                "multipart/form-data; boundary=x", "application/xml", "application/*", "*/*", "", "application",
+                "application/json; charset=iso-8859-1", "application/json; charset=utf-16",
+                "application/json; charset=utf8",
+                "application/json; charset=", "application/json; boundary=x", "application/json; charset=utf-8; q=1",
+                "application/jsonx", "application/json-seq", "application/problem+json", "application /json",
+                "application/json charset=utf-8", "application/json, text/plain", "application/json ; charset=utf-8",
+                "application/json; charset=\"utf-8\"", "application/json;", "application/json;;charset=utf-8")) {
+            refused.add(List.of("Content-Type: " + type));
+        }
+        refused.add(List.of());
+        refused.add(List.of("Content-Type: application/json", "Content-Type: application/json"));
+        refused.add(List.of("Content-Type: application/json", "Content-Type: text/plain"));
+        int sessionsBefore = sessions.current().size();
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            String[] methodAndPath = route.getKey().split(" ");
+            for (List<String> lines : refused) {
+                String label = route.getKey() + " " + lines;
+                RawHttp.Response answer = rawAdmin(methodAndPath[0], methodAndPath[1], route.getValue(), lines);
+                assertEquals(415, answer.status(), label + ": " + answer.body());
+                JsonNode body = JSON.readTree(answer.body());
+                assertEquals("unsupported_media_type", body.path("error").asText(), label);
+                assertTrue(body.path("message").asText().contains("application/json"), label);
+                assertEquals(2, body.size(), label + ": " + answer.body());
+            }
+        }
+        assertEquals(sessionsBefore, sessions.current().size(), "no session was attached");
+        assertTrue(settings.find("a-" + id).isEmpty(), "no settings were stored");
+        assertEquals(404, admin("GET", "/admin/notices/agents/a-" + id, null).statusCode(), "no profile was stored");
+        assertEquals(Optional.empty(), directory.registration("https://issuer.example", id), "nothing registered");
+
+        List<String> accepted = List.of("application/json", "Application/JSON", "application/json; charset=utf-8",
+                "application/json;charset=UTF-8", "APPLICATION/JSON;CHARSET=UTF-8", "application/json;\tCharset=Utf-8");
+        for (Map.Entry<String, String> route : routes.entrySet()) {
+            String[] methodAndPath = route.getKey().split(" ");
+            for (String type : accepted) {
+                String body = route.getKey().startsWith("POST") ? route.getValue().replace(id, id + type.length()
+                        + type.hashCode()) : route.getValue();
+                RawHttp.Response answer = rawAdmin(methodAndPath[0], methodAndPath[1], body,
+                        List.of("Content-Type: " + type));
+                assertTrue(answer.status() != 415 && answer.status() < 500, route.getKey() + " " + type + ": "
+                        + answer.status() + " " + answer.body());
+            }
+        }
+        assertTrue(settings.find("a-" + id).orElseThrow().settings().browserAccess(), "read as JSON");
+        for (String path : List.of("GET /admin/sessions", "GET /admin/agents/a-" + id, "DELETE /admin/sessions/none")) {
+            String[] methodAndPath = path.split(" ");
+            RawHttp.Response answer = rawAdmin(methodAndPath[0], methodAndPath[1], "", List.of());
+            assertTrue(answer.status() == 200 || answer.status() == 404, path + ": " + answer.body());
+        }
+    }
+
+    /** {@code lines} after {@code Content-Type: application/json}. */
+    private static List<String> json(List<String> lines) {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of("Content-Type: application/json"),
+                lines.stream()).toList();
+    }
+
+    /** An admin request as sent on the wire, with the admin credential, a Content-Length and these header lines. */
+    private RawHttp.Response rawAdmin(String method, String path, String body, List<String> headers)
+            throws IOException {
+        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + server.getPort()
+                + "\r\nAuthorization: Bearer admin-test-credential\r\nContent-Length: " + bytes.length);
+        headers.forEach(header -> head.append("\r\n").append(header));
+        return RawHttp.send(server.getPort(), head.toString(), bytes);
     }
 
     @Test
@@ -680,6 +913,55 @@ class AdminApiTest {
             HttpResponse<String> refused = admin("GET", "/admin/agents/oa-cap/capabilities" + c[0], null);
             assertEquals(400, refused.statusCode(), c[0] + ": " + refused.body());
             assertEquals(c[1], JSON.readTree(refused.body()).path("invalid").path(0).asText(), c[0]);
+        }
+    }
+
+    /**
+     * Every admin GET reads its query string as the searches and {@code GET /admin/outside-agents} do (a new user's
+     * trial: {@code GET /admin/agents/{id}}, {@code /admin/sessions} and {@code /admin/notices} answered
+     * {@code ?bogus=1} and a repeated parameter as if they were not there): a name it does not take, an empty name, or
+     * a name it takes given twice is 400 {@code invalid_fields} naming it. The variants are generated for every GET
+     * route from the names it takes; without a parameter, or with an empty query, each still answers.
+     */
+    @Test
+    void everyAdminGetRefusesAParameterItDoesNotTakeAnEmptyNameAndOneGivenTwice() throws Exception {
+        Map<String, List<String>> gets = new java.util.LinkedHashMap<>();
+        for (String path : List.of("/admin/agents/a-query", "/admin/sessions", "/admin/notices",
+                "/admin/notices/agents/a-query", "/admin/outside-agents", "/admin/service-clients",
+                "/admin/access-table", "/admin/pipeline-timings", "/admin/decisions/" + java.util.UUID.randomUUID())) {
+            gets.put(path, List.of());
+        }
+        gets.put("/admin/agents/a-query/capabilities", List.of("ceiling"));
+        gets.put("/admin/notices/receipts", NoticeQueries.PARAMETERS);
+        gets.put("/admin/audit", AuditAdminController.AuditQueries.PARAMETERS);
+        gets.put("/admin/decisions", DecisionQueries.PARAMETERS);
+        gets.put("/admin/decisions/export", DecisionQueries.PARAMETERS);
+        for (Map.Entry<String, List<String>> get : gets.entrySet()) {
+            Map<String, String> variants = new java.util.LinkedHashMap<>();
+            variants.put("?bogus=1", "bogus");
+            variants.put("?bogus", "bogus");
+            variants.put("?bogus=1&bogus=2", "bogus");
+            variants.put("?=1", "");
+            variants.put("?=", "");
+            for (String known : get.getValue()) {
+                variants.put("?" + known + "=1&" + known + "=1", known);
+                variants.put("?" + known + "=1&" + known + "=2", known);
+                variants.put("?" + known.toUpperCase(java.util.Locale.ROOT) + "=1", known.toUpperCase(
+                        java.util.Locale.ROOT));
+            }
+            for (Map.Entry<String, String> variant : variants.entrySet()) {
+                String label = get.getKey() + variant.getKey();
+                HttpResponse<String> refused = admin("GET", get.getKey() + variant.getKey(), null);
+                assertEquals(400, refused.statusCode(), label + ": " + refused.body());
+                JsonNode body = JSON.readTree(refused.body());
+                assertEquals("invalid_fields", body.path("error").asText(), label);
+                assertEquals(variant.getValue(), body.path("invalid").path(0).asText(), label + ": " + refused.body());
+            }
+            for (String none : List.of("", "?")) {
+                HttpResponse<String> answered = admin("GET", get.getKey() + none, null);
+                assertTrue(answered.statusCode() == 200 || answered.statusCode() == 404,
+                        get.getKey() + none + ": " + answered.statusCode() + " " + answered.body());
+            }
         }
     }
 

@@ -217,7 +217,8 @@ class OutsideAgentRegistrationsTest {
      * A registration is replaced only at the version the writer read, as a thread agent's settings are (without a
      * version check an API edit silently undid a console edit made a moment before). The version is in the listing
      * and the {@code ETag}; {@code If-Match}, the body's {@code version} and {@code If-None-Match: *} are read as for
-     * {@code PUT /admin/agents/{id}}; a stale one is 409 with the current version, and nothing is written or audited.
+     * {@code PUT /admin/agents/{id}}; a stale one is 409 with the current version, {@code If-None-Match: *} on a
+     * registered pair 412, and nothing is written or audited.
      */
     @Test
     void aRegistrationIsReplacedOnlyAtTheVersionTheWriterRead() throws Exception {
@@ -232,12 +233,12 @@ class OutsideAgentRegistrationsTest {
         assertEquals(200, edited.statusCode(), edited.body());
         assertEquals(2, JSON.readTree(edited.body()).path("version").asLong());
 
-        // The stale writer: by If-Match, quoted or bare, by the body's version, by If-None-Match: *, and moving the id.
+        // The stale writer: by If-Match, quoted or bare, by the body's version, and moving the id.
         String other = "oa-versioned-other-" + suffix();
         List<HttpResponse<String>> stale = List.of(put("v1", id, NONE, Map.of("If-Match", "\"1\"")),
                 put("v1", id, NONE, Map.of("If-Match", "1")),
                 admin("PUT", "/admin/outside-agents", withVersion(body(issuer, "v1", id, NONE), 1)),
-                put("v1", id, NONE, Map.of("If-None-Match", "*")), put("v1", other, NONE, Map.of("If-Match", "1")));
+                put("v1", other, NONE, Map.of("If-Match", "1")));
         for (HttpResponse<String> conflict : stale) {
             assertEquals(409, conflict.statusCode(), conflict.body());
             assertEquals(JSON.readTree("{\"error\":\"version_conflict\",\"currentVersion\":2}"),
@@ -248,6 +249,18 @@ class OutsideAgentRegistrationsTest {
         assertEquals(id, directory.registration(issuer, "v1").orElseThrow().logicalAgentId());
         assertEquals(Optional.empty(), settingsStore.find(other));
         assertEquals(2, entries(id).size(), "created, edited: a conflict audits nothing");
+
+        // If-None-Match: * on a registered pair is a false condition (RFC 9110 §13.1.2): 412, as a failed If-Match,
+        // not 409 (a new user's trial), with the body's version 0 too, under the same id or another; nothing written.
+        for (HttpResponse<String> exists : List.of(put("v1", id, NONE, Map.of("If-None-Match", "*")),
+                put("v1", other, NONE, Map.of("If-None-Match", "*")),
+                send("PUT", withVersion(body(issuer, "v1", id, NONE), 0), Map.of("If-None-Match", "*")))) {
+            assertEquals(412, exists.statusCode(), exists.body());
+            assertEquals("precondition_failed", JSON.readTree(exists.body()).path("error").asText());
+            assertTrue(JSON.readTree(exists.body()).path("message").asText().contains("at version 2"), exists.body());
+        }
+        assertEquals(WRITER, directory.settings(AgentKey.outside(id)), "no If-None-Match write applied");
+        assertEquals(2, entries(id).size(), "a failed precondition audits nothing");
 
         // A version for a pair not registered is a conflict at 0, and registers nothing.
         HttpResponse<String> none = put("v2", null, WRITER, Map.of("If-Match", "3"));
@@ -382,6 +395,44 @@ class OutsideAgentRegistrationsTest {
             assertEquals(1, won);
             assertEquals(2, listed(id).path("version").asLong());
             assertEquals(2, entries(id).size(), "registered, and the one winning edit");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Writers racing to create one registration with {@code If-None-Match: *}: exactly one wins, and the others,
+     * refused by the store rather than by the read before it, fail the precondition too (412, not 409).
+     */
+    @Test
+    void writersRacingToCreateOneRegistrationLeaveOneWinnerAndFailTheOthersPrecondition() throws Exception {
+        String id = "oa-race-create-" + suffix();
+        String subject = "rc-" + suffix();
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<HttpResponse<String>>> answers = new ArrayList<>();
+            for (int writer = 0; writer < 6; writer++) {
+                AgentSettings own = settings(writer % 2 == 0, true, writer % 3 == 0);
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return put(subject, id, own, Map.of("If-None-Match", "*"));
+                }));
+            }
+            start.countDown();
+            int won = 0;
+            for (Future<HttpResponse<String>> answer : answers) {
+                HttpResponse<String> response = answer.get();
+                if (response.statusCode() == 200) {
+                    won++;
+                } else {
+                    assertEquals(412, response.statusCode(), response.body());
+                    assertEquals("precondition_failed", JSON.readTree(response.body()).path("error").asText());
+                }
+            }
+            assertEquals(1, won);
+            assertEquals(1, listed(id).path("version").asLong());
+            assertEquals(1, entries(id).size(), "the one registration");
         } finally {
             pool.shutdownNow();
         }

@@ -42,8 +42,9 @@ class RoutingErrorBodyTest {
                 new Case("GET", "/no/such/path", "application/json", 404, "not_found"),
                 new Case("PATCH", "/admin/agents/a1", "application/json", 405, "http_405"),
                 new Case("DELETE", "/admin/agents/a1", "application/json", 405, "http_405"),
-                new Case("PUT", "/admin/agents/a1", "text/plain", 415, "http_415"),
-                new Case("POST", "/admin/sessions", "application/xml", 415, "http_415"))) {
+                // The admin API's own check answers a body not sent as JSON, before Micronaut, in the same form.
+                new Case("PUT", "/admin/agents/a1", "text/plain", 415, "unsupported_media_type"),
+                new Case("POST", "/admin/sessions", "application/xml", 415, "unsupported_media_type"))) {
             HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + server.getPort() + c.path()))
                     .method(c.method(), HttpRequest.BodyPublishers.ofString("{}"))
