@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.facts.PolicyJson;
+import dev.gatehouse.gateway.Utf8;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -133,13 +134,8 @@ public final class DecisionRecords {
         if (caller == null || caller.kind.isEmpty()) {
             return Optional.empty();
         }
-        // A refusal of the quota step is searched and counted by its code like the policy's reasons.
-        String quotaCode = quota.code.orElse("");
-        if (!quotaCode.isEmpty() && !codes.contains(quotaCode)) {
-            codes.add(quotaCode);
-        }
         return Optional.of(new Listing(decisionId, at, method, tool, caller.kind, caller.agentId.orElse(""),
-                caller.threadId, codes, allow, fault, quota.outcome.flatMap(Outcome::ofWire), revision, keyId,
+                caller.threadId, withQuotaCode(codes, quota.code), allow, fault, quota.outcome.flatMap(Outcome::ofWire), revision, keyId,
                 standIns));
     }
 
@@ -184,13 +180,8 @@ public final class DecisionRecords {
                 || quotaCode.isEmpty() || codes.isEmpty() || (allow != null && !allow.isBoolean())) {
             return Optional.empty();
         }
-        List<String> reasons = codes.get();
-        String code = quotaCode.get().orElse("");
-        if (!code.isEmpty() && !reasons.contains(code)) {
-            reasons.add(code);
-        }
         return Optional.of(new Listing(decisionId, decidedAt, method.get(), tool.get(), kind.get(),
-                agentId.get().orElse(""), threadId.get(), reasons, allow != null && allow.booleanValue(),
+                agentId.get().orElse(""), threadId.get(), withQuotaCode(codes.get(), quotaCode.get()), allow != null && allow.booleanValue(),
                 record.has("fault"), quotaOutcome.get().flatMap(Outcome::ofWire), revision.get(), keyId.get(),
                 record.has("reduced") || record.has("redacted") || record.has("redactedKeys")));
     }
@@ -233,20 +224,21 @@ public final class DecisionRecords {
         return Optional.of(codes);
     }
 
+    /**
+     * {@code codes} with the quota step's reason code last when they do not name it: a refusal of the quota step is
+     * searched and counted by its code like the policy's reasons.
+     */
+    private static List<String> withQuotaCode(List<String> codes, Optional<String> quotaCode) {
+        String code = quotaCode.orElse("");
+        if (!code.isEmpty() && !codes.contains(code)) {
+            codes.add(code);
+        }
+        return codes;
+    }
+
     /** {@code text} when its line reads it back the same: empty when it has an unpaired surrogate. */
     private static Optional<String> written(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (!Character.isSurrogate(c)) {
-                continue;
-            }
-            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                i++;
-            } else {
-                return Optional.empty();
-            }
-        }
-        return Optional.of(text);
+        return Utf8.wellFormed(text) ? Optional.of(text) : Optional.empty();
     }
 
     /**
