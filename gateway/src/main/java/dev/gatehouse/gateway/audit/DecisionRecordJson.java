@@ -2,12 +2,14 @@ package dev.gatehouse.gateway.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import dev.gatehouse.facts.CallerFacts;
 import dev.gatehouse.facts.DecisionInputMapper;
 import dev.gatehouse.gateway.policy.DecisionJson;
 import dev.gatehouse.facts.PolicyJson;
+import dev.gatehouse.facts.WrittenInput;
 import dev.gatehouse.gateway.decisions.DecisionRecords;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.PolicyFault;
@@ -49,9 +51,6 @@ final class DecisionRecordJson {
     private DecisionRecordJson() {
     }
 
-    /** The pointer of the record's {@code input}. */
-    private static final String INPUT = "/input";
-
     /** Members a reduced line keeps, in this order: who asked what, and what was decided under which revision. */
     private static final List<String> REDUCED_KEEPS = List.of("decision_id", "timestamp", "path", "method", "tool",
             "caller", "allow", "reasons", "fault", "quota", "bundles", "metrics");
@@ -64,12 +63,16 @@ final class DecisionRecordJson {
      * @param maxRecordBytes the longest line written whole, in UTF-8 bytes
      */
     static RecordLine encode(DecisionRecord record, int maxValueBytes, int maxRecordBytes) {
-        ObjectNode json = record.method() == DecisionRecord.Method.NOTICE ? notice(record) : call(record);
+        // The input as the engine read it, its text written once for the memo and the engine, when redacting would
+        // change none of it: then it is neither copied, walked nor written again here.
+        Optional<WrittenInput> verbatim = record.method() == DecisionRecord.Method.TOOLS_CALL
+                && record.refusedTool().isEmpty()
+                ? record.written().filter(written -> !RecordRedactor.changes(written.json(), maxValueBytes))
+                : Optional.empty();
+        ObjectNode json = record.method() == DecisionRecord.Method.NOTICE ? notice(record)
+                : call(record, verbatim.isPresent());
         RecordRedactor.Outcome outcome = RecordRedactor.redact(json, maxValueBytes);
-        if (json.has("input") && !outcome.changedUnder(INPUT)) {
-            // The input as the engine read it: its text, written once for the memo and the engine, not again here.
-            record.written().ifPresent(written -> json.putRawValue("input", new RawValue(written.text())));
-        }
+        verbatim.ifPresent(written -> json.putRawValue("input", new RawValue(written.text())));
         list(json, "masked", outcome.masked());
         list(json, "redacted", outcome.redacted());
         if (!outcome.redactedKeys().isEmpty()) {
@@ -130,8 +133,11 @@ final class DecisionRecordJson {
         }
     }
 
-    /** A tools/call or tools/list record, its input as evaluated. */
-    private static ObjectNode call(DecisionRecord record) {
+    /**
+     * A tools/call or tools/list record, its input as evaluated; with {@code verbatim}, a {@code null} in the input's
+     * place, for its written text to replace after redaction.
+     */
+    private static ObjectNode call(DecisionRecord record, boolean verbatim) {
         if (record.refusedTool().isPresent()) {
             return overShare(record);
         }
@@ -146,7 +152,8 @@ final class DecisionRecordJson {
         ObjectNode caller = caller(record.input().caller());
         record.provider().ifPresent(provider -> caller.put("provider", provider));
         json.set("caller", caller);
-        json.set("input", record.method() == DecisionRecord.Method.TOOLS_CALL
+        json.set("input", verbatim ? NullNode.getInstance() // keeps the member's place among the others
+                : record.method() == DecisionRecord.Method.TOOLS_CALL
                 ? record.written().map(written -> written.json().deepCopy()) // redacted in place below
                         .orElseGet(() -> DecisionInputMapper.forCall(record.input()))
                 : DecisionInputMapper.forListing(record.input()));

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * Keeps what a caller controls from growing a record: masks credential-like arguments ({@link ArgumentMasker}) and
@@ -58,13 +57,6 @@ final class RecordRedactor {
      */
     record Outcome(List<String> masked, List<String> redacted, List<ObjectNode> redactedKeys,
             List<StoredValue> values) {
-
-        /** Whether anything at or under the JSON Pointer {@code pointer} was masked, replaced or renamed. */
-        boolean changedUnder(String pointer) {
-            return Stream.concat(Stream.concat(masked.stream(), redacted.stream()),
-                    redactedKeys.stream().map(key -> key.path("pointer").asText()))
-                    .anyMatch(changed -> changed.equals(pointer) || changed.startsWith(pointer + "/"));
-        }
     }
 
     private final int maxBytes;
@@ -108,6 +100,49 @@ final class RecordRedactor {
         }
         return new Outcome(List.copyOf(redactor.masked), List.copyOf(redactor.redacted),
                 List.copyOf(redactor.redactedKeys), List.copyOf(kept));
+    }
+
+    /**
+     * Whether {@link #redact} would change anything in a record's {@code input}: a string or member name longer than
+     * {@code maxBytes} anywhere in it, a masked member under its {@code arguments}, or a {@code unicode} whose JSON
+     * is longer. Reads the input and changes nothing, so a record whose input needs none of it can log the input's
+     * text as it was evaluated.
+     *
+     * @param input a decision input as {@link dev.gatehouse.facts.DecisionInputMapper#forCall} writes it
+     */
+    static boolean changes(JsonNode input, int maxBytes) {
+        RecordRedactor probe = new RecordRedactor(maxBytes);
+        if (input.get("unicode") instanceof ObjectNode unicode && !unicode.isEmpty()
+                && probe.longer(PolicyJson.write(unicode))) {
+            return true;
+        }
+        return probe.changes(input, Pointer.ROOT.member("input"), false);
+    }
+
+    /** {@link #changes} of {@code node} at {@code pointer}; {@code arguments} as {@link #walk} takes it. */
+    private boolean changes(JsonNode node, Pointer pointer, boolean arguments) {
+        if (node.isTextual()) {
+            return longer(node.textValue());
+        }
+        if (node instanceof ArrayNode array) {
+            for (JsonNode item : array) {
+                if (changes(item, pointer, arguments)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> member = it.next();
+            if (longer(member.getKey()) || arguments && ArgumentMasker.masks(member.getKey())) {
+                return true;
+            }
+            Pointer child = pointer.member(member.getKey());
+            if (changes(member.getValue(), child, arguments || child.isArguments())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Replaces {@code node}, member {@code name} of {@code parent}, by one stand-in when its JSON is too long. */

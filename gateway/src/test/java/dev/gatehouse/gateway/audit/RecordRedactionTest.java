@@ -173,6 +173,47 @@ class RecordRedactionTest {
     }
 
     /**
+     * {@link RecordRedactor#changes} says of an input exactly whether redacting it changes it, for every place a
+     * caller's value reaches the input, long and short, masked or named like a credential where nothing is masked
+     * (a unicode segment, a thread target): a record logs the written input's text only when redaction would leave it
+     * as it is.
+     */
+    @Test
+    void anInputIsLoggedAsWrittenExactlyWhenRedactingChangesNothingInIt() {
+        List<String> values = new ArrayList<>(LONG);
+        values.addAll(List.of("a-short", "apiToken", "x".repeat(BOUND)));
+        Map<String, Function<String, DecisionRecord>> places = new LinkedHashMap<>(places());
+        places.put("masked argument", v -> call(Map.of("path", "page.md", "apiToken", v)));
+        places.put("masked nested argument", v -> call(Map.of("path", "page.md", "a", List.of(Map.of("password", v)))));
+        places.put("masked name, empty value", v -> call(Map.of("path", "page.md", "secret", Map.of())));
+        int unchanged = 0;
+        int changed = 0;
+        for (Map.Entry<String, Function<String, DecisionRecord>> place : places.entrySet()) {
+            for (String value : values) {
+                if (place.getKey().startsWith("digest-like") && OmittedArgument.ifLonger(value, BOUND).isEmpty()) {
+                    continue; // the place names the digest of a long value
+                }
+                DecisionRecord record = place.getValue().apply(value);
+                if (record.method() != DecisionRecord.Method.TOOLS_CALL) {
+                    continue;
+                }
+                JsonNode input = WrittenInput.forCall(record.input()).orElseThrow().json();
+                ObjectNode redacted = PolicyJson.MAPPER.createObjectNode();
+                redacted.set("input", input.deepCopy());
+                RecordRedactor.redact(redacted, BOUND);
+                boolean changes = !redacted.get("input").equals(input);
+                assertEquals(changes, RecordRedactor.changes(input, BOUND), place.getKey() + ", " + value);
+                if (changes) {
+                    changed++;
+                } else {
+                    unchanged++;
+                }
+            }
+        }
+        assertTrue(changed > 20 && unchanged > 20, changed + " changed, " + unchanged + " unchanged");
+    }
+
+    /**
      * The text of {@code record}'s line, its id and time replaced by {@code as}'s, and of every value it keeps (the
      * whole record of a reduced line so replaced too; a reduced line's length and SHA-256 of it left out, as they
      * count the id and time), sorted: what must not depend on how the input was written.

@@ -30,6 +30,7 @@ import org.apache.hc.core5.http.HttpHeaders;
 import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.net.URIAuthority;
 import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
@@ -69,6 +70,11 @@ public final class ServiceClient implements AutoCloseable {
 
     private final ServiceEndpoint endpoint;
     private final String base;
+    /**
+     * The {@code Host} header of every request, written as the client would write it from the target's authority
+     * (host and port, never user info) but once, not on every exchange.
+     */
+    private final String host;
     private final CloseableHttpClient http;
     private final ExchangeObserver observer;
     private final CredentialSource credentials;
@@ -109,6 +115,7 @@ public final class ServiceClient implements AutoCloseable {
         }
         String text = url.toString();
         this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+        this.host = new URIAuthority(url.getHost(), url.getPort()).toString();
         Duration deadline = endpoint.getDeadline();
         // Connecting, and waiting for a pooled connection, get nine tenths of the deadline, so that a connection
         // still not had ends as such (nothing sent: Refused) and not as the deadline firing at the same instant
@@ -238,6 +245,7 @@ public final class ServiceClient implements AutoCloseable {
                 outgoing.addHeader(header.name(), header.value());
             }
         }
+        outgoing.addHeader(HttpHeaders.HOST, host);
         request.body().ifPresent(bytes -> outgoing.setEntity(new ByteArrayEntity(bytes, null)));
         return outgoing;
     }

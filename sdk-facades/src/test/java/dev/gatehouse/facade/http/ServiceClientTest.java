@@ -4,6 +4,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -93,6 +94,33 @@ class ServiceClientTest {
 
             assertEquals(503, assertInstanceOf(Reply.Answered.class, reply).status());
             stub.server().verify(1, getRequestedFor(urlEqualTo("/x")));
+        }
+    }
+
+    /**
+     * Every request names the service's own host and port in {@code Host}, whatever a facade put there and whatever
+     * path the configured URL holds.
+     */
+    @Test
+    void theHostHeaderIsTheServiceAuthorityOnly() {
+        try (StubService stub = new StubService()) {
+            stub.server().stubFor(get(urlPathMatching("/.*")).willReturn(aResponse().withStatus(204)));
+            int port = stub.server().port();
+            for (String base : List.of("http://127.0.0.1:" + port, "http://127.0.0.1:" + port + "/prefix/",
+                    "http://localhost:" + port + "/")) {
+                ServiceEndpoint endpoint = ServiceEndpoint.of("wiki", URI.create(base), StubService.CREDENTIAL,
+                        stub.endpoint("wiki").getDeadline());
+                try (ServiceClient client = new ServiceClient(endpoint)) {
+                    stub.server().resetRequests();
+                    client.read(() -> Requests.get("/x"));
+                    client.read(() -> Requests.get("/y").header("Host", "elsewhere.example"));
+                    List<String> hosts = stub.server().findAll(getRequestedFor(urlPathMatching("/.*"))).stream()
+                            .map(request -> String.join(",", request.getHeaders().getHeader("Host").values()))
+                            .toList();
+                    String expected = URI.create(base).getHost() + ":" + port;
+                    assertEquals(List.of(expected, expected), hosts, base);
+                }
+            }
         }
     }
 
