@@ -6,9 +6,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.LongSupplier;
 
 /**
  * What one HTTP exchange that does almost nothing costs at concurrency 1 on this machine: the floor under the issue
@@ -22,11 +28,15 @@ import java.util.Map;
  * <li>{@code gateway_liveness}: {@code GET /health/liveness}, a Micronaut controller answering 200;</li>
  * <li>{@code backend_unauthenticated}: local-services' {@code GET /health} without its credential, answered 401.</li>
  * </ul>
- * Prints and writes to {@code out} each target's p50 and p90 in µs per round (JDK HTTP client, HTTP/1.1, one
- * kept-alive connection).
+ * Prints and writes to {@code out} each target's p50 and p90 in µs per round (JDK HTTP client, HTTP/1.1, kept-alive
+ * connections), and {@code server_cpu_us_per_request}: the CPU time (user and system, all threads, {@link CpuTime})
+ * the process that answered (the gateway's JVM, or local-services') spent per measured request, the floor under the
+ * issue's bar of gateway CPU per gated call, which is one such exchange in and one out around the gate's work.
+ * With {@code concurrency} above 1, that many client threads share the requests, each on its own connection.
  *
  * <p>Arguments (key=value): {@code local-jar}, {@code gateway-jar}, {@code bundle}, {@code work}, {@code out},
- * {@code requests} (default 5000), {@code rounds} (default 3), {@code gateway-options}.
+ * {@code requests} (default 5000), {@code rounds} (default 3), {@code concurrency} (default 1),
+ * {@code gateway-options}.
  */
 public final class ExchangeFloor {
 
@@ -39,6 +49,7 @@ public final class ExchangeFloor {
         Map<String, String> args = HarnessArgs.parse(argv);
         int requests = Integer.parseInt(args.getOrDefault("requests", "5000"));
         int rounds = Integer.parseInt(args.getOrDefault("rounds", "3"));
+        int concurrency = Integer.parseInt(args.getOrDefault("concurrency", "1"));
         Map<String, Object> report = new LinkedHashMap<>();
         try (Stack stack = Stack.start(args)) {
             Map<String, HttpRequest> targets = new LinkedHashMap<>();
@@ -54,7 +65,9 @@ public final class ExchangeFloor {
             for (int round = 1; round <= rounds; round++) {
                 Map<String, Object> figures = new LinkedHashMap<>();
                 for (Map.Entry<String, HttpRequest> target : targets.entrySet()) {
-                    figures.put(target.getKey(), time(target.getValue(), requests));
+                    boolean backend = target.getKey().startsWith("backend");
+                    figures.put(target.getKey(), time(target.getValue(), requests, concurrency,
+                            () -> backend ? CpuTime.of(stack).backend() : CpuTime.of(stack).gateway()));
                 }
                 System.out.println(">> round " + round + ": " + figures);
                 report.put("round_" + round, figures);
@@ -63,20 +76,43 @@ public final class ExchangeFloor {
         Files.writeString(Path.of(args.get("out")), LoadHarness.JSON.writeValueAsString(report));
     }
 
-    /** {@code {status, p50_us, p90_us}} of {@code requests} sequential sends after as many unmeasured ones. */
-    private static Map<String, Object> time(HttpRequest request, int requests) throws Exception {
+    /**
+     * {@code {status, p50_us, p90_us, server_cpu_us_per_request}} of {@code requests} sends, shared by
+     * {@code concurrency} threads each sending its part in sequence, after as many unmeasured ones; {@code serverCpu}
+     * reads the answering process's CPU time in ns.
+     */
+    private static Map<String, Object> time(HttpRequest request, int requests, int concurrency,
+            LongSupplier serverCpu) throws Exception {
         int status = 0;
         for (int i = 0; i < requests; i++) {
             status = HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray()).statusCode();
         }
         long[] nanos = new long[requests];
-        for (int i = 0; i < requests; i++) {
-            long start = System.nanoTime();
-            HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
-            nanos[i] = System.nanoTime() - start;
+        ExecutorService clients = Executors.newFixedThreadPool(concurrency);
+        try {
+            long cpuBefore = serverCpu.getAsLong();
+            List<Future<?>> parts = new ArrayList<>();
+            for (int c = 0; c < concurrency; c++) {
+                int first = c;
+                parts.add(clients.submit(() -> {
+                    for (int i = first; i < requests; i += concurrency) {
+                        long start = System.nanoTime();
+                        HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
+                        nanos[i] = System.nanoTime() - start;
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> part : parts) {
+                part.get();
+            }
+            long cpu = serverCpu.getAsLong() - cpuBefore;
+            Arrays.sort(nanos);
+            return Map.of("status", status, "p50_us", nanos[requests / 2] / 1_000, "p90_us",
+                    nanos[requests * 9 / 10] / 1_000, "server_cpu_us_per_request",
+                    LoadHarness.round(cpu / 1_000.0 / requests));
+        } finally {
+            clients.shutdownNow();
         }
-        Arrays.sort(nanos);
-        return Map.of("status", status, "p50_us", nanos[requests / 2] / 1_000, "p90_us",
-                nanos[requests * 9 / 10] / 1_000);
     }
 }

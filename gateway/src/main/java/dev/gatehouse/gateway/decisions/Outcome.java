@@ -1,6 +1,5 @@
 package dev.gatehouse.gateway.decisions;
 
-import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -16,6 +15,9 @@ public enum Outcome {
     UNAVAILABLE("unavailable"),
     RATE_LIMITED("rate_limited");
 
+    /** Every outcome, looked through on every record listed (values() copies its array each time). */
+    private static final Outcome[] ALL = values();
+
     private final String wire;
 
     Outcome(String wire) {
@@ -29,6 +31,11 @@ public enum Outcome {
 
     /** The outcome named {@code wire}, if it is one. */
     public static Optional<Outcome> ofWire(String wire) {
-        return Arrays.stream(values()).filter(o -> o.wire.equals(wire)).findFirst();
+        for (Outcome outcome : ALL) {
+            if (outcome.wire.equals(wire)) {
+                return Optional.of(outcome);
+            }
+        }
+        return Optional.empty();
     }
 }
