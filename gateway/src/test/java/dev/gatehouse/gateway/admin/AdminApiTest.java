@@ -432,13 +432,16 @@ class AdminApiTest {
 
     /**
      * The issuer is an OAuth issuer identifier ({@link RegistrationIssuersTest} has every variant), with the trial's
-     * port 0 and 99999, right-to-left override in the path and non-ASCII host refused through the API too.
+     * port 0 and 99999, right-to-left override in the path and non-ASCII host refused through the API too, and a
+     * later trial's percent-encoded override, NUL, line feed, no-break space and byte that is not UTF-8.
      */
     @Test
     void anIssuerThatCannotBeAnOAuthIssuerIsRefused() throws Exception {
         for (String issuer : List.of("issuer.example", "https://issuer.example/", "http://issuer.example",
                 "https://issuer.example?tenant=1", "https://issuer.example#x", "https://issuer.example:0",
-                "https://issuer.example:99999", "https://issuer.example/\u202etnanet", "https://b\u00fccher.example")) {
+                "https://issuer.example:99999", "https://issuer.example/\u202etnanet", "https://b\u00fccher.example",
+                "https://idp.example/%E2%80%AEabc", "https://idp.example/%00", "https://idp.example/%0A",
+                "https://idp.example/%C2%A0", "https://idp.example/%FF")) {
             String body = JSON.createObjectNode().put("issuer", issuer).put("subject", "iss").toString();
             assertInvalid(admin("PUT", "/admin/outside-agents", body), "issuer", issuer);
             assertEquals(Optional.empty(), directory.registration(issuer, "iss"), "not written: " + issuer);
