@@ -207,6 +207,34 @@ class AdminApiTest {
         }
     }
 
+    /**
+     * A body the connection does not deliver whole is 400 invalid_request naming the framing that failed: a chunked
+     * one cut short or malformed is never said to have ended before a Content-Length it did not have (a new user's
+     * trial at /mcp; the admin API said the same), and nothing is written.
+     */
+    @Test
+    void aBodyCutShortOrMalformedIs400SayingWhichFramingFailed() throws Exception {
+        String head = "PUT /admin/agents/a-cut HTTP/1.1\r\nHost: 127.0.0.1:" + server.getPort()
+                + "\r\nAuthorization: Bearer admin-test-credential\r\nContent-Type: application/json";
+        for (String chunks : List.of("", "5\r\n", "16\r\n{\"browserAccess\"", "2\r\n{}\r\n",
+                "zz\r\n{}\r\n0\r\n\r\n", "2\r\n{}XX0\r\n\r\n")) {
+            String label = chunks.replace("\r\n", "\\r\\n");
+            RawHttp.Response answer = RawHttp.sendAndEnd(server.getPort(), head + "\r\nTransfer-Encoding: chunked",
+                    chunks.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            assertEquals(400, answer.status(), label + ": " + answer.body());
+            JsonNode body = JSON.readTree(answer.body());
+            assertEquals("invalid_request", body.path("error").asText(), label);
+            assertEquals("The request body's chunked encoding was malformed or ended before its last chunk, or the"
+                    + " body stalled.", body.path("message").asText(), label);
+        }
+        RawHttp.Response declared = RawHttp.sendAndEnd(server.getPort(), head + "\r\nContent-Length: 100",
+                "{\"browserAccess\"".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        assertEquals(400, declared.status(), declared.body());
+        assertEquals("The request body ended before its Content-Length, or stalled.",
+                JSON.readTree(declared.body()).path("message").asText());
+        assertEquals(AgentSettings.NONE, settings.get("a-cut"), "no settings were stored");
+    }
+
     private static byte[] padded(String body, int length) {
         return (body + " ".repeat(length - body.length())).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
