@@ -48,11 +48,13 @@ public class AdminCredentialFilter implements Filter {
                 .map(h -> digest(h.substring(BEARER.length()).trim()));
         if (expected.isPresent() && presented.isPresent() && MessageDigest.isEqual(expected.get(), presented.get())) {
             // Only an admitted request's body is read: a stranger's is never buffered, nor one that is not JSON.
-            if (!AdminContentType.check((HttpServletRequest) request, (HttpServletResponse) response)) {
+            Optional<HttpServletRequest> typed = AdminContentType.check((HttpServletRequest) request,
+                    (HttpServletResponse) response);
+            if (typed.isEmpty()) {
                 return;
             }
-            Optional<HttpServletRequest> bounded = BoundedAdminBody.read((HttpServletRequest) request,
-                    (HttpServletResponse) response, maxBodyBytes);
+            Optional<HttpServletRequest> bounded = BoundedAdminBody.read(typed.get(), (HttpServletResponse) response,
+                    maxBodyBytes);
             if (bounded.isPresent()) {
                 chain.doFilter(bounded.get(), response);
             }

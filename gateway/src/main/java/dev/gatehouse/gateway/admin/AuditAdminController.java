@@ -8,7 +8,7 @@ import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
-import io.micronaut.http.annotation.QueryValue;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +22,8 @@ import java.util.OptionalLong;
  * {@code subject} keeps the changes of one actor (an operator's OIDC subject, or {@code admin-credential}),
  * {@code agent} those concerning one agent id; {@code limit} is 1 to {@value AuditQuery#MAX_LIMIT} (default
  * {@value AuditQuery#DEFAULT_LIMIT}); {@code next} is the {@code before} value of the next page. 400 {@code {error:
- * "invalid_fields", invalid[]}} for a limit or cursor that is not such a number, a parameter it does not take, or one
- * given twice. No entry ever holds a secret.
+ * "invalid_fields", invalid[]}} for a limit or cursor that is not such a number, a parameter given empty (never read as
+ * no filter), one it does not take, or one given twice. No entry ever holds a secret.
  */
 @Controller("/admin/audit")
 public class AuditAdminController {
@@ -35,11 +35,11 @@ public class AuditAdminController {
     }
 
     @Get
-    public HttpResponse<?> entries(HttpRequest<?> request, @Nullable @QueryValue String subject,
-            @Nullable @QueryValue String agent, @Nullable @QueryValue String before,
-            @Nullable @QueryValue String limit) {
+    public HttpResponse<?> entries(HttpRequest<?> request) {
+        Map<String, String> parameters = DecisionAdminController.parameters(request); // "" when given empty
         AdminResult<AuditQuery> query = QueryParameters.strict(request, AuditQueries.PARAMETERS,
-                AuditQueries.parse(subject, agent, before, limit));
+                AuditQueries.parse(parameters.get("subject"), parameters.get("agent"), parameters.get("before"),
+                        parameters.get("limit")));
         return AdminResponses.answer(query, parsed -> {
             List<AuditEntry> entries = audit.entries(parsed);
             Map<String, Object> body = new LinkedHashMap<>();
@@ -75,30 +75,29 @@ public class AuditAdminController {
         private AuditQueries() {
         }
 
-        /** Blank filters are no filter; a limit or cursor that is not a number in range is refused. */
+        /**
+         * Each parameter null when absent, which is no filter; one given empty or blank is refused
+         * ({@link QueryParameters#given}), and so is a limit or cursor that is not a number in range.
+         */
         public static AdminResult<AuditQuery> parse(@Nullable String subject, @Nullable String agent,
                 @Nullable String before, @Nullable String limit) {
+            List<FieldProblem> problems = new ArrayList<>();
+            Optional<String> bySubject = QueryParameters.given("subject", subject, problems);
+            Optional<String> byAgent = QueryParameters.given("agent", agent, problems);
             OptionalLong cursor = OptionalLong.empty();
-            int size = AuditQuery.DEFAULT_LIMIT;
-            if (before != null && !before.isBlank()) {
-                if (!before.strip().matches("[0-9]{1,18}")) {
-                    return AdminResult.refused(FieldProblem.invalid("before", "A cursor is an entry id."));
+            Optional<String> beforeText = QueryParameters.given("before", before, problems);
+            if (beforeText.isPresent()) {
+                if (beforeText.get().matches("[0-9]{1,18}")) {
+                    cursor = OptionalLong.of(Long.parseLong(beforeText.get()));
+                } else {
+                    problems.add(FieldProblem.invalid("before", "A cursor is an entry id."));
                 }
-                cursor = OptionalLong.of(Long.parseLong(before.strip()));
             }
-            if (limit != null && !limit.isBlank()) {
-                if (!limit.strip().matches("[0-9]{1,3}") || Integer.parseInt(limit.strip()) < 1
-                        || Integer.parseInt(limit.strip()) > AuditQuery.MAX_LIMIT) {
-                    return AdminResult.refused(FieldProblem.invalid("limit",
-                            "A limit is a number from 1 to " + AuditQuery.MAX_LIMIT + "."));
-                }
-                size = Integer.parseInt(limit.strip());
+            int size = QueryParameters.limit(limit, AuditQuery.DEFAULT_LIMIT, AuditQuery.MAX_LIMIT, problems);
+            if (!problems.isEmpty()) {
+                return new AdminResult.Refused<>(problems);
             }
-            return new AdminResult.Done<>(new AuditQuery(filter(subject), filter(agent), cursor, size));
-        }
-
-        private static Optional<String> filter(@Nullable String value) {
-            return Optional.ofNullable(value).filter(v -> !v.isBlank());
+            return new AdminResult.Done<>(new AuditQuery(bySubject, byAgent, cursor, size));
         }
     }
 }

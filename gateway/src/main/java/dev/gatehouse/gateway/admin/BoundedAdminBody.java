@@ -13,8 +13,9 @@ import java.util.OptionalLong;
  * Reads an admin request's body whole within {@code gatehouse.admin.max-body-bytes} before Micronaut binds it, as
  * {@code /mcp} does ({@link BoundedBody}): a declared {@code Content-Length} over the limit is refused unread, a
  * chunked body as soon as it passes the limit. Refused: 413 {@code {"error":"payload_too_large","message"}}; a body
- * that ends before its {@code Content-Length} or stalls past the idle timeout: 400
- * {@code {"error":"invalid_request","message"}}; both with {@code Connection: close}, since the rest of the body is
+ * that ends before its {@code Content-Length}, a chunked one whose framing is malformed or that ends before its last
+ * chunk, or one that stalls past the idle timeout: 400 {@code {"error":"invalid_request","message"}}, the message
+ * naming the framing that failed; both with {@code Connection: close}, since the rest of the body is
  * left unread. Without this, a body of any size was read into memory and refused as "Not valid JSON." only when
  * Jackson's string limit (20 MB) tripped.
  */
@@ -39,8 +40,11 @@ final class BoundedAdminBody {
         try {
             read = BoundedBody.read(request.getInputStream(),
                     length >= 0 ? OptionalLong.of(length) : OptionalLong.empty(), limit);
-        } catch (IOException e) { // the client's body ended early or stalled: its error, not the gateway's
-            refuse(response, 400, "invalid_request", "The request body ended before its Content-Length, or stalled.");
+        } catch (IOException e) { // the client's body ended early, was malformed or stalled: its error, not ours
+            refuse(response, 400, "invalid_request", length >= 0
+                    ? "The request body ended before its Content-Length, or stalled."
+                    : "The request body's chunked encoding was malformed or ended before its last chunk, or the body"
+                            + " stalled.");
             return Optional.empty();
         }
         if (read instanceof BoundedBody.Result.Refused) {

@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.admin;
 
 import static dev.gatehouse.gateway.admin.QueryParameters.blankToNull;
+import static dev.gatehouse.gateway.admin.QueryParameters.given;
 import static dev.gatehouse.gateway.admin.QueryParameters.limit;
 import static dev.gatehouse.gateway.admin.QueryParameters.text;
 
@@ -26,7 +27,8 @@ import java.util.UUID;
 
 /**
  * The one reading of a decisions search's parameters, for the admin API and the console alike. Every problem is a
- * {@link FieldProblem} naming its field; nothing here throws on any input. Blank parameters are no filter.
+ * {@link FieldProblem} naming its field; nothing here throws on any input. An absent parameter is no filter; one
+ * given empty or blank ({@code ?agent=}) is a problem, never no filter ({@link QueryParameters#given}).
  * <ul>
  * <li>{@code from}, {@code to}: ISO-8601 times with an offset ({@code 2026-12-01T10:00:00Z}); default the last
  * 24 hours up to now; each between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z; {@code from} must be before
@@ -68,7 +70,10 @@ public class DecisionQueries {
         this.clock = clock;
     }
 
-    /** The search's parameters by their API names ({@code from}, {@code to}, {@code agent} ...), each maybe null. */
+    /**
+     * The search's parameters by their API names ({@code from}, {@code to}, {@code agent} ...), each null when absent
+     * (an empty value is the empty string, and refused).
+     */
     public AdminResult<DecisionQuery> parse(Map<String, String> parameters) {
         List<FieldProblem> problems = new ArrayList<>();
         Instant now = clock.instant();
@@ -108,9 +113,9 @@ public class DecisionQueries {
         }
         int limit = limit(parameters.get("limit"), DEFAULT_LIMIT, MAX_LIMIT, problems);
         Optional<DecisionQuery.Cursor> cursor = Optional.empty();
-        String cursorText = blankToNull(parameters.get("cursor"));
-        if (cursorText != null) {
-            cursor = cursorText.length() > 200 ? Optional.empty() : DecisionQuery.Cursor.parse(cursorText);
+        Optional<String> cursorText = given("cursor", parameters.get("cursor"), problems);
+        if (cursorText.isPresent()) {
+            cursor = cursorText.get().length() > 200 ? Optional.empty() : DecisionQuery.Cursor.parse(cursorText.get());
             if (cursor.isEmpty()) {
                 problems.add(FieldProblem.invalid("cursor", "A cursor is the next value of an earlier page."));
             }
@@ -148,7 +153,7 @@ public class DecisionQueries {
     }
 
     private static Optional<Instant> time(String field, @Nullable String text, List<FieldProblem> problems) {
-        String value = blankToNull(text);
+        String value = given(field, text, problems).orElse(null);
         if (value == null) {
             return Optional.empty();
         }

@@ -1,6 +1,6 @@
 package dev.gatehouse.gateway.admin;
 
-import static dev.gatehouse.gateway.admin.QueryParameters.blankToNull;
+import static dev.gatehouse.gateway.admin.QueryParameters.given;
 import static dev.gatehouse.gateway.admin.QueryParameters.limit;
 import static dev.gatehouse.gateway.admin.QueryParameters.text;
 
@@ -16,8 +16,9 @@ import java.util.Optional;
 
 /**
  * The one reading of a notice listing's parameters and the one listing, for {@code GET /admin/notices/receipts} and
- * the console's Notices page alike (docs/domain.md §9). Blank parameters are no filter; nothing here throws on any
- * input, every problem is a {@link FieldProblem} naming its field:
+ * the console's Notices page alike (docs/domain.md §9). An absent parameter is no filter, one given empty or blank is
+ * a problem ({@link QueryParameters#given}); nothing here throws on any input, every problem is a {@link FieldProblem}
+ * naming its field:
  * <ul>
  * <li>{@code state}: {@code pending}, {@code coalesced}, {@code delivered}, {@code refused} or {@code stale};</li>
  * <li>{@code agent}, {@code project}: matched exactly, at most {@value QueryParameters#MAX_TEXT} characters;</li>
@@ -52,13 +53,16 @@ public class NoticeQueries {
         this.store = store;
     }
 
-    /** The listing's parameters by their API names ({@code state}, {@code agent}, {@code project}, {@code limit}). */
+    /**
+     * The listing's parameters by their API names ({@code state}, {@code agent}, {@code project}, {@code limit}), each
+     * null when absent.
+     */
     public AdminResult<NoticeQuery> parse(Map<String, String> parameters) {
         List<FieldProblem> problems = new ArrayList<>();
         Optional<NoticeState> state = Optional.empty();
-        String stateText = blankToNull(parameters.get("state"));
-        if (stateText != null) {
-            state = Arrays.stream(NoticeState.values()).filter(s -> s.wire().equals(stateText)).findFirst();
+        Optional<String> stateText = given("state", parameters.get("state"), problems);
+        if (stateText.isPresent()) {
+            state = Arrays.stream(NoticeState.values()).filter(s -> s.wire().equals(stateText.get())).findFirst();
             if (state.isEmpty()) {
                 problems.add(FieldProblem.invalid("state",
                         "A state is pending, coalesced, delivered, refused or stale."));

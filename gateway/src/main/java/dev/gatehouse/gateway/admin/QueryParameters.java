@@ -15,19 +15,34 @@ public final class QueryParameters {
     private QueryParameters() {
     }
 
-    /** A filter's text, stripped; empty when blank; a problem for {@code field} when longer than {@link #MAX_TEXT}. */
+    /** What a search answers a parameter given with an empty or blank value. */
+    public static final String EMPTY = "Given without a value; leave the parameter out instead.";
+
+    /**
+     * A search parameter's value, stripped; empty when absent (null); a problem for {@code field} when given empty or
+     * blank ({@code ?agent=}), which reading as no filter would widen the search: an empty value is never a filter.
+     */
+    public static Optional<String> given(String field, @Nullable String text, List<FieldProblem> problems) {
+        if (text != null && text.isBlank()) {
+            problems.add(FieldProblem.invalid(field, EMPTY));
+            return Optional.empty();
+        }
+        return Optional.ofNullable(text).map(String::strip);
+    }
+
+    /** A filter's text as {@link #given}; a problem for {@code field} when longer than {@link #MAX_TEXT}. */
     static Optional<String> text(String field, @Nullable String text, List<FieldProblem> problems) {
-        String value = blankToNull(text);
-        if (value != null && value.length() > MAX_TEXT) {
+        Optional<String> value = given(field, text, problems);
+        if (value.isPresent() && value.get().length() > MAX_TEXT) {
             problems.add(FieldProblem.invalid(field, "At most " + MAX_TEXT + " characters."));
             return Optional.empty();
         }
-        return Optional.ofNullable(value);
+        return value;
     }
 
-    /** A page size: {@code fallback} when absent or blank; a problem for {@code limit} unless 1 to {@code max}. */
+    /** A page size: {@code fallback} when absent; a problem for {@code limit} when empty or not 1 to {@code max}. */
     static int limit(@Nullable String text, int fallback, int max, List<FieldProblem> problems) {
-        String value = blankToNull(text);
+        String value = given("limit", text, problems).orElse(null);
         if (value == null) {
             return fallback;
         }

@@ -3,10 +3,13 @@ package dev.gatehouse.gateway.admin;
 import com.ibm.icu.lang.UCharacter;
 import com.ibm.icu.lang.UCharacterCategory;
 import com.ibm.icu.lang.UProperty;
+import dev.gatehouse.gateway.Utf8;
 import dev.gatehouse.gateway.auth.OAuthProperties;
 import jakarta.inject.Singleton;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -23,7 +26,8 @@ import java.util.regex.Pattern;
  * mock-oauth2-server). The host is ASCII (a name, IPv4 address or bracketed IPv6 address; an internationalized name
  * in its A-label form, as DNS and the token carry it), a port is 1 to 65535, and no character anywhere is a control,
  * a bidirectional control (Unicode Bidi_Control, U+202E, U+2066–U+2069), default-ignorable or otherwise not printable
- * (Unicode categories C and Z): the operator reads the issuer on the console and in the audit, and such a character
+ * (Unicode categories C and Z), written or percent-encoded in the path ({@code %E2%80%AE}, {@code %00}), whose
+ * percent-encoded bytes are UTF-8: the operator reads the issuer on the console and in the audit, and such a character
  * would make one issuer look like another. Every refusal states the forms accepted ({@link #FORMS}). The issuer this
  * gateway is configured to trust ({@code gatehouse.oauth.issuer}) is accepted as it is, whatever its form: its tokens
  * carry exactly that.
@@ -35,9 +39,9 @@ class RegistrationIssuers {
     static final String FORMS = "An issuer is https://<host>[:<port>][/<path>], or http://… on a loopback host"
             + " (localhost, 127.0.0.0/8, [::1]): the host in ASCII letters, digits, '-', '.' and '_' (an"
             + " internationalized name in its A-label form, xn--…) or an IP address ([…] for IPv6); the port a number"
-            + " from 1 to 65535 without a leading zero; the path not ending in '/'; no user information, query or"
-            + " fragment; and no control, bidirectional-control, invisible or other non-printable character"
-            + " anywhere. Write it exactly as the tokens' iss.";
+            + " from 1 to 65535 without a leading zero; the path not ending in '/', its percent-encoded bytes UTF-8;"
+            + " no user information, query or fragment; and no control, bidirectional-control, invisible or other"
+            + " non-printable character anywhere, written or percent-encoded. Write it exactly as the tokens' iss.";
 
     private static final Pattern LOOPBACK = Pattern.compile("localhost|127(?:\\.[0-9]{1,3}){3}|\\[::1\\]");
 
@@ -100,7 +104,32 @@ class RegistrationIssuers {
         if (uri.getRawPath().endsWith("/")) {
             return refused("It may not end in '/': the same server's tokens name it without (RFC 8414 §3.1).");
         }
+        // The console and the audit may show the path decoded: what its escapes stand for is read as written text is.
+        Optional<String> path = decoded(uri.getRawPath());
+        if (path.isEmpty()) {
+            return refused("Its path's percent-encoded bytes are not UTF-8.");
+        }
+        if (path.get().codePoints().anyMatch(RegistrationIssuers::notPrintable)) {
+            return refused("Its path holds a percent-encoded control, bidirectional-control, invisible or other"
+                    + " non-printable character.");
+        }
         return Optional.empty();
+    }
+
+    /**
+     * {@code rawPath} with its percent-encoded bytes decoded as UTF-8 (java.net.URI has already checked that every
+     * {@code %} is followed by two hex digits); empty when they are not well-formed UTF-8.
+     */
+    private static Optional<String> decoded(String rawPath) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(rawPath.length());
+        int written = 0;
+        for (int at = rawPath.indexOf('%'); at >= 0; at = rawPath.indexOf('%', written)) {
+            bytes.writeBytes(rawPath.substring(written, at).getBytes(StandardCharsets.UTF_8));
+            bytes.write(Integer.parseInt(rawPath, at + 1, at + 3, 16));
+            written = at + 3;
+        }
+        bytes.writeBytes(rawPath.substring(written).getBytes(StandardCharsets.UTF_8));
+        return Utf8.decoded(bytes.toByteArray());
     }
 
     /** A control, a bidirectional control, a default-ignorable or another character with nothing to print. */

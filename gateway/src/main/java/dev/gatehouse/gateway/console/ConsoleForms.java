@@ -2,6 +2,9 @@ package dev.gatehouse.gateway.console;
 
 import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.FieldProblem;
+import io.micronaut.http.HttpRequest;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,6 +57,28 @@ final class ConsoleForms {
             }
         });
         return problems;
+    }
+
+    /**
+     * Where a search form's submission goes on to: {@code page} with the request's query as sent (its order and
+     * encoding kept), but for each parameter left blank (a form sends every field, filled in or not). The page itself
+     * refuses an empty value, which read as no filter would widen its search, so its form is sent here and the page's
+     * address holds what was filled in.
+     */
+    static String filled(String page, HttpRequest<?> request) {
+        String query = request.getUri().getRawQuery();
+        if (query == null) {
+            return page;
+        }
+        // QueryStringFilter has refused a query whose escapes do not decode, so every value here does.
+        List<String> kept = new ArrayList<>();
+        for (String pair : query.split("&")) {
+            int equals = pair.indexOf('=');
+            if (equals >= 0 && !URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8).isBlank()) {
+                kept.add(pair);
+            }
+        }
+        return kept.isEmpty() ? page : page + "?" + String.join("&", kept);
     }
 
     /** The form's {@code version}: a whole number of at most 18 digits, as the page wrote it; empty otherwise. */

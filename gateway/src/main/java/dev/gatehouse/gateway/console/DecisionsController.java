@@ -47,7 +47,9 @@ import java.util.stream.Stream;
  * decided marked; with {@code explain}, the {@code opa eval --explain=fails} trace on the revision that decided
  * ({@link Explain}).</li>
  * </ul>
- * A parameter a page does not take, one given twice, or a value it does not know is 400, said on the page.
+ * A parameter a page does not take, one given twice or empty, or a value it does not know is 400, said on the page; the
+ * search form is sent to {@code GET /console/decisions/find}, which goes on to the search with the fields filled in
+ * ({@link ConsoleForms#filled}).
  */
 @Controller("/console/decisions")
 @Produces(MediaType.TEXT_HTML)
@@ -84,7 +86,9 @@ public class DecisionsController {
         Map<String, String> parameters = DecisionAdminController.parameters(request);
         String decisionId = parameters.getOrDefault("decisionId", "").strip();
         Map<String, String> problems = new LinkedHashMap<>();
-        if (!decisionId.isEmpty()) {
+        if (parameters.containsKey("decisionId") && decisionId.isEmpty()) {
+            problems.put("decisionId", QueryParameters.EMPTY); // as the search refuses an empty filter
+        } else if (!decisionId.isEmpty()) {
             AdminResult<UUID> id = DecisionQueries.decisionId(decisionId);
             if (id instanceof AdminResult.Done<UUID> done) {
                 return HttpResponse.seeOther(URI.create("/console/decisions/" + done.value()));
@@ -110,6 +114,12 @@ public class DecisionsController {
         return HttpResponse.status(problems.isEmpty() ? HttpStatus.OK : HttpStatus.BAD_REQUEST)
                 .body(ConsolePages.view("console/decisions", ConsolePages.page("Decisions", "decisions", operator),
                         model));
+    }
+
+    /** {@code GET /console/decisions/find?...}: the search form's target, on to the search with what was filled in. */
+    @Get("/find")
+    public HttpResponse<?> find(HttpRequest<?> request) {
+        return ConsolePages.seeOther(ConsoleForms.filled("/console/decisions", request));
     }
 
     /** {@code GET /console/decisions/export?...}: the search's records as JSON Lines, as the admin API exports them. */

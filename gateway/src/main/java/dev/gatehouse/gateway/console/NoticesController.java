@@ -27,7 +27,9 @@ import java.util.Optional;
  * {@link NoticeStatus}): whether delivery is on and for which Project client, each stream's state and its last error
  * (as {@code /health} reports them under {@code notices}), which replica holds the streams, the counts per state, the
  * notices (refused ones with their reason codes and decision), and the aggregates sent per thread, filtered per agent
- * and per project. A bad filter is answered next to its field (400).
+ * and per project. A bad filter, an empty one included, is answered next to its field (400); the form is sent to
+ * {@code GET /console/notices/find}, which goes on to this page with the fields filled in
+ * ({@link ConsoleForms#filled}).
  */
 @Controller("/console/notices")
 @Produces(MediaType.TEXT_HTML)
@@ -46,13 +48,19 @@ public class NoticesController {
         this.properties = properties;
     }
 
+    /** {@code GET /console/notices/find?...}: the form's target, on to the page with what was filled in. */
+    @Get("/find")
+    public HttpResponse<?> find(HttpRequest<?> request) {
+        return ConsolePages.seeOther(ConsoleForms.filled("/console/notices", request));
+    }
+
     @Get
     public HttpResponse<?> notices(Authentication operator, HttpRequest<?> request) {
         Map<String, String> parameters = DecisionAdminController.parameters(request);
         Map<String, String> filters = new LinkedHashMap<>();
         FIELDS.forEach(field -> filters.put(field, parameters.getOrDefault(field, "").strip()));
         AdminResult<NoticeQuery> query = QueryParameters.strict(request, NoticeQueries.PARAMETERS,
-                queries.parse(filters));
+                queries.parse(parameters));
         Map<String, String> problems = ConsoleForms.problems(query);
         Optional<NoticeQueries.Listing> listing = query instanceof AdminResult.Done<NoticeQuery> done
                 ? Optional.of(queries.find(done.value())) : Optional.empty();

@@ -10,14 +10,18 @@ import java.util.OptionalLong;
 /**
  * {@code body-size}: reads a {@code POST} body whole within the limit (413 otherwise, also for chunked bodies and a
  * Content-Length that lies), before parsing and before any authentication work. A body that ends before its
- * Content-Length, or stalls until the server's idle timeout, is 400 with -32600 and {@code Connection: close}.
+ * Content-Length, a chunked one whose framing is malformed or that ends before its last chunk, or one that stalls
+ * until the server's idle timeout, is 400 with -32600 and {@code Connection: close}, its message saying which of
+ * the two framings failed (a chunked body was said to have ended before a Content-Length it never had).
  */
 final class BodySizeStep implements TransportStep {
 
-    /** A body the connection did not deliver whole; the connection is closed after the answer. */
-    private static final Rejection UNREADABLE = new Rejection(400, Optional.of(Rejection.INVALID_REQUEST),
-            "the request body ended before its Content-Length, or stalled", Optional.empty(),
-            Map.of("Connection", "close"));
+    /** A body of a declared length the connection did not deliver whole; the connection is closed after it. */
+    private static final Rejection ENDED_EARLY = unreadable(
+            "the request body ended before its Content-Length, or stalled");
+    /** A chunked body the connection did not deliver whole or well-formed. */
+    private static final Rejection CHUNKS_UNREADABLE = unreadable(
+            "the request body's chunked encoding was malformed or ended before its last chunk, or the body stalled");
 
     private final int maxRequestBytes;
 
@@ -41,13 +45,18 @@ final class BodySizeStep implements TransportStep {
             read = BoundedBody.read(exchange.request.getInputStream(),
                     length >= 0 ? OptionalLong.of(length) : OptionalLong.empty(), maxRequestBytes);
         } catch (IOException e) {
-            // The client's body ended early or stalled past the idle timeout: its error, not the gateway's.
-            return Optional.of(UNREADABLE);
+            // The client's body ended early, was malformed or stalled past the idle timeout: its error, not ours.
+            return Optional.of(length >= 0 ? ENDED_EARLY : CHUNKS_UNREADABLE);
         }
         if (read instanceof BoundedBody.Result.Refused refused) {
             return Optional.of(refused.rejection());
         }
         exchange.body = ((BoundedBody.Result.Read) read).bytes();
         return Optional.empty();
+    }
+
+    private static Rejection unreadable(String message) {
+        return new Rejection(400, Optional.of(Rejection.INVALID_REQUEST), message, Optional.empty(),
+                Map.of("Connection", "close"));
     }
 }

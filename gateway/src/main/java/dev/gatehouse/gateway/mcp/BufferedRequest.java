@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.mcp;
 
 import dev.gatehouse.gateway.BufferedBodyRequest;
+import dev.gatehouse.gateway.JsonDeclaredRequest;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -9,9 +10,10 @@ import java.util.TreeSet;
 
 /**
  * The request as the front servlet hands it to an SDK transport: the body the guard already read (and checked),
- * replayed; request headers the SDK must not see hidden (a client-chosen {@code Mcp-Session-Id} on initialize); and
- * what the transport steps and the gate established, as the typed {@link SdkContext} the SDK's context extractor
- * reads.
+ * replayed; a {@code POST}'s {@code Content-Type}, which the method step found JSON in UTF-8, as exactly
+ * {@code application/json} ({@link JsonDeclaredRequest}); request headers the SDK must not see hidden (a client-chosen
+ * {@code Mcp-Session-Id} on initialize); and what the transport steps and the gate established, as the typed
+ * {@link SdkContext} the SDK's context extractor reads.
  */
 final class BufferedRequest extends BufferedBodyRequest {
 
@@ -19,7 +21,7 @@ final class BufferedRequest extends BufferedBodyRequest {
     private final SdkContext context;
 
     BufferedRequest(HttpServletRequest request, byte[] body, Set<String> hiddenHeaders, SdkContext context) {
-        super(request, body);
+        super("POST".equals(request.getMethod()) ? new JsonDeclaredRequest(request) : request, body);
         this.hidden.addAll(hiddenHeaders);
         this.context = context;
     }

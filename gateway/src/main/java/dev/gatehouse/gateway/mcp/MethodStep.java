@@ -1,9 +1,7 @@
 package dev.gatehouse.gateway.mcp;
 
+import dev.gatehouse.gateway.JsonContentType;
 import dev.gatehouse.gateway.mcp.guard.Rejection;
-import io.micronaut.http.MediaType;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -11,10 +9,10 @@ import java.util.Set;
 /**
  * {@code method}: what {@code /mcp} serves at all, before any body is read. The Streamable HTTP transport has
  * {@code POST} (a JSON-RPC message), {@code GET} (a stream) and {@code DELETE} (the end of a session); any other
- * method is 405 with {@code Allow} (RFC 9110 §15.5.6). A {@code POST} body is JSON, so its {@code Content-Type}
- * must be {@code application/json}, with no {@code charset} but UTF-8 (RFC 8259 §8.1), and it is sent without a
- * {@code Content-Encoding} (RFC 9110 §15.5.16 answers an unsupported one with 415 and {@code Accept-Encoding});
- * anything else is 415.
+ * method is 405 with {@code Allow} (RFC 9110 §15.5.6). A {@code POST} body is JSON in UTF-8, so it must be declared
+ * so by the gateway's one rule for request bodies ({@link JsonContentType}: one {@code application/json}, with no
+ * parameter but {@code charset=utf-8}), and it is sent without a {@code Content-Encoding} (RFC 9110 §15.5.16 answers
+ * an unsupported one with 415 and {@code Accept-Encoding}); anything else is 415.
  * Without this step only the SDK's own methods checked the media type, so a {@code tools/call} sent as
  * {@code text/plain} was served while a {@code tools/list} sent so was refused. Both answers close the connection:
  * the body was not read.
@@ -44,7 +42,7 @@ final class MethodStep implements TransportStep {
         if (!SERVED.contains(exchange.request.getMethod())) {
             return Optional.of(NOT_SERVED);
         }
-        if (exchange.post() && !json(exchange.request.getContentType())) {
+        if (exchange.post() && !JsonContentType.declared(exchange.request.getHeaders("Content-Type"))) {
             return Optional.of(NOT_JSON);
         }
         String encoding = exchange.request.getHeader("Content-Encoding");
@@ -53,34 +51,5 @@ final class MethodStep implements TransportStep {
             return Optional.of(ENCODED); // the body would be read as if it were not encoded
         }
         return Optional.empty();
-    }
-
-    /** Whether {@code contentType} names JSON in UTF-8: type and subtype and the charset's name case-insensitive. */
-    private static boolean json(String contentType) {
-        if (contentType == null) {
-            return false;
-        }
-        if (contentType.equalsIgnoreCase(MediaType.APPLICATION_JSON)) {
-            return true; // what clients send, without parsing it on every call
-        }
-        MediaType type;
-        try {
-            type = MediaType.of(contentType);
-        } catch (IllegalArgumentException malformed) {
-            return false;
-        }
-        if (!MediaType.APPLICATION_JSON.equalsIgnoreCase(type.getName())) {
-            return false;
-        }
-        return type.getParameters().get("charset").map(name -> utf8(name.replace("\"", "")))
-                .orElse(true);
-    }
-
-    private static boolean utf8(String charset) {
-        try {
-            return Charset.forName(charset).equals(StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException unknown) {
-            return false;
-        }
     }
 }

@@ -207,6 +207,34 @@ class AdminApiTest {
         }
     }
 
+    /**
+     * A body the connection does not deliver whole is 400 invalid_request naming the framing that failed: a chunked
+     * one cut short or malformed is never said to have ended before a Content-Length it did not have (a new user's
+     * trial at /mcp; the admin API said the same), and nothing is written.
+     */
+    @Test
+    void aBodyCutShortOrMalformedIs400SayingWhichFramingFailed() throws Exception {
+        String head = "PUT /admin/agents/a-cut HTTP/1.1\r\nHost: 127.0.0.1:" + server.getPort()
+                + "\r\nAuthorization: Bearer admin-test-credential\r\nContent-Type: application/json";
+        for (String chunks : List.of("", "5\r\n", "16\r\n{\"browserAccess\"", "2\r\n{}\r\n",
+                "zz\r\n{}\r\n0\r\n\r\n", "2\r\n{}XX0\r\n\r\n")) {
+            String label = chunks.replace("\r\n", "\\r\\n");
+            RawHttp.Response answer = RawHttp.sendAndEnd(server.getPort(), head + "\r\nTransfer-Encoding: chunked",
+                    chunks.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            assertEquals(400, answer.status(), label + ": " + answer.body());
+            JsonNode body = JSON.readTree(answer.body());
+            assertEquals("invalid_request", body.path("error").asText(), label);
+            assertEquals("The request body's chunked encoding was malformed or ended before its last chunk, or the"
+                    + " body stalled.", body.path("message").asText(), label);
+        }
+        RawHttp.Response declared = RawHttp.sendAndEnd(server.getPort(), head + "\r\nContent-Length: 100",
+                "{\"browserAccess\"".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        assertEquals(400, declared.status(), declared.body());
+        assertEquals("The request body ended before its Content-Length, or stalled.",
+                JSON.readTree(declared.body()).path("message").asText());
+        assertEquals(AgentSettings.NONE, settings.get("a-cut"), "no settings were stored");
+    }
+
     private static byte[] padded(String body, int length) {
         return (body + " ".repeat(length - body.length())).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
@@ -432,13 +460,16 @@ class AdminApiTest {
 
     /**
      * The issuer is an OAuth issuer identifier ({@link RegistrationIssuersTest} has every variant), with the trial's
-     * port 0 and 99999, right-to-left override in the path and non-ASCII host refused through the API too.
+     * port 0 and 99999, right-to-left override in the path and non-ASCII host refused through the API too, and a
+     * later trial's percent-encoded override, NUL, line feed, no-break space and byte that is not UTF-8.
      */
     @Test
     void anIssuerThatCannotBeAnOAuthIssuerIsRefused() throws Exception {
         for (String issuer : List.of("issuer.example", "https://issuer.example/", "http://issuer.example",
                 "https://issuer.example?tenant=1", "https://issuer.example#x", "https://issuer.example:0",
-                "https://issuer.example:99999", "https://issuer.example/\u202etnanet", "https://b\u00fccher.example")) {
+                "https://issuer.example:99999", "https://issuer.example/\u202etnanet", "https://b\u00fccher.example",
+                "https://idp.example/%E2%80%AEabc", "https://idp.example/%00", "https://idp.example/%0A",
+                "https://idp.example/%C2%A0", "https://idp.example/%FF")) {
             String body = JSON.createObjectNode().put("issuer", issuer).put("subject", "iss").toString();
             assertInvalid(admin("PUT", "/admin/outside-agents", body), "issuer", issuer);
             assertEquals(Optional.empty(), directory.registration(issuer, "iss"), "not written: " + issuer);
@@ -716,10 +747,13 @@ class AdminApiTest {
     /**
      * A body the admin API reads as JSON must be sent as JSON (a new user's trial: a JSON body sent as
      * {@code text/plain}, or with no Content-Type, was accepted): on every route that takes a body, any other type, a
-     * charset other than UTF-8 or another form of it, another parameter, an empty or no Content-Type, or two of them is
-     * 415 {@code {"error":"unsupported_media_type","message"}}, unread, and nothing is written;
-     * {@code application/json}, with or without {@code ;charset=utf-8} (a blank after the {@code ;}), in any case, is
-     * read. A request to a route without a body (GET, DELETE) needs none.
+     * charset other than UTF-8 or another form of it, another parameter, a repeated charset, a value outside RFC 9110's
+     * grammar (bad quoting, no subtype), an empty or no Content-Type, or two of them is 415
+     * {@code {"error":"unsupported_media_type","message"}}, unread, and nothing is written; {@code application/json},
+     * with or without {@code charset=utf-8}, in any case, the charset's value quoted or not, blanks around the
+     * {@code ;} and empty parameters, is read (a later trial: {@code charset="utf-8"} and a blank before {@code ;} were
+     * refused; the rule is {@code JsonContentType}'s, as at {@code /mcp}). A request to a route without a body (GET,
+     * DELETE) needs none.
      */
     @Test
     void aBodyNotSentAsJsonIs415OnEveryRouteThatTakesOne() throws Exception {
@@ -738,8 +772,15 @@ class AdminApiTest {
                 "application/json; charset=utf8",
                 "application/json; charset=", "application/json; boundary=x", "application/json; charset=utf-8; q=1",
                 "application/jsonx", "application/json-seq", "application/problem+json", "application /json",
-                "application/json charset=utf-8", "application/json, text/plain", "application/json ; charset=utf-8",
-                "application/json; charset=\"utf-8\"", "application/json;", "application/json;;charset=utf-8")) {
+                "application/json charset=utf-8", "application/json, text/plain", "application/json; charset=utf-8,",
+                "application/json; charset=utf-8; charset=utf-8", "application/json; charset=\"utf-8",
+                "application/json; charset=utf-8\"", "application/json; charset=\"utf-8\"x", "application/",
+                "application/json; foo=bar",
+                "/json", "application/json/x", "application/json; =utf-8", "application/json; charset",
+                "application/json; charset =utf-8", "application/json; charset= utf-8",
+                "application/json; charset=\"\"", "application/json; charset=\"utf8\"",
+                "application/json; q=\"1\"", "application/json; charset=utf-8; boundary=\"x\"",
+                "application/json; charset=\"utf-8\u00e9\"")) {
             refused.add(List.of("Content-Type: " + type));
         }
         refused.add(List.of());
@@ -758,13 +799,24 @@ class AdminApiTest {
                 assertEquals(2, body.size(), label + ": " + answer.body());
             }
         }
+        // A control character in a field value is refused by the HTTP server itself, before any filter reads it.
+        for (String type : List.of("application/json;\u0001", "application/json; charset=\"utf-8\u007f\"",
+                "application/json\u0000")) {
+            RawHttp.Response answer = rawAdmin("PUT", "/admin/agents/a-" + id, "{\"browserAccess\":true}",
+                    List.of("Content-Type: " + type));
+            assertEquals(400, answer.status(), type + ": " + answer.body());
+        }
         assertEquals(sessionsBefore, sessions.current().size(), "no session was attached");
         assertTrue(settings.find("a-" + id).isEmpty(), "no settings were stored");
         assertEquals(404, admin("GET", "/admin/notices/agents/a-" + id, null).statusCode(), "no profile was stored");
         assertEquals(Optional.empty(), directory.registration("https://issuer.example", id), "nothing registered");
 
         List<String> accepted = List.of("application/json", "Application/JSON", "application/json; charset=utf-8",
-                "application/json;charset=UTF-8", "APPLICATION/JSON;CHARSET=UTF-8", "application/json;\tCharset=Utf-8");
+                "application/json;charset=UTF-8", "APPLICATION/JSON;CHARSET=UTF-8", "application/json;\tCharset=Utf-8",
+                "application/json ; charset=utf-8", "application/json\t;charset=utf-8",
+                "application/json; charset=\"utf-8\"", "application/json;charset=\"UTF-8\"",
+                "application/json; charset=\"utf\\-8\"", "application/json;", "application/json;;charset=utf-8",
+                "application/json; ; charset=utf-8 ;", "application/json ;");
         for (Map.Entry<String, String> route : routes.entrySet()) {
             String[] methodAndPath = route.getKey().split(" ");
             for (String type : accepted) {

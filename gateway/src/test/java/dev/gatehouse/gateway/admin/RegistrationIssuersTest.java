@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatehouse.gateway.auth.OAuthProperties;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -16,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * fragment, user information or trailing slash; http on loopback hosts for local servers; and the configured issuer
  * exactly as configured. A later trial found port 0 and 99999, a raw right-to-left override in the path and a
  * non-ASCII host accepted: the host is ASCII (an IDN in its A-label form), a port 1 to 65535, and no character
- * anywhere is a control, a bidirectional control or otherwise not printable. Every refusal says the forms accepted.
+ * anywhere is a control, a bidirectional control or otherwise not printable, written or percent-encoded in the path,
+ * whose percent-encoded bytes are UTF-8. Every refusal says the forms accepted.
  */
 class RegistrationIssuersTest {
 
@@ -33,7 +36,8 @@ class RegistrationIssuersTest {
             "http://127.1.2.3", "http://localhost:8080/default", "http://[::1]:9000/issuer",
             "https://issuer-a_B.example", "https://issuer.example:1", "https://issuer.example:65535",
             "https://xn--bcher-kva.example", "https://[2001:db8::1]:8443/realm", "https://issuer.example/t%C3%ABnant",
-            "https://issuer.example/t\u00ebnant", "https://issuer.example/%E2%80%AE");
+            "https://issuer.example/t\u00ebnant", "https://issuer.example/%41%2Fb%7E",
+            "https://issuer.example/%F0%9F%98%80");
 
     /** A port outside 1 to 65535, or not written as a plain number. */
     private static final List<String> PORTS = List.of("https://issuer.example:0", "https://issuer.example:99999",
@@ -100,6 +104,40 @@ class RegistrationIssuersTest {
                 String issuer = position.getValue().replace("%s", new String(Character.toChars(c)));
                 assertRefused(issuers, issuer, "character");
             }
+        }
+    }
+
+    /**
+     * The same characters percent-encoded in the path (a new user's trial: {@code https://idp.example/%E2%80%AEabc},
+     * {@code %00}, {@code %0A} and {@code %C2%A0} were accepted), in either case of hex digit, and bytes that are not
+     * UTF-8 ({@code %FF}, an overlong form, an encoded surrogate, a cut sequence, beyond U+10FFFF).
+     */
+    @Test
+    void aPercentEncodedNonPrintableCharacterOrBytesThatAreNotUtf8AreRefused() {
+        RegistrationIssuers issuers = new RegistrationIssuers(new OAuthProperties());
+        for (String issuer : List.of("https://idp.example/%E2%80%AEabc", "https://idp.example/%00",
+                "https://idp.example/%0A", "https://idp.example/%C2%A0", "https://idp.example/a%e2%80%aeb",
+                "http://127.0.0.1:8282/gate%0Dhouse", "https://idp.example:8443/%7F")) {
+            assertRefused(issuers, issuer, "percent-encoded control");
+        }
+        List<Integer> characters = new ArrayList<>(List.of(0x00, 0x09, 0x0a, 0x1b, 0x7f, 0x85, 0x9f, 0x061c, 0x200e,
+                0x202e, 0x2066, 0x2069, 0x200b, 0x2060, 0xfeff, 0x00ad, 0x3164, 0x2028, 0x00a0, 0x3000, 0xe000, 0x0378,
+                0xe0001, 0xfe0f));
+        for (int c : characters) {
+            StringBuilder encoded = new StringBuilder();
+            for (byte b : new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8)) {
+                encoded.append(String.format("%%%02X", b & 0xff));
+            }
+            for (String form : List.of("https://issuer.example/ten%sant", "https://issuer.example/tenant%s",
+                    "https://issuer.example/%s", "http://localhost:8080/a/%s/b")) {
+                assertRefused(issuers, form.replace("%s", encoded), "percent-encoded control");
+                assertRefused(issuers, form.replace("%s", encoded.toString().toLowerCase(Locale.ROOT)),
+                        "percent-encoded control");
+            }
+        }
+        for (String bytes : List.of("%FF", "%fe", "%80", "%C0%AF", "%E0%80%AF", "%ED%A0%80", "%E2%80", "%C2",
+                "%F4%90%80%80", "%F8%88%80%80%80", "a%E2%80%AE%FF")) {
+            assertRefused(issuers, "https://idp.example/x" + bytes, "not UTF-8");
         }
     }
 

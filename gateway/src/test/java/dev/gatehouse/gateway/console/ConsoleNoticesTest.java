@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatehouse.facade.error.ServiceError;
 import dev.gatehouse.facade.project.WorkNotice;
+import dev.gatehouse.gateway.admin.NoticeQueries;
+import dev.gatehouse.gateway.admin.QueryParameters;
 import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.notice.NoticeStore;
 import io.micronaut.context.annotation.Property;
@@ -225,6 +227,31 @@ class ConsoleNoticesTest {
         HttpResponse<String> twice = get("/console/notices?state=delivered&state=pending");
         assertEquals(400, twice.statusCode());
         assertTrue(twice.body().contains("id=\"f-state-error\""), twice.body());
+    }
+
+    /**
+     * A filter given empty is refused next to its field, never read as no filter (as the decisions search: a new
+     * user's trial); the form is sent to {@code /console/notices/find}, which goes on with what was filled in.
+     */
+    @Test
+    void anEmptyFilterIsRefusedAndTheFormSendsOnlyWhatWasFilledIn() throws Exception {
+        for (String name : NoticeQueries.PARAMETERS) {
+            String filled = name.equals("agent") ? "project=proj-one" : "agent=" + q(agent);
+            for (String query : List.of(name + "=", name + "=%20", name, name + "=&" + filled)) {
+                HttpResponse<String> page = get("/console/notices?" + query);
+                assertEquals(400, page.statusCode(), query);
+                assertTrue(page.body().contains("<p class=\"error\" id=\"f-" + name + "-error\">"
+                        + QueryParameters.EMPTY + "</p>"), query + ": " + page.body());
+            }
+        }
+        for (String[] c : new String[][] {{"state=&agent=a1&project=&limit=", "/console/notices?agent=a1"},
+            {"state=&agent=&project=&limit=", "/console/notices"},
+            {"state=refused&agent=%20&project=p+1&limit=5", "/console/notices?state=refused&project=p+1&limit=5"}}) {
+            HttpResponse<String> found = get("/console/notices/find?" + c[0]);
+            assertEquals(303, found.statusCode(), c[0]);
+            assertEquals(c[1], found.headers().firstValue("Location").orElseThrow(), c[0]);
+        }
+        assertTrue(get("/console/notices").body().contains("action=\"/console/notices/find\""));
     }
 
     @Test

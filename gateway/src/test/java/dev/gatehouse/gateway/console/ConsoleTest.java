@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatehouse.gateway.admin.QueryParameters;
 import dev.gatehouse.gateway.auth.AgentSession;
 import dev.gatehouse.gateway.auth.SessionStore;
 import dev.gatehouse.gateway.auth.SessionTokens;
@@ -584,6 +585,22 @@ class ConsoleTest {
             assertEquals(400, refused.statusCode(), c[0]);
             assertTrue(refused.body().contains(c[1]), c[0] + ": " + refused.body());
             assertFalse(refused.body().contains("wiki read: off"), "nothing listed: " + c[0]);
+        }
+        // An empty filter is refused the same way, never read as no filter; the form sends only what was filled in.
+        for (String[] c : new String[][] {{"subject=", "id=\"f-subject-error\""}, {"agent=%20", "id=\"f-agent-error\""},
+            {"agent=&subject=op-audit", "id=\"f-agent-error\""}, {"before=", "The parameter <code>before</code>"},
+            {"subject", "id=\"f-subject-error\""}}) {
+            HttpResponse<String> refused = get("/console/audit?" + c[0], cookie);
+            assertEquals(400, refused.statusCode(), c[0]);
+            assertTrue(refused.body().contains(c[1]) && refused.body().contains(QueryParameters.EMPTY),
+                    c[0] + ": " + refused.body());
+            assertFalse(refused.body().contains("wiki read: off"), "nothing listed: " + c[0]);
+        }
+        for (String[] c : new String[][] {{"subject=op-audit&agent=", "/console/audit?subject=op-audit"},
+            {"subject=&agent=", "/console/audit"}}) {
+            HttpResponse<String> found = get("/console/audit/find?" + c[0], cookie);
+            assertEquals(303, found.statusCode(), c[0]);
+            assertEquals(c[1], found.headers().firstValue("Location").orElseThrow(), c[0]);
         }
     }
 

@@ -197,7 +197,7 @@ class ConsoleBrowserIT {
         browser.get(stack.baseUrl() + "/console/decisions");
         console.fill("agent", "a1");
         console.fill("reason", reason);
-        console.submit("form[action='/console/decisions'] button[type=submit]");
+        console.submit("form[action='/console/decisions/find'] button[type=submit]");
         console.waitFor(ExpectedConditions.urlContains("reason="));
         assertTrue(browser.findElement(By.cssSelector("a[href='/console/decisions/" + id + "']")).isDisplayed());
         assertEquals(Boolean.TRUE, console.js("const t = document.querySelector('div[aria-label=Decisions]');"
@@ -210,7 +210,7 @@ class ConsoleBrowserIT {
         console.look("decisions-misspelt");
         browser.get(stack.baseUrl() + "/console/decisions");
         console.fill("decisionId", id);
-        console.submit("form[action='/console/decisions'] button[type=submit]");
+        console.submit("form[action='/console/decisions/find'] button[type=submit]");
         console.waitFor(ExpectedConditions.urlContains("/console/decisions/" + id));
         browser.findElement(By.linkText("Replay this decision")).click();
         console.waitFor(ExpectedConditions.urlContains("replay=true"));
@@ -296,7 +296,7 @@ class ConsoleBrowserIT {
         console.look("notices");
         new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("f-state"))).selectByValue("delivered");
         console.fill("agent", "a-notices");
-        console.submit("form[action='/console/notices'] button[type=submit]");
+        console.submit("form[action='/console/notices/find'] button[type=submit]");
         console.waitFor(ExpectedConditions.urlContains("state=delivered"));
         String delivered = browser.findElement(By.tagName("main")).getText();
         assertTrue(delivered.contains(run + "-a-notices") && !delivered.contains("a-no-profile"), delivered);

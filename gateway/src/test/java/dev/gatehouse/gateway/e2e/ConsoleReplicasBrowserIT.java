@@ -306,7 +306,7 @@ class ConsoleReplicasBrowserIT {
         assertEquals(holder, fact("Streams held by").replaceFirst(",.*", ""), "the holder, not this replica");
         new Select(browser.findElement(By.id("f-state"))).selectByValue("delivered");
         console.fill("agent", "a-notices");
-        console.submit("form[action='/console/notices'] button[type=submit]");
+        console.submit("form[action='/console/notices/find'] button[type=submit]");
         console.waitFor(ExpectedConditions.urlContains("state=delivered"));
         String notices = browser.findElement(By.cssSelector("[aria-label=Notices]")).getText();
         assertTrue(notices.contains(run) && notices.contains("delivered"), notices);
@@ -354,7 +354,7 @@ class ConsoleReplicasBrowserIT {
     private static void search(GatewayStack replica, Map<String, String> fields) {
         browser.get(replica.baseUrl() + "/console/decisions");
         fields.forEach(console::fill);
-        console.submit("form[action='/console/decisions'] button[type=submit]");
+        console.submit("form[action='/console/decisions/find'] button[type=submit]");
         if (!fields.containsKey("decisionId")) {
             console.waitFor(ExpectedConditions.urlContains(fields.keySet().iterator().next() + "="));
         }

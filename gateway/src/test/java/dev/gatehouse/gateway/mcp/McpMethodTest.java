@@ -49,15 +49,24 @@ class McpMethodTest {
             "Mcp-Method: tools/call", "Mcp-Name: wiki_read");
     private static final List<String> MODERN_LIST = List.of("MCP-Protocol-Version: 2026-07-28",
             "Mcp-Method: tools/list");
-    /** Content types that are not JSON in UTF-8, and malformed ones; the empty string sends none. */
+    /**
+     * Content types that are not JSON in UTF-8 by the one rule ({@code JsonContentType}), and malformed ones; the
+     * empty string sends none. A parameter other than the charset was taken (a new user's trial: {@code foo=bar}), and
+     * so was the charset's alias {@code utf8}, which the admin API refused.
+     */
     private static final List<String> NOT_JSON = List.of("text/plain", "text/json", "application/xml",
             "application/x-www-form-urlencoded", "application/jsonx", "application/json-patch+json",
             "application/*", "*/*", "application/json, text/plain", "application/json; charset=latin1",
-            "application/json; charset=utf-16", "application/json; charset=no-such-charset", ";;;===", "json", "");
-    /** Spellings of JSON in UTF-8 that pass the step. */
+            "application/json; charset=utf-16", "application/json; charset=no-such-charset", ";;;===", "json", "",
+            "application/json; foo=bar", "application/json; charset=utf-8; foo=bar", "application/json; q=1",
+            "application/json; charset=utf8", "application/json; charset=utf-8; charset=utf-8",
+            "application/json; charset=\"utf-8", "application/json; charset=utf-8\"", "application/", "/json",
+            "application/json; =x", "application/json; charset", "application/json; charset=\"\"");
+    /** Spellings of JSON in UTF-8 that pass the step: the admin API's, by the same rule. */
     private static final List<String> JSON_TYPES = List.of("application/json", "Application/JSON",
-            "application/json; charset=UTF-8", "application/json;charset=\"utf-8\"", "application/json; charset=utf8",
-            "application/json;");
+            "application/json; charset=UTF-8", "application/json;charset=\"utf-8\"", "application/json;",
+            "application/json ; charset=utf-8", "application/json\t;charset=utf-8", "application/json;;",
+            "application/json; charset=\"utf\\-8\"", "APPLICATION/JSON; CHARSET=\"UTF-8\"; ");
 
     @Inject
     EmbeddedServer server;
@@ -93,6 +102,16 @@ class McpMethodTest {
             }
         }
         assertEquals(NOT_JSON.size() * 4, answers.size());
+        for (List<String> lines : List.of(List.of("Content-Type: application/json", "Content-Type: application/json"),
+                List.of("Content-Type: application/json", "Content-Type: text/plain"),
+                List.of("Content-Type: text/plain", "Content-Type: application/json"))) {
+            List<String> headers = new ArrayList<>(MODERN_LIST);
+            headers.addAll(lines);
+            RawHttp.Response response = post(LIST, "", headers);
+            assertEquals(415, response.status(), lines + ": " + response.body());
+            assertEquals("unsupported media type: Content-Type must be application/json",
+                    JSON.readTree(response.body()).path("error").path("message").asText(), lines.toString());
+        }
         assertEquals(logged, loggedLines(), "a refused request is neither decided nor logged");
     }
 

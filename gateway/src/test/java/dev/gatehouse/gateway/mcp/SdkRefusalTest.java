@@ -135,6 +135,42 @@ class SdkRefusalTest {
         }
     }
 
+    /**
+     * A chunked body cut short or framed wrongly is 400 -32600 saying so (a new user's trial: it was said to have
+     * "ended before its Content-Length", which it never had); a declared length's message stays that one.
+     */
+    @Test
+    void aChunkedBodyEndedEarlyOrMalformedIs400WithoutClaimingAContentLength() throws IOException {
+        for (String chunks : List.of("", "5\r\n", "10\r\n{\"json", "2\r\n{}\r\n", "2\r\n{}",
+                "zz\r\n{}\r\n0\r\n\r\n", "2\r\n{}XX0\r\n\r\n", "-2\r\n{}\r\n0\r\n\r\n",
+                Integer.toHexString(LIST.length()) + "\r\n" + LIST)) {
+            RawHttp.Response response = RawHttp.sendAndEnd(server.getPort(), "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                    + server.getPort() + "\r\n" + JSON_TYPE + "\r\n" + BOTH + "\r\nAuthorization: Bearer " + token
+                    + "\r\nTransfer-Encoding: chunked", chunks.getBytes(StandardCharsets.ISO_8859_1));
+            String label = chunks.replace("\r\n", "\\r\\n");
+            assertEquals(400, response.status(), label + ": " + response.body());
+            assertEquals("close", response.headers().get("connection"), label);
+            JsonNode body = JSON.readTree(response.body());
+            assertEquals(-32600, body.path("error").path("code").asInt(), label + ": " + response.body());
+            assertEquals("the request body's chunked encoding was malformed or ended before its last chunk, or the"
+                    + " body stalled", body.path("error").path("message").asText(), label);
+        }
+        RawHttp.Response declared = RawHttp.sendAndEnd(server.getPort(), "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                + server.getPort() + "\r\n" + JSON_TYPE + "\r\n" + BOTH + "\r\nAuthorization: Bearer " + token
+                + "\r\nContent-Length: 100", "{}".getBytes(StandardCharsets.ISO_8859_1));
+        assertEquals("the request body ended before its Content-Length, or stalled",
+                JSON.readTree(declared.body()).path("error").path("message").asText(), declared.body());
+        String modern = "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+        RawHttp.Response whole = RawHttp.sendAndEnd(server.getPort(), "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                + server.getPort() + "\r\n" + JSON_TYPE + "\r\n" + BOTH + "\r\nAuthorization: Bearer " + token
+                + "\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nTransfer-Encoding: chunked",
+                ("5\r\n" + modern.substring(0, 5) + "\r\n" + Integer.toHexString(modern.length() - 5) + "\r\n"
+                        + modern.substring(5) + "\r\n0\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, whole.status(), "a whole chunked body is read: " + whole.body());
+    }
+
     private String handshakeSession() throws IOException {
         RawHttp.Response init = post(INITIALIZE, JSON_TYPE, BOTH);
         assertEquals(200, init.status(), init.body());

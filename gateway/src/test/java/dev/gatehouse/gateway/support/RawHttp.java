@@ -39,6 +39,22 @@ public final class RawHttp {
         }
     }
 
+    /**
+     * As {@link #send}, then the client's side of the connection is closed (a half-close), so the server reads the
+     * end of the stream where {@code body} ends: a body cut short is seen at once, not at the idle timeout.
+     */
+    public static Response sendAndEnd(int port, String head, byte[] body) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(20_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((head + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.write(body);
+            out.flush();
+            socket.shutdownOutput();
+            return read(socket.getInputStream());
+        }
+    }
+
     /** A POST /mcp with a JSON body and the given extra header lines. */
     public static Response post(int port, String json, String... headers) throws IOException {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
