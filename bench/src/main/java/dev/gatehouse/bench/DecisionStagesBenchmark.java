@@ -66,7 +66,10 @@ public class DecisionStagesBenchmark {
         resultJson = wasm();
     }
 
-    /** The arguments as received → the facts the decision input carries (every walk the PEP makes over them). */
+    /**
+     * The arguments as received → the facts the decision input carries (the one walk over them, which builds the
+     * input's arguments nodes, and the closed-schema check).
+     */
     @Benchmark
     public ArgumentFacts facts() {
         return ArgumentFacts.of(Optional.of(schema), Optional.of(row), ARGUMENTS, limits,

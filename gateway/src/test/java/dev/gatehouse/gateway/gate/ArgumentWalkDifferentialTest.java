@@ -105,6 +105,28 @@ class ArgumentWalkDifferentialTest {
         }
     }
 
+    /**
+     * Far deeper, with limits that admit it: the facts are derived without overflowing the Java stack (the previous
+     * walks threw StackOverflowError from ArgumentFacts.of at a few thousand levels), the keys stop at 512 levels and
+     * the input is not written.
+     */
+    @Test
+    void noDepthOverflowsTheJavaStack() {
+        ArgumentLimits wide = new ArgumentLimits();
+        wide.setMaxOpenMembers(1_000_000);
+        wide.setMaxNamesBytes(1_000_000);
+        for (boolean lists : List.of(false, true)) {
+            Object arguments = "x".repeat(300);
+            for (int i = 0; i < 100_000; i++) {
+                arguments = lists ? List.of(arguments) : Map.of("k", arguments);
+            }
+            ArgumentFacts facts = ArgumentFacts.of(Optional.empty(), Optional.empty(), arguments, wide, Set.of());
+            assertEquals(lists ? 0 : 512, facts.keys().size());
+            assertEquals(Optional.empty(), WrittenInput.forCall(new DecisionInput("no_such_tool", facts, caller,
+                    targets)));
+        }
+    }
+
     private String actual(String tool, Optional<ServedTool> known, Object arguments, ArgumentLimits limits) {
         ArgumentFacts facts = ArgumentFacts.of(known.map(ServedTool::schema), known.map(ServedTool::row), arguments,
                 limits, caller.subtreeIds());
