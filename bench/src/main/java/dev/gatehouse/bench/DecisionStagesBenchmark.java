@@ -6,9 +6,11 @@ import com.styra.opa.wasm.OpaPolicy;
 import dev.gatehouse.facts.AccessRow;
 import dev.gatehouse.facts.ArgumentFacts;
 import dev.gatehouse.facts.ArgumentLimits;
+import dev.gatehouse.facts.DecisionInput;
 import dev.gatehouse.facts.DecisionInput.ArgumentError;
 import dev.gatehouse.facts.DecisionInputMapper;
 import dev.gatehouse.facts.ToolSchema;
+import dev.gatehouse.facts.WrittenInput;
 import dev.gatehouse.gateway.policy.DecisionParser;
 import dev.gatehouse.gateway.policy.Entrypoint;
 import dev.gatehouse.facts.PolicyJson;
@@ -19,6 +21,7 @@ import dev.gatehouse.gateway.policy.bundle.BundleException;
 import dev.gatehouse.gateway.policy.embedded.BundleReader;
 import dev.gatehouse.gateway.policy.embedded.WasmBundle;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -30,7 +33,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Where one tools/call decision spends its time, stage by stage, single-threaded: facts (the arguments as received →
  * {@link ArgumentFacts}: envelope, closed-schema check, the arguments as sent, keys by meaning, Unicode categories),
- * the closed-schema check alone (the JSON Schema library's share of facts), marshal (typed input → JSON text), Wasm
+ * the closed-schema check alone (the JSON Schema library's share of facts), written (facts, then the decision input
+ * they make written: the whole arguments step of a call), marshal (typed input → JSON text), Wasm
  * (opa-java-wasm evaluate on that text, result set text out), parse (result text → decision).
  */
 @State(Scope.Thread)
@@ -62,7 +66,10 @@ public class DecisionStagesBenchmark {
         resultJson = wasm();
     }
 
-    /** The arguments as received → the facts the decision input carries (every walk the PEP makes over them). */
+    /**
+     * The arguments as received → the facts the decision input carries (the one walk over them, which builds the
+     * input's arguments nodes, and the closed-schema check).
+     */
     @Benchmark
     public ArgumentFacts facts() {
         return ArgumentFacts.of(Optional.of(schema), Optional.of(row), ARGUMENTS, limits,
@@ -70,6 +77,12 @@ public class DecisionStagesBenchmark {
     }
 
     /** The closed-schema check alone (networknt json-schema-validator), part of {@link #facts}. */
+    /** The gate's whole arguments step: the facts, then the decision input they make written once. */
+    @Benchmark
+    public Optional<WrittenInput> written() {
+        return WrittenInput.forCall(new DecisionInput("wiki_write", facts(), Fixture.CALLER, Map.of()));
+    }
+
     @Benchmark
     public List<ArgumentError> schemaCheck() {
         return schema.validator().check(ARGUMENTS);

@@ -1,9 +1,6 @@
 package dev.gatehouse.facts;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,7 +19,8 @@ import java.util.Optional;
  * </ul>
  * Declared members are not counted: a schema admits each once. Arguments beyond the envelope are not valid or
  * exceed the gateway's limits, so the PEP neither validates nor sends them; the policy is told by one argument
- * error ({@link #KEYWORD}).
+ * error ({@link #KEYWORD}). The arguments are measured in the one walk over them ({@link ArgumentWalk}), which stops
+ * at the first member over a bound, so the work is bounded by the limits and not by the arguments.
  */
 public final class ArgumentEnvelope {
 
@@ -36,7 +34,7 @@ public final class ArgumentEnvelope {
     public static final ArgumentEnvelope UNDECLARED = new ArgumentEnvelope(null);
 
     /** Where a value sits: under the schema, below an undeclared member, or in business data. */
-    private enum Part { DECLARED, UNKNOWN, BUSINESS }
+    enum Part { DECLARED, UNKNOWN, BUSINESS }
 
     private final Map<?, ?> schema;
 
@@ -49,68 +47,39 @@ public final class ArgumentEnvelope {
         return new ArgumentEnvelope(Objects.requireNonNull(schema, "schema"));
     }
 
+    /** The place of the arguments themselves. */
+    Place root() {
+        return new Place(schema, schema == null ? Part.BUSINESS : Part.DECLARED);
+    }
+
     /**
-     * Whether {@code arguments} exceed this envelope. Stops at the first member over a bound, so the work is
-     * bounded by the limits and not by the arguments.
+     * Where a value of the arguments sits against the schema.
      *
-     * @param arguments the arguments as received (maps and lists of plain Java values, {@code null} allowed)
-     * @return a message naming the bound that was exceeded, without argument values; empty when within it
+     * @param schema the schema that applies to it; {@code null} when none does
+     * @param part   the part it belongs to
      */
-    public Optional<String> exceeded(Object arguments, ArgumentLimits limits) {
-        long[] counted = new long[Part.values().length];
-        long nameBytes = 0;
-        Deque<Pending> pending = new ArrayDeque<>();
-        pending.push(new Pending(arguments, schema, schema == null ? Part.BUSINESS : Part.DECLARED));
-        while (!pending.isEmpty()) {
-            Pending next = pending.pop();
-            if (next.value() instanceof Map<?, ?> map) {
-                Map<?, ?> properties = next.part() == Part.DECLARED && next.schema() instanceof Map<?, ?> s
-                        && s.get("properties") instanceof Map<?, ?> p ? p : Map.of();
-                for (Map.Entry<?, ?> member : map.entrySet()) {
-                    String name = String.valueOf(member.getKey());
-                    nameBytes += name.getBytes(StandardCharsets.UTF_8).length;
-                    if (nameBytes > limits.getMaxNamesBytes()) {
-                        return Optional.of("arguments: member names longer than " + limits.getMaxNamesBytes()
-                                + " bytes of UTF-8 in all");
-                    }
-                    Object declared = properties.get(name);
-                    Part child = declared != null ? Part.DECLARED : undeclaredMember(next);
-                    counted[child.ordinal()]++;
-                    Optional<String> over = over(counted, limits);
-                    if (over.isPresent()) {
-                        return over;
-                    }
-                    pending.push(new Pending(member.getValue(), declared, child));
-                }
-            } else if (next.value() instanceof List<?> list) {
-                // No tool schema declares an array; its items are the array member's kind of data.
-                Part items = next.part() == Part.DECLARED ? Part.UNKNOWN : next.part();
-                for (Object item : list) {
-                    counted[items.ordinal()]++;
-                    Optional<String> over = over(counted, limits);
-                    if (over.isPresent()) {
-                        return over;
-                    }
-                    pending.push(new Pending(item, null, items));
-                }
+    record Place(Object schema, Part part) {
+
+        /**
+         * The place of the member {@code name} of an object here: declared where the schema declares it; else
+         * business data under an open object, unknown under a closed one, and below either, the part of its parent.
+         */
+        Place member(String name) {
+            if (part != Part.DECLARED) {
+                return new Place(null, part);
             }
+            Object declared = schema instanceof Map<?, ?> s && s.get("properties") instanceof Map<?, ?> p
+                    ? p.get(name) : null;
+            if (declared != null) {
+                return new Place(declared, Part.DECLARED);
+            }
+            return new Place(null, closed(schema) ? Part.UNKNOWN : Part.BUSINESS);
         }
-        return Optional.empty();
-    }
 
-    /** A value still to measure: its schema ({@code null} when none applies) and the part it belongs to. */
-    private record Pending(Object value, Object schema, Part part) {
-    }
-
-    /**
-     * The part of a member the schema does not declare: business data under an open object, unknown under a closed
-     * one, and below either, the part of its parent.
-     */
-    private static Part undeclaredMember(Pending parent) {
-        if (parent.part() != Part.DECLARED) {
-            return parent.part();
+        /** The place of an array's items here: no tool schema declares an array; its items are its kind of data. */
+        Place items() {
+            return new Place(null, part == Part.DECLARED ? Part.UNKNOWN : part);
         }
-        return closed(parent.schema()) ? Part.UNKNOWN : Part.BUSINESS;
     }
 
     /** Whether an object schema admits only its declared members. */
@@ -118,15 +87,42 @@ public final class ArgumentEnvelope {
         return schema instanceof Map<?, ?> s && Boolean.FALSE.equals(s.get("additionalProperties"));
     }
 
-    private static Optional<String> over(long[] counted, ArgumentLimits limits) {
-        if (counted[Part.UNKNOWN.ordinal()] > limits.getMaxUnknownMembers()) {
-            return Optional.of("arguments: more than " + limits.getMaxUnknownMembers()
-                    + " members and array items the schema does not declare, at any depth");
+    /**
+     * The count of one walk over a call's arguments ({@link ArgumentWalk}), member by member: each method says which
+     * bound the member or item just counted exceeds, if any, so the walk stops at the first one over.
+     */
+    static final class Tally {
+
+        private final ArgumentLimits limits;
+        private final long[] counted = new long[Part.values().length];
+        private long nameBytes;
+
+        Tally(ArgumentLimits limits) {
+            this.limits = limits;
         }
-        if (counted[Part.BUSINESS.ordinal()] > limits.getMaxOpenMembers()) {
-            return Optional.of("arguments: more than " + limits.getMaxOpenMembers()
-                    + " members and array items of business data, at any depth");
+
+        /** Counts a member named {@code name} of {@code part}: its name first, then the member. */
+        Optional<String> member(String name, Part part) {
+            nameBytes += name.getBytes(StandardCharsets.UTF_8).length;
+            if (nameBytes > limits.getMaxNamesBytes()) {
+                return Optional.of("arguments: member names longer than " + limits.getMaxNamesBytes()
+                        + " bytes of UTF-8 in all");
+            }
+            return item(part);
         }
-        return Optional.empty();
+
+        /** Counts an array item of {@code part}. */
+        Optional<String> item(Part part) {
+            counted[part.ordinal()]++;
+            if (counted[Part.UNKNOWN.ordinal()] > limits.getMaxUnknownMembers()) {
+                return Optional.of("arguments: more than " + limits.getMaxUnknownMembers()
+                        + " members and array items the schema does not declare, at any depth");
+            }
+            if (counted[Part.BUSINESS.ordinal()] > limits.getMaxOpenMembers()) {
+                return Optional.of("arguments: more than " + limits.getMaxOpenMembers()
+                        + " members and array items of business data, at any depth");
+            }
+            return Optional.empty();
+        }
     }
 }

@@ -13,16 +13,18 @@ import java.util.Set;
  * CLI, the benches and the tests), so each of them decides every input alike (docs/design.md, "Decision contract"):
  *
  * @param arguments the arguments as the decision input carries them ({@link DecisionArguments}: long strings the
- *                  policy does not read as {@link OmittedArgument}; beyond the envelope, only the fields it reads)
+ *                  policy does not read as {@link OmittedArgument}; beyond the envelope, only the fields it reads),
+ *                  built as its JSON by the one walk over the arguments ({@link ArgumentWalk})
  * @param errors    the closed-schema violations, or the one envelope error
  * @param keys      every member name of the sent arguments, at any depth, with its fold ({@link ArgumentKeys})
  * @param unicode   the Unicode categories of the confined path segments and of the ids a subtree is built from
  *                  ({@link SegmentCharacters})
  */
-public record ArgumentFacts(Object arguments, List<ArgumentError> errors, List<ArgumentKeys.ArgumentKey> keys,
+public record ArgumentFacts(SentArguments arguments, List<ArgumentError> errors, List<ArgumentKeys.ArgumentKey> keys,
         Map<String, List<String>> unicode) {
 
     public ArgumentFacts {
+        Objects.requireNonNull(arguments, "arguments");
         errors = List.copyOf(errors);
         keys = List.copyOf(keys);
         unicode = Map.copyOf(unicode);
@@ -43,8 +45,8 @@ public record ArgumentFacts(Object arguments, List<ArgumentError> errors, List<A
         Objects.requireNonNull(row, "row");
         DecisionArguments.Prepared prepared = DecisionArguments.prepare(schema,
                 row.map(AccessRow::readFields).orElse(Set.of()), arguments, limits);
-        return new ArgumentFacts(prepared.arguments(), prepared.errors(), ArgumentKeys.of(prepared.arguments()),
-                SegmentCharacters.of(prepared.arguments(), row.map(AccessRow::pathFields).orElse(List.of()),
-                        subtreeIds));
+        // The path fields are read fields: their values are sent as received, so they are read from those.
+        return new ArgumentFacts(prepared.arguments(), prepared.errors(), prepared.keys(),
+                SegmentCharacters.of(arguments, row.map(AccessRow::pathFields).orElse(List.of()), subtreeIds));
     }
 }

@@ -7,15 +7,9 @@ import com.ibm.icu.text.Normalizer2;
 import com.ibm.icu.text.SpoofChecker;
 import com.ibm.icu.text.UTF16;
 import com.ibm.icu.util.ULocale;
-import java.util.AbstractMap;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -90,52 +84,13 @@ public final class ArgumentKeys {
      */
     public static final int MAX_DEPTH = 512;
 
-    /** The keys of {@code arguments} (maps and lists of plain Java values), in document order; none for others. */
-    public static List<ArgumentKey> of(Object arguments) {
-        List<ArgumentKey> keys = new ArrayList<>();
-        // Depth-first in document order with an explicit stack, so no depth of input can overflow the Java stack.
-        Deque<Iterator<Map.Entry<String, Object>>> stack = new ArrayDeque<>();
-        stack.push(children(arguments, ""));
-        while (!stack.isEmpty()) {
-            Iterator<Map.Entry<String, Object>> next = stack.peek();
-            if (!next.hasNext()) {
-                stack.pop();
-                continue;
-            }
-            Map.Entry<String, Object> child = next.next();
-            if (child.getKey() != null) {
-                keys.add((ArgumentKey) child.getValue());
-                continue;
-            }
-            Object[] pathAndValue = (Object[]) child.getValue();
-            if (stack.size() < MAX_DEPTH) {
-                stack.push(children(pathAndValue[1], (String) pathAndValue[0]));
-            }
-        }
-        return List.copyOf(keys);
-    }
-
     /**
-     * The children of {@code value} at {@code at}, in order: for a member, its key (an entry keyed "key") then its
-     * value to descend into (an entry keyed {@code null}); for a list element, the element to descend into.
+     * The keys of {@code arguments} (maps and lists of plain Java values), in document order; none for others. A
+     * call's keys come from the one walk over its arguments ({@link ArgumentFacts#of}); this is that walk over values
+     * given as they are sent ({@link ArgumentWalk#given}).
      */
-    private static Iterator<Map.Entry<String, Object>> children(Object value, String at) {
-        List<Map.Entry<String, Object>> out = new ArrayList<>();
-        if (value instanceof Map<?, ?> map) {
-            for (Map.Entry<?, ?> member : map.entrySet()) {
-                String key = String.valueOf(member.getKey());
-                String path = at + "/" + pointerToken(key);
-                for (String folded : folds(key)) {
-                    out.add(new AbstractMap.SimpleImmutableEntry<>("key", new ArgumentKey(path, key, folded)));
-                }
-                out.add(new AbstractMap.SimpleImmutableEntry<>(null, new Object[] {path, member.getValue()}));
-            }
-        } else if (value instanceof List<?> list) {
-            for (int i = 0; i < list.size(); i++) {
-                out.add(new AbstractMap.SimpleImmutableEntry<>(null, new Object[] {at + "/" + i, list.get(i)}));
-            }
-        }
-        return out.iterator();
+    public static List<ArgumentKey> of(Object arguments) {
+        return ArgumentWalk.given(arguments).keys();
     }
 
     /** {@code key} as one reference token of a JSON Pointer (RFC 6901: {@code ~} as {@code ~0}, {@code /} as {@code ~1}). */

@@ -11,7 +11,9 @@ import java.util.Optional;
  * JSON would silently evaluate as empty in the Wasm engine).
  *
  * @param tool           the called tool name, as received; empty for tools/list
- * @param arguments      the tool arguments as received (usually a {@code Map}); empty for tools/list
+ * @param arguments      the tool arguments as sent: the {@link SentArguments} of the call's {@link ArgumentFacts}, or
+ *                       values already in their sent form (maps, lists, plain values, an {@link OmittedArgument} for a
+ *                       string not sent; fixtures and tests), written as given; empty for tools/list
  * @param argumentErrors closed-schema violations found by the PEP; empty list when valid or for tools/list
  * @param argumentKeys   every member name of every object in the arguments, at any depth, with its folded form
  *                       (identity keys are matched by meaning, docs/domain.md §6)

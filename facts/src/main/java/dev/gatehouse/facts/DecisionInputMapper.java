@@ -1,9 +1,7 @@
 package dev.gatehouse.facts;
 
 import dev.gatehouse.facts.DecisionInput.ArgumentError;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +23,10 @@ public final class DecisionInputMapper {
     /**
      * Input for {@code gatehouse/authz/decision}: {@code tool} and {@code arguments} when present,
      * {@code argumentErrors} and {@code argumentKeys} always (the policy treats an absent list as "not validated"),
-     * and {@code omittedArguments} when an argument value was not sent ({@link OmittedArgument}).
+     * and {@code omittedArguments} when an argument value was not sent ({@link OmittedArgument}). The arguments'
+     * nodes are those of its {@link SentArguments}, not copies: change a copy of the tree, not the tree.
+     *
+     * @throws IllegalArgumentException when the arguments nest deeper than {@link ArgumentKeys#MAX_DEPTH}
      */
     public static ObjectNode forCall(DecisionInput input) {
         ObjectNode json = PolicyJson.MAPPER.createObjectNode();
@@ -37,7 +38,7 @@ public final class DecisionInputMapper {
      * Sets on {@code input} (a decision input whose caller and targets are already written, such as a review
      * profile's or a logged record's) the members a call's arguments give: {@code tool}, {@code arguments},
      * {@code omittedArguments}, {@code argumentErrors}, {@code argumentKeys} and {@code unicode}, exactly as
-     * {@link #forCall} writes them, replacing any there.
+     * {@link #forCall} writes them, replacing any there (the arguments' nodes, as there, the facts' own).
      *
      * @return {@code input}
      */
@@ -48,14 +49,23 @@ public final class DecisionInputMapper {
         return input;
     }
 
+    /**
+     * Sets the members of a call's arguments: {@code arguments} and {@code omittedArguments} are the nodes the one walk
+     * over them built ({@link SentArguments}, set as they are), or, for arguments given in their sent form, the nodes
+     * that walk builds of them here.
+     *
+     * @throws IllegalArgumentException when the arguments nest deeper than {@link ArgumentKeys#MAX_DEPTH} (the
+     *                                  transport refuses far less deep; the engines report it as their fault)
+     */
     private static void writeArguments(ObjectNode json, Optional<String> tool, Optional<Object> arguments,
             List<ArgumentError> argumentErrors, List<ArgumentKeys.ArgumentKey> argumentKeys) {
         tool.ifPresent(name -> json.put("tool", name));
         arguments.ifPresent(value -> {
-            ObjectNode omitted = PolicyJson.MAPPER.createObjectNode();
-            json.set("arguments", arguments(value, "", 0, omitted));
-            if (!omitted.isEmpty()) {
-                json.set("omittedArguments", omitted);
+            SentArguments sent = value instanceof SentArguments built ? built : ArgumentWalk.given(value).arguments();
+            json.set("arguments", sent.json().orElseThrow(() -> new IllegalArgumentException(
+                    "arguments nest deeper than " + ArgumentKeys.MAX_DEPTH)));
+            if (!sent.omitted().isEmpty()) {
+                json.set("omittedArguments", sent.omitted());
             }
         });
         ArrayNode errors = json.putArray("argumentErrors");
@@ -63,44 +73,6 @@ public final class DecisionInputMapper {
         ArrayNode keys = json.putArray("argumentKeys");
         argumentKeys.forEach(key -> keys.addObject().put("path", key.path()).put("key", key.key())
                 .put("folded", key.folded()));
-    }
-
-    /**
-     * {@code value} as JSON, with {@code null} for each {@link OmittedArgument}, whose facts go into
-     * {@code omitted} under its JSON Pointer (RFC 6901, relative to the arguments; {@code ""} for the whole).
-     * Recursive, bounded by {@link ArgumentKeys#MAX_DEPTH} levels, which the Java stack holds.
-     *
-     * @throws IllegalArgumentException when the arguments nest deeper than {@link ArgumentKeys#MAX_DEPTH} (the
-     *                                  transport refuses far less deep; the engines report it as their fault)
-     */
-    private static JsonNode arguments(Object value, String pointer, int depth, ObjectNode omitted) {
-        if (depth > ArgumentKeys.MAX_DEPTH) {
-            throw new IllegalArgumentException("arguments nest deeper than " + ArgumentKeys.MAX_DEPTH);
-        }
-        if (value == null) {
-            return NullNode.getInstance();
-        }
-        if (value instanceof OmittedArgument leaf) {
-            omitted.putObject(pointer).put("length", leaf.length()).put("sha256", leaf.sha256());
-            return NullNode.getInstance();
-        }
-        if (value instanceof Map<?, ?> map) {
-            ObjectNode object = PolicyJson.MAPPER.createObjectNode();
-            map.forEach((name, member) -> {
-                String key = String.valueOf(name);
-                object.set(key, arguments(member, pointer + "/" + ArgumentKeys.pointerToken(key), depth + 1,
-                        omitted));
-            });
-            return object;
-        }
-        if (value instanceof List<?> list) {
-            ArrayNode array = PolicyJson.MAPPER.createArrayNode();
-            for (int i = 0; i < list.size(); i++) {
-                array.add(arguments(list.get(i), pointer + "/" + i, depth + 1, omitted));
-            }
-            return array;
-        }
-        return PolicyJson.MAPPER.valueToTree(value);
     }
 
     /**

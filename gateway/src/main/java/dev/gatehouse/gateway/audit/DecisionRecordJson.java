@@ -155,7 +155,8 @@ final class DecisionRecordJson {
         json.set("input", verbatim ? NullNode.getInstance() // keeps the member's place among the others
                 : record.method() == DecisionRecord.Method.TOOLS_CALL
                 ? record.written().map(written -> written.json().deepCopy()) // redacted in place below
-                        .orElseGet(() -> DecisionInputMapper.forCall(record.input()))
+                        // a copy too: the arguments' nodes are the input's own (SentArguments)
+                        .orElseGet(() -> DecisionInputMapper.forCall(record.input()).deepCopy())
                 : DecisionInputMapper.forListing(record.input()));
         PolicyOutcome<?> outcome = record.outcome();
         if (outcome instanceof PolicyOutcome.Failed<?> failed) {

@@ -11,7 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gatehouse.facts.ArgumentFacts;
+import dev.gatehouse.facts.ArgumentLimits;
 import dev.gatehouse.facts.PolicyJson;
+import dev.gatehouse.facts.SentArguments;
+import dev.gatehouse.gateway.gate.ServedTool;
+import dev.gatehouse.gateway.support.ServedTools;
 import dev.gatehouse.gateway.policy.Schemas;
 import dev.gatehouse.facts.CallerFacts;
 import dev.gatehouse.gateway.policy.api.Decision;
@@ -360,5 +365,31 @@ class RecordRedactionTest {
         assertTrue(line.at("/reasons/19/message").has("sha256"));
         assertEquals(List.of(), Schemas.errors("decision-log-record.json", line), line.toString());
         assertEquals(asEvaluated(record), restore(line, values(encoded)));
+    }
+
+    /**
+     * A record whose input was not written before ({@link DecisionRecord#forCall(DecisionInput, PolicyOutcome)}) is
+     * written from the input's facts, whose argument nodes are set into it, not copied ({@link SentArguments}): its
+     * redaction changes a copy, so the record encodes alike every time and the facts keep each value whole. Long
+     * values where the policy reads them (sent whole, so redacted in the record) and where it does not (omitted).
+     */
+    @Test
+    void aRecordWrittenFromTheFactsRedactsACopyOfTheirNodes() {
+        ServedTool tool = ServedTools.of("wiki_write");
+        for (String value : LONG) {
+            for (String member : List.of("path", "content", "nested")) {
+                Map<String, Object> arguments = new LinkedHashMap<>(Map.of("path", "page.md", "content", "x"));
+                arguments.put(member, member.equals("nested") ? Map.of(value, 1) : value);
+                ArgumentFacts facts = ArgumentFacts.of(Optional.of(tool.schema()), Optional.of(tool.row()),
+                        arguments, new ArgumentLimits(), THREAD.subtreeIds());
+                String sent = PolicyJson.write(facts.arguments().json().orElseThrow());
+                DecisionRecord record = call(new DecisionInput("wiki_write", facts, THREAD, Map.of()), ALLOW);
+                byte[] first = DecisionRecordJson.encode(record, BOUND, RECORD).line();
+                assertFalse(new String(first, StandardCharsets.UTF_8).contains(value), member);
+                assertEquals(new String(first, StandardCharsets.UTF_8), new String(DecisionRecordJson.encode(record,
+                        BOUND, RECORD).line(), StandardCharsets.UTF_8), member);
+                assertEquals(sent, PolicyJson.write(facts.arguments().json().orElseThrow()), member);
+            }
+        }
     }
 }

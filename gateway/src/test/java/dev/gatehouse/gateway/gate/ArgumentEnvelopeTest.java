@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatehouse.facts.ArgumentEnvelope;
 import dev.gatehouse.facts.ArgumentLimits;
+import dev.gatehouse.facts.DecisionArguments;
+import dev.gatehouse.facts.DecisionInput.ArgumentError;
+import dev.gatehouse.facts.ToolSchema;
 import dev.gatehouse.gateway.support.MinimalArguments;
 import dev.gatehouse.gateway.support.ServedTools;
 import java.util.ArrayList;
@@ -13,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The envelope, walked with the real schemas, however arguments are widened. */
@@ -24,8 +28,24 @@ class ArgumentEnvelopeTest {
             + "any depth";
     private final ArgumentLimits limits = new ArgumentLimits();
 
-    private static ArgumentEnvelope envelope(String tool) {
-        return ServedTools.of(tool).schema().envelope();
+    private static final Envelope UNDECLARED = new Envelope(Optional.empty());
+
+    private static Envelope envelope(String tool) {
+        return new Envelope(Optional.of(ServedTools.of(tool).schema()));
+    }
+
+    /**
+     * A tool's envelope ({@link ArgumentEnvelope#UNDECLARED} for none), measured as a call's arguments are: in the one
+     * walk over them ({@link DecisionArguments#prepare}).
+     */
+    private record Envelope(Optional<ToolSchema> schema) {
+
+        /** The bound {@code arguments} exceed, as the envelope error names it; empty when within all of them. */
+        Optional<String> exceeded(Object arguments, ArgumentLimits limits) {
+            return DecisionArguments.prepare(schema, Set.of(), arguments, limits).errors().stream()
+                    .filter(error -> error.keyword().equals(ArgumentEnvelope.KEYWORD)).map(ArgumentError::message)
+                    .findFirst();
+        }
     }
 
     /**
@@ -35,7 +55,7 @@ class ArgumentEnvelopeTest {
     @Test
     void everyToolAdmitsEightUndeclaredMembersWhereverTheyAre() {
         MinimalArguments.load().forEach((tool, example) -> {
-            ArgumentEnvelope envelope = envelope(tool);
+            Envelope envelope = envelope(tool);
             assertEquals(Optional.empty(), envelope.exceeded(example, limits), tool);
             for (String where : List.of("top", "nested", "items")) {
                 assertEquals(Optional.empty(), envelope.exceeded(widened(example, where, 8), limits),
@@ -49,7 +69,7 @@ class ArgumentEnvelopeTest {
     /** Business data has its own budget, and does not lend it to the closed parts around it. */
     @Test
     void businessDataHasItsOwnBudget() {
-        ArgumentEnvelope envelope = envelope("project_work_submit");
+        Envelope envelope = envelope("project_work_submit");
         Map<String, Object> result = new LinkedHashMap<>();
         for (int i = 0; i < 63; i++) {
             result.put("field" + i, i);
@@ -69,16 +89,16 @@ class ArgumentEnvelopeTest {
         arguments.put("unknown8", "v");
         assertEquals(Optional.of(UNKNOWN), envelope.exceeded(arguments, limits),
                 "the closed top level does not get the business budget");
-        assertEquals(Optional.of(BUSINESS), ArgumentEnvelope.UNDECLARED.exceeded(widened(Map.of(), "top", 65),
+        assertEquals(Optional.of(BUSINESS), UNDECLARED.exceeded(widened(Map.of(), "top", 65),
                 limits), "an unknown tool's arguments are all business data");
-        assertEquals(Optional.empty(), ArgumentEnvelope.UNDECLARED.exceeded(widened(Map.of(), "top", 64), limits));
-        assertEquals(Optional.empty(), ArgumentEnvelope.UNDECLARED.exceeded("not an object", limits));
+        assertEquals(Optional.empty(), UNDECLARED.exceeded(widened(Map.of(), "top", 64), limits));
+        assertEquals(Optional.empty(), UNDECLARED.exceeded("not an object", limits));
     }
 
     /** Names are bounded in all, in UTF-8 bytes: many long names, or one very long one. */
     @Test
     void memberNamesAreBoundedInAllInUtf8Bytes() {
-        ArgumentEnvelope envelope = envelope("project_work_submit");
+        Envelope envelope = envelope("project_work_submit");
         String emoji = "\uD83D\uDE00"; // 4 bytes
         Map<String, Object> base = Map.of("runId", "r", "runRevision", "run:1", "assignmentRevision",
                 "position:1");

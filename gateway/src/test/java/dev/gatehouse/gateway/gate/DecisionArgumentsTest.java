@@ -3,16 +3,24 @@ package dev.gatehouse.gateway.gate;
 import dev.gatehouse.facts.ArgumentEnvelope;
 import dev.gatehouse.facts.DecisionArguments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.gatehouse.facts.ArgumentLimits;
 import dev.gatehouse.facts.DecisionInput.ArgumentError;
+import dev.gatehouse.facts.ArgumentKeys;
 import dev.gatehouse.facts.OmittedArgument;
+import dev.gatehouse.facts.PolicyJson;
+import dev.gatehouse.facts.SentArguments;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.gatehouse.gateway.support.ServedTools;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +45,14 @@ class DecisionArgumentsTest {
                 HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
     }
 
+    /** Where and what an omitted string is, as {@code omittedArguments} lists it. */
+    private static ObjectNode omissions(Map<String, OmittedArgument> omitted) {
+        ObjectNode json = PolicyJson.MAPPER.createObjectNode();
+        omitted.forEach((pointer, facts) -> json.putObject(pointer).put("length", facts.length())
+                .put("sha256", facts.sha256()));
+        return json;
+    }
+
     /** Strings over 256 UTF-8 bytes the policy does not read are replaced, at any depth; what it reads never is. */
     @Test
     void longUnreadStringsAreOmittedAtAnyDepthAndReadFieldsAreSentWhole() throws Exception {
@@ -44,7 +60,9 @@ class DecisionArgumentsTest {
         String longPath = "notes/" + "p".repeat(2_000) + ".md";
         Map<String, Object> arguments = new LinkedHashMap<>(Map.of("path", longPath, "content", page));
         DecisionArguments.Prepared prepared = prepare("wiki_write", arguments);
-        assertEquals(Map.of("path", longPath, "content", omitted(page)), prepared.arguments());
+        assertEquals(PolicyJson.MAPPER.createObjectNode().put("path", longPath).putNull("content"),
+                prepared.arguments().json().orElseThrow());
+        assertEquals(omissions(Map.of("/content", omitted(page))), prepared.arguments().omitted());
         assertEquals(List.of(), prepared.errors(), "validated as received, before anything was omitted");
         assertEquals(page, arguments.get("content"), "the handler's arguments are untouched");
 
@@ -53,11 +71,22 @@ class DecisionArgumentsTest {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("notes", List.of(cjk, ascii, Map.of("deep", cjk)));
         result.put("kept", "漢".repeat(85));
-        Object sent = prepare("project_work_submit", Map.of("runId", "r1", "runRevision", "run:1",
+        SentArguments sent = prepare("project_work_submit", Map.of("runId", "r1", "runRevision", "run:1",
                 "assignmentRevision", "position:1", "result", result)).arguments();
-        Map<?, ?> sentResult = (Map<?, ?>) ((Map<?, ?>) sent).get("result");
-        assertEquals(List.of(omitted(cjk), ascii, Map.of("deep", omitted(cjk))), sentResult.get("notes"));
-        assertEquals("漢".repeat(85), sentResult.get("kept"), "255 bytes: kept");
+        JsonNode sentResult = sent.json().orElseThrow().get("result");
+        assertEquals(PolicyJson.MAPPER.readTree("[null, \"" + ascii + "\", {\"deep\": null}]"),
+                sentResult.get("notes"));
+        assertEquals("漢".repeat(85), sentResult.get("kept").textValue(), "255 bytes: kept");
+        assertEquals(omissions(Map.of("/result/notes/0", omitted(cjk), "/result/notes/2/deep", omitted(cjk))),
+                sent.omitted());
+        assertEquals(List.of("/result/notes/0", "/result/notes/2/deep"), iterate(sent.omitted().fieldNames()),
+                "in document order");
+    }
+
+    private static List<String> iterate(Iterator<String> names) {
+        List<String> list = new ArrayList<>();
+        names.forEachRemaining(list::add);
+        return list;
     }
 
     /** Beyond the envelope: not validated, only the plain values of the fields the policy reads, one error. */
@@ -68,7 +97,10 @@ class DecisionArgumentsTest {
             wide.put("member" + i, "v");
         }
         DecisionArguments.Prepared prepared = prepare("wiki_write", wide);
-        assertEquals(Map.of("path", "../escape.md"), prepared.arguments());
+        assertEquals(PolicyJson.MAPPER.createObjectNode().put("path", "../escape.md"),
+                prepared.arguments().json().orElseThrow());
+        assertEquals(List.of(new ArgumentKeys.ArgumentKey("/path", "path", "path")), prepared.keys(),
+                "the keys of what is sent");
         ArgumentError error = prepared.errors().get(0);
         assertEquals(List.of(new ArgumentError(ArgumentEnvelope.KEYWORD, "", Optional.empty(),
                 "arguments: more than 8 members and array items the schema does not declare, at any depth")),
@@ -77,14 +109,19 @@ class DecisionArgumentsTest {
 
         Map<String, Object> objectPath = new LinkedHashMap<>(wide);
         objectPath.put("path", Map.of("nested", "x"));
-        assertEquals(Map.of(), prepare("wiki_write", objectPath).arguments(), "a container is not a plain value");
+        DecisionArguments.Prepared container = prepare("wiki_write", objectPath);
+        assertEquals(PolicyJson.MAPPER.createObjectNode(), container.arguments().json().orElseThrow(),
+                "a container is not a plain value");
+        assertEquals(List.of(), container.keys());
     }
 
     @Test
     void aNonObjectArgumentIsOmittedWholeWhenLong() throws Exception {
         String text = "y".repeat(300);
-        assertEquals(omitted(text), assertInstanceOf(OmittedArgument.class,
-                DecisionArguments.prepare(Optional.empty(), Set.of("path"), text, limits).arguments()));
-        assertEquals("short", DecisionArguments.prepare(Optional.empty(), Set.of(), "short", limits).arguments());
+        SentArguments sent = DecisionArguments.prepare(Optional.empty(), Set.of("path"), text, limits).arguments();
+        assertEquals(NullNode.getInstance(), sent.json().orElseThrow());
+        assertEquals(omissions(Map.of("", omitted(text))), sent.omitted());
+        assertEquals(TextNode.valueOf("short"), DecisionArguments.prepare(Optional.empty(), Set.of(), "short", limits)
+                .arguments().json().orElseThrow());
     }
 }
