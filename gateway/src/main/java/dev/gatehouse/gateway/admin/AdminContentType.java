@@ -3,8 +3,11 @@ package dev.gatehouse.gateway.admin;
 import dev.gatehouse.gateway.JsonContentType;
 import dev.gatehouse.gateway.JsonDeclaredRequest;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Collections;
+import java.util.Enumeration;
 import java.util.Optional;
 import java.util.Set;
 
@@ -18,8 +21,15 @@ import java.util.Set;
  * {@code Connection: close}, as {@link BoundedAdminBody} refuses), where a JSON body sent as {@code text/plain} or with
  * no type was read all the same. An accepted request goes on declaring exactly {@code application/json}, the one
  * spelling Micronaut's route matching reads as JSON whatever the client wrote.
+ *
+ * <p>A request of any other method takes no body, so its {@code Content-Type}, if any, describes nothing the route
+ * reads: it goes on without one (RFC 9110 §9.3.5: content in a {@code DELETE} has no defined meaning), where
+ * Micronaut's route matching answered a {@code DELETE} sent with {@code text/plain} its own 415 and took
+ * {@code application/json; foo=bar}.
  */
 final class AdminContentType {
+
+    private static final String CONTENT_TYPE = "Content-Type";
 
     /** The methods of the admin routes that take a body. */
     private static final Set<String> WITH_BODY = Set.of("POST", "PUT");
@@ -33,20 +43,55 @@ final class AdminContentType {
 
     /**
      * The request to go on with, a {@code POST} or {@code PUT} declaring exactly {@code application/json}
-     * ({@link JsonDeclaredRequest}), or empty when its 415 answer was written here.
+     * ({@link JsonDeclaredRequest}) and any other without a {@code Content-Type}, or empty when its 415 answer was
+     * written here.
      *
      * @throws IOException when the answer cannot be written
      */
     static Optional<HttpServletRequest> check(HttpServletRequest request, HttpServletResponse response)
             throws IOException {
         if (!WITH_BODY.contains(request.getMethod())) {
-            return Optional.of(request);
+            return Optional.of(request.getHeader(CONTENT_TYPE) == null ? request : new Untyped(request));
         }
-        if (JsonContentType.declared(request.getHeaders("Content-Type"))) {
+        if (JsonContentType.declared(request.getHeaders(CONTENT_TYPE))) {
             return Optional.of(new JsonDeclaredRequest(request));
         }
         BoundedAdminBody.refuse(response, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
                 MESSAGE);
         return Optional.empty();
+    }
+
+    /** A request of a method that takes no body, seen without the {@code Content-Type} it was sent with. */
+    private static final class Untyped extends HttpServletRequestWrapper {
+
+        Untyped(HttpServletRequest request) {
+            super(request);
+        }
+
+        @Override
+        public String getContentType() {
+            return null;
+        }
+
+        @Override
+        public String getCharacterEncoding() {
+            return null;
+        }
+
+        @Override
+        public String getHeader(String name) {
+            return CONTENT_TYPE.equalsIgnoreCase(name) ? null : super.getHeader(name);
+        }
+
+        @Override
+        public Enumeration<String> getHeaders(String name) {
+            return CONTENT_TYPE.equalsIgnoreCase(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
+        }
+
+        @Override
+        public Enumeration<String> getHeaderNames() {
+            return Collections.enumeration(Collections.list(super.getHeaderNames()).stream()
+                    .filter(name -> !CONTENT_TYPE.equalsIgnoreCase(name)).toList());
+        }
     }
 }
