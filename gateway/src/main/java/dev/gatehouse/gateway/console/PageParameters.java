@@ -1,9 +1,11 @@
 package dev.gatehouse.gateway.console;
 
 import dev.gatehouse.gateway.admin.AdminResult;
+import dev.gatehouse.gateway.admin.FieldProblem;
 import dev.gatehouse.gateway.admin.QueryParameters;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MutableHttpResponse;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,8 +14,8 @@ import java.util.Optional;
 
 /**
  * A console page's query string, read as strictly as the admin API's searches ({@link QueryParameters#strict}): a name
- * the page does not take or one given twice is refused, and so is a value the page does not know (a misspelt or
- * stale {@code ?ceiling=} would otherwise show the page as if none was asked for). A page with a problem answers 400
+ * the page does not take or one given twice is refused, and so is a value the page does not know or one given without
+ * a value (a misspelt, stale or empty {@code ?ceiling=} would otherwise show the page as if none was asked for). A page with a problem answers 400
  * saying each one ({@link #refused}) and shows nothing it was asked for.
  */
 final class PageParameters {
@@ -42,11 +44,18 @@ final class PageParameters {
     }
 
     /**
-     * The value of {@code name} when it is one of {@code allowed}; empty when absent or blank (as a form's empty
-     * choice sends it); any other value is a problem listing the allowed ones.
+     * The value of {@code name} when it is one of {@code allowed}; empty when absent. Given without a value (empty,
+     * blank or without '=', as {@link QueryParameters#given} reads it) it is a problem, as any other value is, which
+     * lists the allowed ones: a form's empty choice is sent to a {@code /find} route that leaves it out.
      */
     Optional<String> oneOf(String name, List<String> allowed) {
-        Optional<String> value = request.getParameters().getFirst(name).filter(v -> !v.isBlank());
+        Optional<String> value = request.getParameters().getFirst(name);
+        List<FieldProblem> empty = new ArrayList<>();
+        QueryParameters.given(name, value.orElse(null), empty);
+        if (!empty.isEmpty()) {
+            problems.putIfAbsent(name, empty.get(0).message());
+            return Optional.empty();
+        }
         if (value.isPresent() && !allowed.contains(value.get())) {
             problems.putIfAbsent(name, allowed.isEmpty() ? "Takes no value here; leave it out."
                     : "Takes " + String.join(" or ", allowed) + ", or is left out.");

@@ -159,7 +159,16 @@ class ConsoleDecisionsTest {
             {"replay=yes", "The parameter <code>replay</code>: Takes true"},
             {"explain=false", "The parameter <code>explain</code>: Takes true"},
             {"replay=true&replay=true", "The parameter <code>replay</code>: Given 2 times"},
-            {"replay=true&Explain=true", "The parameter <code>Explain</code>: Not a parameter"}}) {
+            {"replay=true&Explain=true", "The parameter <code>Explain</code>: Not a parameter"},
+            // given without a value: refused, never read as absent (a new user's trial: ?replay= answered 200)
+            {"replay=", "The parameter <code>replay</code>: " + QueryParameters.EMPTY},
+            {"replay", "The parameter <code>replay</code>: " + QueryParameters.EMPTY},
+            {"replay=%20", "The parameter <code>replay</code>: " + QueryParameters.EMPTY},
+            {"explain=", "The parameter <code>explain</code>: " + QueryParameters.EMPTY},
+            {"explain", "The parameter <code>explain</code>: " + QueryParameters.EMPTY},
+            {"explain=%0A", "The parameter <code>explain</code>: " + QueryParameters.EMPTY},
+            {"replay=true&explain=", "The parameter <code>explain</code>: " + QueryParameters.EMPTY},
+            {"replay=TRUE", "The parameter <code>replay</code>: Takes true"}}) {
             HttpResponse<String> refused = get("/console/decisions/" + denied + "?" + c[0], cookie);
             assertEquals(400, refused.statusCode(), c[0]);
             assertTrue(refused.body().contains(c[1]), c[0] + ": " + refused.body());

@@ -352,8 +352,30 @@ class ConsoleTest {
         }
         assertTrue(get("/console/agents/" + outside + "?ceiling=" + ceiling, cookie).body()
                 .contains("at the <code>" + ceiling + "</code> ceiling"), "a served ceiling is asked about");
-        assertTrue(get("/console/agents/" + outside + "?ceiling=", cookie).body().contains("for a token without a"
-                + " ceiling"), "the form's empty choice: none");
+        assertTrue(get("/console/agents/" + outside, cookie).body().contains("for a token without a ceiling"));
+        // A value given empty, blank or without '=' is refused as an unknown one is, never read as absent (a new
+        // user's trial: ?ceiling= showed the page as if none was asked); the form's empty choice goes to /find.
+        for (String empty : List.of("ceiling=", "ceiling", "ceiling=%20", "ceiling=%09", "ceiling=&saved",
+                "saved&ceiling=")) {
+            HttpResponse<String> refused = get("/console/agents/" + outside + "?" + empty, cookie);
+            assertEquals(400, refused.statusCode(), empty);
+            assertTrue(refused.body().contains("The parameter <code>ceiling</code>: " + QueryParameters.EMPTY),
+                    empty + ": " + refused.body());
+            assertFalse(refused.body().contains("Capabilities held"), "the page is not shown: " + empty);
+        }
+        for (String empty : List.of("replaced=", "removed", "replaced=%20", "removed=&replaced=wiki")) {
+            HttpResponse<String> refused = get("/console/service-clients?" + empty, cookie);
+            assertEquals(400, refused.statusCode(), empty);
+            assertTrue(refused.body().contains(QueryParameters.EMPTY), empty + ": " + refused.body());
+            assertFalse(refused.body().contains("credential was replaced"), empty);
+        }
+        for (String[] c : new String[][] {{"ceiling=", ""}, {"ceiling=" + ceiling, "?ceiling=" + ceiling}}) {
+            HttpResponse<String> found = get("/console/agents/" + outside + "/find?" + c[0], cookie);
+            assertEquals(303, found.statusCode(), c[0]);
+            assertEquals("/console/agents/" + outside + c[1], found.headers().firstValue("Location").orElseThrow());
+        }
+        assertTrue(get("/console/agents/" + outside, cookie).body().contains("action=\"/console/agents/" + outside
+                + "/find\""), "the ceiling form goes to /find");
         assertTrue(get("/console/agents/" + thread + "?saved", cookie).body().contains("Saved."));
         assertEquals(200, get("/console/agents/new-" + SessionTokens.newId() + "?new", cookie).statusCode());
         assertEquals(400, get("/console/agents/new-" + SessionTokens.newId() + "?new=1", cookie).statusCode());
