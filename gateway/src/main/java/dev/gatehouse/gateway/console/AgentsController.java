@@ -107,7 +107,7 @@ public class AgentsController {
      */
     @Get("/{agentId}/find")
     public HttpResponse<?> find(HttpRequest<?> request, String agentId) {
-        return ConsolePages.seeOther(ConsoleForms.filled(AgentPage.path(agentId), request));
+        return ConsolePages.seeOther(ConsoleForms.filled(AgentPage.path(agentId), request, List.of("ceiling")));
     }
 
     /** One agent's page; {@code ?ceiling=} asks what an outside agent holds at one of the served ceilings. */

@@ -246,7 +246,15 @@ class ConsoleDecisionsTest {
             {"decisionId=&from=&to=&agent=&callerKind=&tool=&outcome=&reason=&revision=", "/console/decisions"},
             {"decisionId=" + id + "&from=&agent=", "/console/decisions?decisionId=" + id},
             {"agent=a+b%26c", "/console/decisions?agent=a+b%26c"},
-            {"outcom=denied&tool=", "/console/decisions?outcom=denied"}}) {
+            {"outcom=denied&tool=", "/console/decisions?outcom=denied"},
+            // a stray parameter, a repeated field and one without '=' are passed on for the page to refuse, empty or
+            // not (a new user's trial: ?bogus= went to the page dropped, ?agent=&agent=a2 as ?agent=a2)
+            {"bogus=", "/console/decisions?bogus="}, {"agent=a1&bogus=%20", "/console/decisions?agent=a1&bogus=%20"},
+            {"agent=&agent=a2", "/console/decisions?agent=&agent=a2"},
+            {"tool=&agent=a1&tool=", "/console/decisions?tool=&agent=a1&tool="},
+            {"limit=&method=&cursor=", "/console/decisions?limit=&method=&cursor="},
+            {"agent", "/console/decisions?agent"}, {"=&agent=", "/console/decisions?="},
+            {"%61gent=&agent=a1", "/console/decisions?%61gent=&agent=a1"}}) {
             HttpResponse<String> found = get("/console/decisions/find?" + c[0], cookie);
             assertEquals(303, found.statusCode(), c[0]);
             assertEquals(c[1], found.headers().firstValue("Location").orElseThrow(), c[0]);

@@ -369,7 +369,9 @@ class ConsoleTest {
             assertTrue(refused.body().contains(QueryParameters.EMPTY), empty + ": " + refused.body());
             assertFalse(refused.body().contains("credential was replaced"), empty);
         }
-        for (String[] c : new String[][] {{"ceiling=", ""}, {"ceiling=" + ceiling, "?ceiling=" + ceiling}}) {
+        for (String[] c : new String[][] {{"ceiling=", ""}, {"ceiling=" + ceiling, "?ceiling=" + ceiling},
+            {"saved=", "?saved="}, {"ceiling=&ceiling=" + ceiling, "?ceiling=&ceiling=" + ceiling},
+            {"ceiling", "?ceiling"}}) {
             HttpResponse<String> found = get("/console/agents/" + outside + "/find?" + c[0], cookie);
             assertEquals(303, found.statusCode(), c[0]);
             assertEquals("/console/agents/" + outside + c[1], found.headers().firstValue("Location").orElseThrow());
@@ -619,7 +621,9 @@ class ConsoleTest {
             assertFalse(refused.body().contains("wiki read: off"), "nothing listed: " + c[0]);
         }
         for (String[] c : new String[][] {{"subject=op-audit&agent=", "/console/audit?subject=op-audit"},
-            {"subject=&agent=", "/console/audit"}}) {
+            {"subject=&agent=", "/console/audit"}, {"bogus=&agent=", "/console/audit?bogus="},
+            {"agent=&agent=a2", "/console/audit?agent=&agent=a2"}, {"before=&subject=", "/console/audit?before="},
+            {"subject", "/console/audit?subject"}}) {
             HttpResponse<String> found = get("/console/audit/find?" + c[0], cookie);
             assertEquals(303, found.statusCode(), c[0]);
             assertEquals(c[1], found.headers().firstValue("Location").orElseThrow(), c[0]);
