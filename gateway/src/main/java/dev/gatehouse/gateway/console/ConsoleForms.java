@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.console;
 
 import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.FieldProblem;
+import dev.gatehouse.gateway.admin.QueryParameters;
 import io.micronaut.http.HttpRequest;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -63,8 +64,8 @@ final class ConsoleForms {
 
     /**
      * Where a form's submission by {@code GET} goes on to: {@code page} with the request's query as sent (its order and
-     * encoding kept), but for each of the form's {@code fields} sent blank (a form sends every field, filled in or
-     * not). The page itself refuses an empty value, which read as no filter would widen its search, so its form is sent
+     * encoding kept), but for each of the form's {@code fields} sent without a value ({@link QueryParameters#blank}: a
+     * form sends every field, filled in or not). The page itself refuses an empty value, which read as no filter would widen its search, so its form is sent
      * here and the page's address holds what was filled in. Only that is dropped: a parameter that is none of the
      * form's fields, one given more than once and one without '=' are passed on as given, for the page to refuse.
      */
@@ -77,7 +78,7 @@ final class ConsoleForms {
         Map<String, Long> times = pairs.stream().collect(Collectors.groupingBy(ConsoleForms::name,
                 Collectors.counting()));
         List<String> kept = pairs.stream().filter(pair -> !fields.contains(name(pair)) || times.get(name(pair)) > 1
-                || !pair.contains("=") || !value(pair).isBlank()).toList();
+                || !pair.contains("=") || !QueryParameters.blank(value(pair))).toList();
         return kept.isEmpty() ? page : page + "?" + String.join("&", kept);
     }
 

@@ -88,7 +88,7 @@ public class DecisionsController {
         Map<String, String> parameters = DecisionAdminController.parameters(request);
         String decisionId = parameters.getOrDefault("decisionId", "").strip();
         Map<String, String> problems = new LinkedHashMap<>();
-        if (parameters.containsKey("decisionId") && decisionId.isEmpty()) {
+        if (parameters.containsKey("decisionId") && QueryParameters.blank(decisionId)) {
             problems.put("decisionId", QueryParameters.EMPTY); // as the search refuses an empty filter
         } else if (!decisionId.isEmpty()) {
             AdminResult<UUID> id = DecisionQueries.decisionId(decisionId);

@@ -228,7 +228,7 @@ class ConsoleDecisionsTest {
                     : "The parameter <code>" + name + "</code>: " + QueryParameters.EMPTY;
             String filled = name.equals("agent") ? "outcome=denied" : "agent=a1";
             for (String query : List.of(name + "=", name + "=%20", name, name + "=&" + filled, filled + "&" + name
-                    + "=")) {
+                    + "=", name + "=%C2%A0", name + "=%E2%80%8B")) {
                 HttpResponse<String> page = get("/console/decisions?" + query, cookie);
                 assertEquals(400, page.statusCode(), query);
                 assertTrue(page.body().contains(said), query + ": " + page.body());
@@ -249,6 +249,7 @@ class ConsoleDecisionsTest {
             {"outcom=denied&tool=", "/console/decisions?outcom=denied"},
             // a stray parameter, a repeated field and one without '=' are passed on for the page to refuse, empty or
             // not (a new user's trial: ?bogus= went to the page dropped, ?agent=&agent=a2 as ?agent=a2)
+            {"agent=%E2%80%8B&tool=%C2%A0&outcome=denied&revision=%E3%80%80", "/console/decisions?outcome=denied"},
             {"bogus=", "/console/decisions?bogus="}, {"agent=a1&bogus=%20", "/console/decisions?agent=a1&bogus=%20"},
             {"agent=&agent=a2", "/console/decisions?agent=&agent=a2"},
             {"tool=&agent=a1&tool=", "/console/decisions?tool=&agent=a1&tool="},
