@@ -35,7 +35,7 @@ final class InvisibleCharacters {
                 || UCharacter.hasBinaryProperty(codePoint, UProperty.DEFAULT_IGNORABLE_CODE_POINT);
     }
 
-    /** Whether {@code codePoint} is {@link #invisible} or has nothing to print: a surrogate, private use, unassigned. */
+    /** Whether {@code codePoint} is {@link #invisible} or has nothing to print: surrogate, private use, unassigned. */
     static boolean notPrintable(int codePoint) {
         return invisible(codePoint) || UNPRINTABLE.contains(UCharacter.getType(codePoint));
     }

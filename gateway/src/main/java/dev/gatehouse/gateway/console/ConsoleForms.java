@@ -65,9 +65,10 @@ final class ConsoleForms {
     /**
      * Where a form's submission by {@code GET} goes on to: {@code page} with the request's query as sent (its order and
      * encoding kept), but for each of the form's {@code fields} sent without a value ({@link QueryParameters#blank}: a
-     * form sends every field, filled in or not). The page itself refuses an empty value, which read as no filter would widen its search, so its form is sent
-     * here and the page's address holds what was filled in. Only that is dropped: a parameter that is none of the
-     * form's fields, one given more than once and one without '=' are passed on as given, for the page to refuse.
+     * form sends every field, filled in or not). The page itself refuses an empty value, which read as no filter would
+     * widen its search, so its form is sent here and the page's address holds what was filled in. Only that is dropped:
+     * a parameter that is none of the form's fields, one given more than once and one without '=' are passed on as
+     * given, for the page to refuse.
      */
     static String filled(String page, HttpRequest<?> request, List<String> fields) {
         String query = request.getUri().getRawQuery();

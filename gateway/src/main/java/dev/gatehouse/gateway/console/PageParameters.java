@@ -14,9 +14,9 @@ import java.util.Optional;
 
 /**
  * A console page's query string, read as strictly as the admin API's searches ({@link QueryParameters#strict}): a name
- * the page does not take or one given twice is refused, and so is a value the page does not know or one given without
- * a value (a misspelt, stale or empty {@code ?ceiling=} would otherwise show the page as if none was asked for). A page with a problem answers 400
- * saying each one ({@link #refused}) and shows nothing it was asked for.
+ * the page does not take or one given twice is refused, and so is a value the page does not know or one given without a
+ * value (a misspelt, stale or empty {@code ?ceiling=} would otherwise show the page as if none was asked for). A page
+ * with a problem answers 400 saying each one ({@link #refused}) and shows nothing it was asked for.
  */
 final class PageParameters {
 
