@@ -16,17 +16,17 @@ import java.util.regex.Pattern;
  * so anything that cannot be an OAuth issuer could only register a pair no token ever matches. An issuer identifier
  * (RFC 8414 §2) is an absolute {@code https} URL with a host and no query or fragment; without user information (the
  * identifier is public, named in metadata); and without a trailing {@code /}, which RFC 8414 §3.1 removes to find the
- * metadata, so {@code https://as.example/} is the same server as {@code https://as.example} and only one of them
- * can be its tokens' {@code iss}. For local development and tests {@code http} is accepted on a loopback host
+ * metadata, so {@code https://as.example/} is the same server as {@code https://as.example} and only one of them can be
+ * its tokens' {@code iss}. For local development and tests {@code http} is accepted on a loopback host
  * ({@code localhost}, {@code 127.0.0.0/8}, {@code [::1]}: the local authorization server of {@code make run}, a
- * mock-oauth2-server). The host is ASCII (a name, IPv4 address or bracketed IPv6 address; an internationalized name
- * in its A-label form, as DNS and the token carry it), a port is 1 to 65535, and no character anywhere is a control,
- * a bidirectional control (Unicode Bidi_Control, U+202E, U+2066–U+2069), a space or other separator, default-ignorable
- * or otherwise not printable (Unicode categories C and Z, {@link InvisibleCharacters#notPrintable}), written or
- * percent-encoded in the path ({@code %E2%80%AE}, {@code %00}), whose percent-encoded bytes are UTF-8: the operator reads the issuer on the console and in the audit, and such a character
- * would make one issuer look like another. Every refusal states the forms accepted ({@link #FORMS}). The issuer this
- * gateway is configured to trust ({@code gatehouse.oauth.issuer}) is accepted as it is, whatever its form: its tokens
- * carry exactly that.
+ * mock-oauth2-server). The host is ASCII (a name, IPv4 address or bracketed IPv6 address; an internationalized name in
+ * its A-label form, as DNS and the token carry it), a port is 1 to 65535, and no character anywhere is a control, a
+ * bidirectional control (Unicode Bidi_Control, U+202E, U+2066–U+2069), a space or other separator, default-ignorable or
+ * otherwise not printable (Unicode categories C and Z, {@link InvisibleCharacters#notPrintable}), written or
+ * percent-encoded in the path ({@code %E2%80%AE}, {@code %00}), whose percent-encoded bytes are UTF-8: the operator
+ * reads the issuer on the console and in the audit, and such a character would make one issuer look like another. Every
+ * refusal states the forms accepted ({@link #FORMS}). The issuer this gateway is configured to trust
+ * ({@code gatehouse.oauth.issuer}) is accepted as it is, whatever its form: its tokens carry exactly that.
  */
 @Singleton
 class RegistrationIssuers {
@@ -36,8 +36,9 @@ class RegistrationIssuers {
             + " (localhost, 127.0.0.0/8, [::1]): the host in ASCII letters, digits, '-', '.' and '_' (an"
             + " internationalized name in its A-label form, xn--…) or an IP address ([…] for IPv6); the port a number"
             + " from 1 to 65535 without a leading zero; the path not ending in '/', its percent-encoded bytes UTF-8;"
-            + " no user information, query or fragment; and no control, bidirectional-control, invisible or other"
-            + " non-printable character anywhere, written or percent-encoded. Write it exactly as the tokens' iss.";
+            + " no user information, query or fragment; and no space, control, bidirectional-control, invisible or"
+            + " other non-printable character anywhere, written or percent-encoded. Write it exactly as the tokens'"
+            + " iss.";
 
     private static final Pattern LOOPBACK = Pattern.compile("localhost|127(?:\\.[0-9]{1,3}){3}|\\[::1\\]");
 
@@ -60,7 +61,8 @@ class RegistrationIssuers {
             return Optional.empty();
         }
         if (issuer.codePoints().anyMatch(InvisibleCharacters::notPrintable)) {
-            return refused("It holds a control, bidirectional-control, invisible or other non-printable character.");
+            return refused("It holds a space, control, bidirectional-control, invisible or other non-printable"
+                    + " character.");
         }
         URI uri;
         try {
@@ -100,8 +102,8 @@ class RegistrationIssuers {
             return refused("Its path's percent-encoded bytes are not UTF-8.");
         }
         if (path.get().codePoints().anyMatch(InvisibleCharacters::notPrintable)) {
-            return refused("Its path holds a percent-encoded control, bidirectional-control, invisible or other"
-                    + " non-printable character.");
+            return refused("Its path holds a percent-encoded space, control, bidirectional-control, invisible or"
+                    + " other non-printable character.");
         }
         return Optional.empty();
     }
