@@ -209,6 +209,16 @@ class ConsoleDecisionsTest {
             assertEquals(400, get("/console/decisions/export?" + c[0], cookie).statusCode(), "export " + c[0]);
         }
         assertTrue(get("/console/decisions?outcom=denied", cookie).body().contains("The parameter <code>outcom</code>: Not a parameter of this search"));
+        // the empty name is named readably, a name's invisible characters as text (a new user's trial: ?=x was
+        // "The parameter : Not a parameter…")
+        for (String path : List.of("/console/decisions?=x", "/console/decisions?=", "/console/decisions?agent=a1&=x",
+                "/console/decisions/export?=x", "/console/decisions/" + UUID.randomUUID() + "?=x")) {
+            HttpResponse<String> page = get(path, cookie);
+            assertEquals(400, page.statusCode(), path);
+            assertTrue(page.body().contains("The parameter <code>" + Visible.EMPTY_NAME + "</code>: Not a parameter"),
+                    path + ": " + page.body());
+        }
+        assertTrue(get("/console/decisions?a%E2%80%AEb=1", cookie).body().contains("<code>a\\u202Eb</code>"));
         assertEquals(404, get("/console/decisions/" + UUID.randomUUID(), cookie).statusCode());
         assertEquals(404, get("/console/decisions/%3Cb%3E", cookie).statusCode());
     }

@@ -254,6 +254,13 @@ class ConsoleNoticesTest {
             assertEquals(c[1], found.headers().firstValue("Location").orElseThrow(), c[0]);
         }
         assertTrue(get("/console/notices").body().contains("action=\"/console/notices/find\""));
+        for (String query : List.of("=x", "=", "agent=a1&=x")) {
+            HttpResponse<String> page = get("/console/notices?" + query);
+            assertEquals(400, page.statusCode(), query);
+            assertTrue(page.body().contains("The parameter <code>" + Visible.EMPTY_NAME + "</code>: Not a parameter"),
+                    "the empty name is named readably: " + page.body());
+        }
+        assertTrue(get("/console/notices?a%E2%80%AEb=1").body().contains("<code>a\\u202Eb</code>"));
     }
 
     @Test

@@ -400,6 +400,20 @@ class ConsoleTest {
                 .contains("The wiki credential was replaced"));
         assertEquals(400, get("/console/sign-in?signed-out=no", cookie).statusCode());
         assertEquals(400, get("/console/agents/open?agentId=" + thread + "&agentID=x", cookie).statusCode());
+        // The empty name is named readably, a name's invisible characters as text (a new user's trial: ?=x was
+        // "The parameter : Not a parameter…"), on every page that lists parameter problems.
+        for (String path : List.of("/console", "/console/sessions", "/console/agents/" + thread, "/console/audit",
+                "/console/service-clients")) {
+            for (String query : List.of("=x", "=", "=x&=y")) {
+                HttpResponse<String> refused = get(path + "?" + query, cookie);
+                assertEquals(400, refused.statusCode(), path + "?" + query);
+                assertTrue(refused.body().contains("The parameter <code>" + Visible.EMPTY_NAME + "</code>: "),
+                        path + "?" + query + ": " + refused.body());
+                assertFalse(refused.body().contains("<code></code>"), path + "?" + query);
+            }
+            assertTrue(get(path + "?a%E2%80%AEb=1", cookie).body().contains("The parameter <code>a\\u202Eb</code>:"),
+                    path + ": a bidi control in a name shown as text");
+        }
     }
 
     /**
@@ -426,6 +440,11 @@ class ConsoleTest {
         assertEquals(400, misspelt.statusCode());
         assertTrue(misspelt.body().contains("The field <code>wikiRaed</code>: Not a field of this form"),
                 misspelt.body());
+        HttpResponse<String> unnamed = post("/console/agents/" + agent + "/settings", cookie, Map.of("version", "0",
+                "", "on", "csrf", csrf(cookie)));
+        assertEquals(400, unnamed.statusCode());
+        assertTrue(unnamed.body().contains("The field <code>" + Visible.EMPTY_NAME + "</code>: Not a field of this"
+                + " form"), "the empty name is named readably: " + unnamed.body());
         assertTrue(settings.find(agent).isEmpty(), "nothing was saved");
 
         settings.put(agent, new dev.gatehouse.gateway.context.AgentSettings(false,
