@@ -1,11 +1,9 @@
 package dev.gatehouse.gateway.console;
 
 import dev.gatehouse.gateway.admin.AdminResult;
-import dev.gatehouse.gateway.admin.FieldProblem;
 import dev.gatehouse.gateway.admin.QueryParameters;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MutableHttpResponse;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,15 +43,13 @@ final class PageParameters {
 
     /**
      * The value of {@code name} when it is one of {@code allowed}; empty when absent. Given without a value (empty,
-     * blank or without '=', as {@link QueryParameters#given} reads it) it is a problem, as any other value is, which
-     * lists the allowed ones: a form's empty choice is sent to a {@code /find} route that leaves it out.
+     * without '=' or {@link QueryParameters#blank}) it is a problem saying so, and any other value one listing the
+     * allowed ones; a form's empty choice is sent to a {@code /find} route, which leaves it out.
      */
     Optional<String> oneOf(String name, List<String> allowed) {
         Optional<String> value = request.getParameters().getFirst(name);
-        List<FieldProblem> empty = new ArrayList<>();
-        QueryParameters.given(name, value.orElse(null), empty);
-        if (!empty.isEmpty()) {
-            problems.putIfAbsent(name, empty.get(0).message());
+        if (value.filter(QueryParameters::blank).isPresent()) {
+            problems.putIfAbsent(name, QueryParameters.EMPTY);
             return Optional.empty();
         }
         if (value.isPresent() && !allowed.contains(value.get())) {
