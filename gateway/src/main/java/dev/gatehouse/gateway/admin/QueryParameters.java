@@ -19,15 +19,25 @@ public final class QueryParameters {
     public static final String EMPTY = "Given without a value; leave the parameter out instead.";
 
     /**
-     * A search parameter's value, stripped; empty when absent (null); a problem for {@code field} when given empty or
-     * blank ({@code ?agent=}), which reading as no filter would widen the search: an empty value is never a filter.
+     * A search parameter's value, stripped; empty when absent (null); a problem for {@code field} when given without a
+     * value ({@code ?agent=}, {@link #blank}), which reading as no filter would widen the search: an empty value is
+     * never a filter.
      */
     public static Optional<String> given(String field, @Nullable String text, List<FieldProblem> problems) {
-        if (text != null && text.isBlank()) {
+        if (text != null && blank(text)) {
             problems.add(FieldProblem.invalid(field, EMPTY));
             return Optional.empty();
         }
         return Optional.ofNullable(text).map(String::strip);
+    }
+
+    /**
+     * Whether {@code text} is without a value: empty, or every character white space, a separator, a control or
+     * another invisible character ({@code %C2%A0}, {@code %E2%80%8B}, {@code %E3%80%80}, {@code %09}), by the rule that
+     * also keeps them out of an outside agent's issuer.
+     */
+    public static boolean blank(String text) {
+        return text.codePoints().allMatch(InvisibleCharacters::invisible);
     }
 
     /** A filter's text as {@link #given}; a problem for {@code field} when longer than {@link #MAX_TEXT}. */

@@ -1,8 +1,5 @@
 package dev.gatehouse.gateway.admin;
 
-import com.ibm.icu.lang.UCharacter;
-import com.ibm.icu.lang.UCharacterCategory;
-import com.ibm.icu.lang.UProperty;
 import dev.gatehouse.gateway.Utf8;
 import dev.gatehouse.gateway.auth.OAuthProperties;
 import jakarta.inject.Singleton;
@@ -11,7 +8,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,17 +16,17 @@ import java.util.regex.Pattern;
  * so anything that cannot be an OAuth issuer could only register a pair no token ever matches. An issuer identifier
  * (RFC 8414 §2) is an absolute {@code https} URL with a host and no query or fragment; without user information (the
  * identifier is public, named in metadata); and without a trailing {@code /}, which RFC 8414 §3.1 removes to find the
- * metadata, so {@code https://as.example/} is the same server as {@code https://as.example} and only one of them
- * can be its tokens' {@code iss}. For local development and tests {@code http} is accepted on a loopback host
+ * metadata, so {@code https://as.example/} is the same server as {@code https://as.example} and only one of them can be
+ * its tokens' {@code iss}. For local development and tests {@code http} is accepted on a loopback host
  * ({@code localhost}, {@code 127.0.0.0/8}, {@code [::1]}: the local authorization server of {@code make run}, a
- * mock-oauth2-server). The host is ASCII (a name, IPv4 address or bracketed IPv6 address; an internationalized name
- * in its A-label form, as DNS and the token carry it), a port is 1 to 65535, and no character anywhere is a control,
- * a bidirectional control (Unicode Bidi_Control, U+202E, U+2066–U+2069), default-ignorable or otherwise not printable
- * (Unicode categories C and Z), written or percent-encoded in the path ({@code %E2%80%AE}, {@code %00}), whose
- * percent-encoded bytes are UTF-8: the operator reads the issuer on the console and in the audit, and such a character
- * would make one issuer look like another. Every refusal states the forms accepted ({@link #FORMS}). The issuer this
- * gateway is configured to trust ({@code gatehouse.oauth.issuer}) is accepted as it is, whatever its form: its tokens
- * carry exactly that.
+ * mock-oauth2-server). The host is ASCII (a name, IPv4 address or bracketed IPv6 address; an internationalized name in
+ * its A-label form, as DNS and the token carry it), a port is 1 to 65535, and no character anywhere is a control, a
+ * bidirectional control (Unicode Bidi_Control, U+202E, U+2066–U+2069), a space or other separator, default-ignorable or
+ * otherwise not printable (Unicode categories C and Z, {@link InvisibleCharacters#notPrintable}), written or
+ * percent-encoded in the path ({@code %E2%80%AE}, {@code %00}), whose percent-encoded bytes are UTF-8: the operator
+ * reads the issuer on the console and in the audit, and such a character would make one issuer look like another. Every
+ * refusal states the forms accepted ({@link #FORMS}). The issuer this gateway is configured to trust
+ * ({@code gatehouse.oauth.issuer}) is accepted as it is, whatever its form: its tokens carry exactly that.
  */
 @Singleton
 class RegistrationIssuers {
@@ -40,8 +36,9 @@ class RegistrationIssuers {
             + " (localhost, 127.0.0.0/8, [::1]): the host in ASCII letters, digits, '-', '.' and '_' (an"
             + " internationalized name in its A-label form, xn--…) or an IP address ([…] for IPv6); the port a number"
             + " from 1 to 65535 without a leading zero; the path not ending in '/', its percent-encoded bytes UTF-8;"
-            + " no user information, query or fragment; and no control, bidirectional-control, invisible or other"
-            + " non-printable character anywhere, written or percent-encoded. Write it exactly as the tokens' iss.";
+            + " no user information, query or fragment; and no space, control, bidirectional-control, invisible or"
+            + " other non-printable character anywhere, written or percent-encoded. Write it exactly as the tokens'"
+            + " iss.";
 
     private static final Pattern LOOPBACK = Pattern.compile("localhost|127(?:\\.[0-9]{1,3}){3}|\\[::1\\]");
 
@@ -51,12 +48,6 @@ class RegistrationIssuers {
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]+|\\[[0-9A-Fa-f:.]+\\]");
 
     private static final Pattern PORT = Pattern.compile(":[1-9][0-9]{0,4}");
-
-    /** The general categories of characters that are not printable: C (controls, format, unassigned …) and Z. */
-    private static final Set<Integer> NOT_PRINTABLE = Set.of((int) UCharacterCategory.CONTROL,
-            (int) UCharacterCategory.FORMAT, (int) UCharacterCategory.SURROGATE, (int) UCharacterCategory.PRIVATE_USE,
-            (int) UCharacterCategory.UNASSIGNED, (int) UCharacterCategory.SPACE_SEPARATOR,
-            (int) UCharacterCategory.LINE_SEPARATOR, (int) UCharacterCategory.PARAGRAPH_SEPARATOR);
 
     private final OAuthProperties oauth;
 
@@ -69,8 +60,9 @@ class RegistrationIssuers {
         if (oauth.getIssuer().filter(issuer::equals).isPresent()) {
             return Optional.empty();
         }
-        if (issuer.codePoints().anyMatch(RegistrationIssuers::notPrintable)) {
-            return refused("It holds a control, bidirectional-control, invisible or other non-printable character.");
+        if (issuer.codePoints().anyMatch(InvisibleCharacters::notPrintable)) {
+            return refused("It holds a space, control, bidirectional-control, invisible or other non-printable"
+                    + " character.");
         }
         URI uri;
         try {
@@ -109,9 +101,9 @@ class RegistrationIssuers {
         if (path.isEmpty()) {
             return refused("Its path's percent-encoded bytes are not UTF-8.");
         }
-        if (path.get().codePoints().anyMatch(RegistrationIssuers::notPrintable)) {
-            return refused("Its path holds a percent-encoded control, bidirectional-control, invisible or other"
-                    + " non-printable character.");
+        if (path.get().codePoints().anyMatch(InvisibleCharacters::notPrintable)) {
+            return refused("Its path holds a percent-encoded space, control, bidirectional-control, invisible or"
+                    + " other non-printable character.");
         }
         return Optional.empty();
     }
@@ -130,13 +122,6 @@ class RegistrationIssuers {
         }
         bytes.writeBytes(rawPath.substring(written).getBytes(StandardCharsets.UTF_8));
         return Utf8.decoded(bytes.toByteArray());
-    }
-
-    /** A control, a bidirectional control, a default-ignorable or another character with nothing to print. */
-    private static boolean notPrintable(int codePoint) {
-        return NOT_PRINTABLE.contains(UCharacter.getType(codePoint))
-                || UCharacter.hasBinaryProperty(codePoint, UProperty.BIDI_CONTROL)
-                || UCharacter.hasBinaryProperty(codePoint, UProperty.DEFAULT_IGNORABLE_CODE_POINT);
     }
 
     private static Optional<FieldProblem> refused(String why) {

@@ -101,6 +101,15 @@ public class AgentsController {
         return ConsolePages.seeOther(AgentPage.path(id) + "?new");
     }
 
+    /**
+     * {@code GET /console/agents/{agentId}/find?ceiling=...}: the ceiling form's target, on to the agent's page with
+     * the ceiling chosen, none when the form's empty choice was sent (the page refuses an empty {@code ceiling}).
+     */
+    @Get("/{agentId}/find")
+    public HttpResponse<?> find(HttpRequest<?> request, String agentId) {
+        return ConsolePages.seeOther(ConsoleForms.filled(AgentPage.path(agentId), request, List.of("ceiling")));
+    }
+
     /** One agent's page; {@code ?ceiling=} asks what an outside agent holds at one of the served ceilings. */
     @Get("/{agentId}")
     public HttpResponse<?> agent(Authentication operator, HttpRequest<?> request, String agentId) {

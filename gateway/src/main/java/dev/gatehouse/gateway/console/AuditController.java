@@ -32,6 +32,8 @@ public class AuditController {
 
     /** The parameters the page takes: the API's, without {@code limit}. */
     private static final List<String> PARAMETERS = List.of("subject", "agent", "before");
+    /** The form's fields. */
+    private static final List<String> FIELDS = List.of("subject", "agent");
 
     private final ChangeAudit audit;
 
@@ -42,7 +44,7 @@ public class AuditController {
     /** {@code GET /console/audit/find?...}: the form's target, on to the page with what was filled in. */
     @Get("/find")
     public HttpResponse<?> find(HttpRequest<?> request) {
-        return ConsolePages.seeOther(ConsoleForms.filled("/console/audit", request));
+        return ConsolePages.seeOther(ConsoleForms.filled("/console/audit", request, FIELDS));
     }
 
     @Get

@@ -2,14 +2,17 @@ package dev.gatehouse.gateway.console;
 
 import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.FieldProblem;
+import dev.gatehouse.gateway.admin.QueryParameters;
 import io.micronaut.http.HttpRequest;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * A console form as it was sent, and why it was refused. Before its values are read a form's shape is checked
@@ -60,25 +63,34 @@ final class ConsoleForms {
     }
 
     /**
-     * Where a search form's submission goes on to: {@code page} with the request's query as sent (its order and
-     * encoding kept), but for each parameter left blank (a form sends every field, filled in or not). The page itself
-     * refuses an empty value, which read as no filter would widen its search, so its form is sent here and the page's
-     * address holds what was filled in.
+     * Where a form's submission by {@code GET} goes on to: {@code page} with the request's query as sent (its order and
+     * encoding kept), but for each of the form's {@code fields} sent without a value ({@link QueryParameters#blank}: a
+     * form sends every field, filled in or not). The page itself refuses an empty value, which read as no filter would
+     * widen its search, so its form is sent here and the page's address holds what was filled in. Only that is dropped:
+     * a parameter that is none of the form's fields, one given more than once and one without '=' are passed on as
+     * given, for the page to refuse.
      */
-    static String filled(String page, HttpRequest<?> request) {
+    static String filled(String page, HttpRequest<?> request, List<String> fields) {
         String query = request.getUri().getRawQuery();
         if (query == null) {
             return page;
         }
-        // QueryStringFilter has refused a query whose escapes do not decode, so every value here does.
-        List<String> kept = new ArrayList<>();
-        for (String pair : query.split("&")) {
-            int equals = pair.indexOf('=');
-            if (equals >= 0 && !URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8).isBlank()) {
-                kept.add(pair);
-            }
-        }
+        List<String> pairs = Arrays.stream(query.split("&")).filter(pair -> !pair.isEmpty()).toList();
+        Map<String, Long> times = pairs.stream().collect(Collectors.groupingBy(ConsoleForms::name,
+                Collectors.counting()));
+        List<String> kept = pairs.stream().filter(pair -> !fields.contains(name(pair)) || times.get(name(pair)) > 1
+                || !pair.contains("=") || !QueryParameters.blank(value(pair))).toList();
         return kept.isEmpty() ? page : page + "?" + String.join("&", kept);
+    }
+
+    // QueryStringFilter has refused a query whose escapes do not decode, so every name and value here does.
+    private static String name(String pair) {
+        int equals = pair.indexOf('=');
+        return URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+    }
+
+    private static String value(String pair) {
+        return URLDecoder.decode(pair.substring(pair.indexOf('=') + 1), StandardCharsets.UTF_8);
     }
 
     /** The form's {@code version}: a whole number of at most 18 digits, as the page wrote it; empty otherwise. */

@@ -61,6 +61,8 @@ public class DecisionsController {
     /** Every parameter the pages take: the API's search's and {@code decisionId}; any other is a problem shown. */
     static final List<String> PARAMETERS = Stream.concat(Stream.of("decisionId"),
             DecisionQueries.PARAMETERS.stream()).toList();
+    /** The search form's fields: the search's and {@code decisionId}. */
+    private static final List<String> FORM = Stream.concat(Stream.of("decisionId"), FIELDS.stream()).toList();
 
     private final DecisionIndex index;
     private final DecisionQueries queries;
@@ -86,7 +88,7 @@ public class DecisionsController {
         Map<String, String> parameters = DecisionAdminController.parameters(request);
         String decisionId = parameters.getOrDefault("decisionId", "").strip();
         Map<String, String> problems = new LinkedHashMap<>();
-        if (parameters.containsKey("decisionId") && decisionId.isEmpty()) {
+        if (parameters.containsKey("decisionId") && QueryParameters.blank(decisionId)) {
             problems.put("decisionId", QueryParameters.EMPTY); // as the search refuses an empty filter
         } else if (!decisionId.isEmpty()) {
             AdminResult<UUID> id = DecisionQueries.decisionId(decisionId);
@@ -119,7 +121,7 @@ public class DecisionsController {
     /** {@code GET /console/decisions/find?...}: the search form's target, on to the search with what was filled in. */
     @Get("/find")
     public HttpResponse<?> find(HttpRequest<?> request) {
-        return ConsolePages.seeOther(ConsoleForms.filled("/console/decisions", request));
+        return ConsolePages.seeOther(ConsoleForms.filled("/console/decisions", request, FORM));
     }
 
     /** {@code GET /console/decisions/export?...}: the search's records as JSON Lines, as the admin API exports them. */

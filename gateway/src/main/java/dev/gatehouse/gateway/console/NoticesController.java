@@ -51,7 +51,7 @@ public class NoticesController {
     /** {@code GET /console/notices/find?...}: the form's target, on to the page with what was filled in. */
     @Get("/find")
     public HttpResponse<?> find(HttpRequest<?> request) {
-        return ConsolePages.seeOther(ConsoleForms.filled("/console/notices", request));
+        return ConsolePages.seeOther(ConsoleForms.filled("/console/notices", request, FIELDS));
     }
 
     @Get

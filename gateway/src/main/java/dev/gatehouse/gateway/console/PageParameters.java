@@ -12,9 +12,9 @@ import java.util.Optional;
 
 /**
  * A console page's query string, read as strictly as the admin API's searches ({@link QueryParameters#strict}): a name
- * the page does not take or one given twice is refused, and so is a value the page does not know (a misspelt or
- * stale {@code ?ceiling=} would otherwise show the page as if none was asked for). A page with a problem answers 400
- * saying each one ({@link #refused}) and shows nothing it was asked for.
+ * the page does not take or one given twice is refused, and so is a value the page does not know or one given without a
+ * value (a misspelt, stale or empty {@code ?ceiling=} would otherwise show the page as if none was asked for). A page
+ * with a problem answers 400 saying each one ({@link #refused}) and shows nothing it was asked for.
  */
 final class PageParameters {
 
@@ -42,11 +42,16 @@ final class PageParameters {
     }
 
     /**
-     * The value of {@code name} when it is one of {@code allowed}; empty when absent or blank (as a form's empty
-     * choice sends it); any other value is a problem listing the allowed ones.
+     * The value of {@code name} when it is one of {@code allowed}; empty when absent. Given without a value (empty,
+     * without '=' or {@link QueryParameters#blank}) it is a problem saying so, and any other value one listing the
+     * allowed ones; a form's empty choice is sent to a {@code /find} route, which leaves it out.
      */
     Optional<String> oneOf(String name, List<String> allowed) {
-        Optional<String> value = request.getParameters().getFirst(name).filter(v -> !v.isBlank());
+        Optional<String> value = request.getParameters().getFirst(name);
+        if (value.filter(QueryParameters::blank).isPresent()) {
+            problems.putIfAbsent(name, QueryParameters.EMPTY);
+            return Optional.empty();
+        }
         if (value.isPresent() && !allowed.contains(value.get())) {
             problems.putIfAbsent(name, allowed.isEmpty() ? "Takes no value here; leave it out."
                     : "Takes " + String.join(" or ", allowed) + ", or is left out.");

@@ -8,6 +8,9 @@ package dev.gatehouse.gateway.console;
  */
 public final class Visible {
 
+    /** How {@link #name} shows the empty name. */
+    public static final String EMPTY_NAME = "(empty name)";
+
     private Visible() {
     }
 
@@ -28,5 +31,13 @@ public final class Visible {
             }
         });
         return shown.toString();
+    }
+
+    /**
+     * A parameter's or field's name as a problem names it: its {@link #text}, or {@value #EMPTY_NAME} for the empty
+     * name ({@code ?=x}), which would otherwise read as no name at all ("The parameter : …").
+     */
+    public static String name(String name) {
+        return name.isEmpty() ? EMPTY_NAME : text(name);
     }
 }

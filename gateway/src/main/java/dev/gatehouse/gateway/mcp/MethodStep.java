@@ -24,9 +24,11 @@ final class MethodStep implements TransportStep {
     private static final Rejection NOT_SERVED = new Rejection(405, Optional.of(Rejection.INVALID_REQUEST),
             "method not allowed on /mcp: " + ALLOW + " only", Optional.empty(),
             Map.of("Allow", ALLOW, "Connection", "close"));
+    /** What a 415 says: what is accepted, as the admin API's 415 says it. */
+    static final String NOT_JSON_MESSAGE = "unsupported media type: Content-Type must be application/json, or"
+            + " application/json; charset=utf-8";
     private static final Rejection NOT_JSON = new Rejection(415, Optional.of(Rejection.INVALID_REQUEST),
-            "unsupported media type: Content-Type must be application/json", Optional.empty(),
-            Map.of("Connection", "close"));
+            NOT_JSON_MESSAGE, Optional.empty(), Map.of("Connection", "close"));
 
     private static final Rejection ENCODED = new Rejection(415, Optional.of(Rejection.INVALID_REQUEST),
             "unsupported media type: a request body is sent without Content-Encoding", Optional.empty(),

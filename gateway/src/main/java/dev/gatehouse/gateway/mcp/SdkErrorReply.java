@@ -143,7 +143,7 @@ final class SdkErrorReply extends HttpServletResponseWrapper {
             case 404 -> "session not found; initialize again";
             case 405 -> "method not allowed on /mcp";
             case 406 -> "not acceptable: Accept must name application/json and text/event-stream";
-            case 415 -> "unsupported media type: Content-Type must be application/json";
+            case 415 -> MethodStep.NOT_JSON_MESSAGE;
             default -> status >= 500 ? "internal error" : "the MCP transport refused this request";
         };
     }

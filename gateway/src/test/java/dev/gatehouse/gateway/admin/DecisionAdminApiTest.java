@@ -241,7 +241,9 @@ class DecisionAdminApiTest {
      * A parameter given without a value is refused, never read as no filter (a new user's trial:
      * {@code GET /admin/decisions?agent=} listed every agent's decisions): every parameter of the decisions search, its
      * export, the receipts search and the audit, given empty, blank, or without {@code =}, alone or beside a filled-in
-     * one, is 400 {@code invalid_fields} naming it; all of a search's parameters given empty at once name each.
+     * one, is 400 {@code invalid_fields} naming it; all of a search's parameters given empty at once name each. Blank
+     * is every character invisible: white space, a separator, a control or a format character (a new user's trial:
+     * {@code ?agent=%C2%A0} and {@code ?agent=%E2%80%8B} listed nothing with 200 while {@code %E3%80%80} was refused).
      */
     @Test
     void aParameterGivenEmptyIsRefusedNeverReadAsNoFilter() throws Exception {
@@ -255,7 +257,9 @@ class DecisionAdminApiTest {
                 String filled = !name.equals("agent") ? "agent=a1"
                         : search.getKey().contains("decisions") ? "outcome=denied" : "limit=5";
                 for (String query : List.of(name + "=", name + "=%20", name + "=%09%20", name, name + "=&" + filled,
-                        filled + "&" + name + "=")) {
+                        filled + "&" + name + "=", name + "=%C2%A0", name + "=%E2%80%8B", name + "=%E3%80%80",
+                        name + "=%0A", name + "=%E2%80%A8", name + "=%EF%BB%BF", name + "=%E2%80%AE",
+                        name + "=%F3%A0%80%81", name + "=%E1%85%9F", name + "=%C2%A0%E2%80%8B%20&" + filled)) {
                     String path = search.getKey() + "?" + query;
                     HttpResponse<String> response = get(path);
                     assertEquals(400, response.statusCode(), path + ": " + response.body());
@@ -272,6 +276,10 @@ class DecisionAdminApiTest {
                     response.body()).path("invalid"), List.class)), search.getKey() + "?" + all);
         }
         assertEquals(200, get("/admin/decisions?agent=a1&outcome=denied").statusCode(), "filled in, the search runs");
+        for (String visible : List.of("a%C2%A0", "%E2%80%8Ba", "%CC%81", "%C2%B7", "%E2%80%AEabc")) {
+            assertEquals(200, get("/admin/decisions?agent=" + visible).statusCode(), "a value with something to read: "
+                    + visible);
+        }
         assertEquals(200, get("/admin/notices/receipts?agent=a1&limit=5").statusCode());
         assertEquals(200, get("/admin/audit?agent=a1&limit=5").statusCode());
     }

@@ -79,9 +79,17 @@ class RegistrationIssuersTest {
         }
     }
 
+    /** How a written character with nothing to read is refused: a space is said to be one (a new user's trial). */
+    private static final String WRITTEN = "It holds a space, control, bidirectional-control, invisible or other"
+            + " non-printable character.";
+    /** The same, percent-encoded in the path. */
+    private static final String ENCODED = "Its path holds a percent-encoded space, control, bidirectional-control,"
+            + " invisible or other non-printable character.";
+
     /**
-     * Every control (C0, DEL, C1), every bidirectional control (Unicode Bidi_Control), the invisible and the
-     * separators, in the host, the path, before and after: generated for each position.
+     * Every control (C0, DEL, C1), every bidirectional control (Unicode Bidi_Control), the invisible and the separators
+     * (a space, a no-break space, U+3000, U+2028), noncharacters and tag characters, in the host, the path, before and
+     * after: generated for each position.
      */
     @Test
     void aControlBidiControlOrOtherNonPrintableCharacterAnywhereIsRefused() {
@@ -94,7 +102,8 @@ class RegistrationIssuersTest {
         }
         characters.addAll(List.of(0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067,
                 0x2068, 0x2069, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x00ad, 0x034f, 0x180e, 0x3164, 0x2028, 0x2029,
-                0x00a0, 0x2007, 0x3000, 0xe000, 0xf8ff, 0x0378, 0xe0001, 0xfe0f, 0xd800));
+                0x00a0, 0x2007, 0x3000, 0xe000, 0xf8ff, 0x0378, 0xe0001, 0xfe0f, 0xd800, 0x0020, 0x1680, 0x202f, 0x115f,
+                0xfffe, 0xffff, 0xfdd0, 0x10ffff, 0xe007f, 0xe0020));
         Map<String, String> positions = Map.of("before", "%shttps://issuer.example/tenant",
                 "in the host", "https://iss%suer.example/tenant", "in the path", "https://issuer.example/ten%sant",
                 "after", "https://issuer.example/tenant%s", "on a loopback", "http://127.0.0.1:8282/gate%shouse");
@@ -102,7 +111,7 @@ class RegistrationIssuersTest {
         for (int c : characters) {
             for (Map.Entry<String, String> position : positions.entrySet()) {
                 String issuer = position.getValue().replace("%s", new String(Character.toChars(c)));
-                assertRefused(issuers, issuer, "character");
+                assertRefused(issuers, issuer, WRITTEN);
             }
         }
     }
@@ -117,12 +126,13 @@ class RegistrationIssuersTest {
         RegistrationIssuers issuers = new RegistrationIssuers(new OAuthProperties());
         for (String issuer : List.of("https://idp.example/%E2%80%AEabc", "https://idp.example/%00",
                 "https://idp.example/%0A", "https://idp.example/%C2%A0", "https://idp.example/a%e2%80%aeb",
-                "http://127.0.0.1:8282/gate%0Dhouse", "https://idp.example:8443/%7F")) {
-            assertRefused(issuers, issuer, "percent-encoded control");
+                "http://127.0.0.1:8282/gate%0Dhouse", "https://idp.example:8443/%7F", "https://idp.example/a%20b",
+                "https://idp.example/%E2%80%8B", "https://idp.example/%E3%80%80", "https://idp.example/%EF%BF%BF")) {
+            assertRefused(issuers, issuer, ENCODED);
         }
         List<Integer> characters = new ArrayList<>(List.of(0x00, 0x09, 0x0a, 0x1b, 0x7f, 0x85, 0x9f, 0x061c, 0x200e,
                 0x202e, 0x2066, 0x2069, 0x200b, 0x2060, 0xfeff, 0x00ad, 0x3164, 0x2028, 0x00a0, 0x3000, 0xe000, 0x0378,
-                0xe0001, 0xfe0f));
+                0xe0001, 0xfe0f, 0x20, 0x1680, 0x202f, 0x115f, 0xfffe, 0xffff, 0xfdd0, 0x10ffff, 0xe007f, 0xe0020));
         for (int c : characters) {
             StringBuilder encoded = new StringBuilder();
             for (byte b : new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8)) {
@@ -130,9 +140,9 @@ class RegistrationIssuersTest {
             }
             for (String form : List.of("https://issuer.example/ten%sant", "https://issuer.example/tenant%s",
                     "https://issuer.example/%s", "http://localhost:8080/a/%s/b")) {
-                assertRefused(issuers, form.replace("%s", encoded), "percent-encoded control");
+                assertRefused(issuers, form.replace("%s", encoded), ENCODED);
                 assertRefused(issuers, form.replace("%s", encoded.toString().toLowerCase(Locale.ROOT)),
-                        "percent-encoded control");
+                        ENCODED);
             }
         }
         for (String bytes : List.of("%FF", "%fe", "%80", "%C0%AF", "%E0%80%AF", "%ED%A0%80", "%E2%80", "%C2",

@@ -159,7 +159,16 @@ class ConsoleDecisionsTest {
             {"replay=yes", "The parameter <code>replay</code>: Takes true"},
             {"explain=false", "The parameter <code>explain</code>: Takes true"},
             {"replay=true&replay=true", "The parameter <code>replay</code>: Given 2 times"},
-            {"replay=true&Explain=true", "The parameter <code>Explain</code>: Not a parameter"}}) {
+            {"replay=true&Explain=true", "The parameter <code>Explain</code>: Not a parameter"},
+            // given without a value: refused, never read as absent (a new user's trial: ?replay= answered 200)
+            {"replay=", "The parameter <code>replay</code>: " + QueryParameters.EMPTY},
+            {"replay", "The parameter <code>replay</code>: " + QueryParameters.EMPTY},
+            {"replay=%20", "The parameter <code>replay</code>: " + QueryParameters.EMPTY},
+            {"explain=", "The parameter <code>explain</code>: " + QueryParameters.EMPTY},
+            {"explain", "The parameter <code>explain</code>: " + QueryParameters.EMPTY},
+            {"explain=%0A", "The parameter <code>explain</code>: " + QueryParameters.EMPTY},
+            {"replay=true&explain=", "The parameter <code>explain</code>: " + QueryParameters.EMPTY},
+            {"replay=TRUE", "The parameter <code>replay</code>: Takes true"}}) {
             HttpResponse<String> refused = get("/console/decisions/" + denied + "?" + c[0], cookie);
             assertEquals(400, refused.statusCode(), c[0]);
             assertTrue(refused.body().contains(c[1]), c[0] + ": " + refused.body());
@@ -200,6 +209,16 @@ class ConsoleDecisionsTest {
             assertEquals(400, get("/console/decisions/export?" + c[0], cookie).statusCode(), "export " + c[0]);
         }
         assertTrue(get("/console/decisions?outcom=denied", cookie).body().contains("The parameter <code>outcom</code>: Not a parameter of this search"));
+        // the empty name is named readably, a name's invisible characters as text (a new user's trial: ?=x was
+        // "The parameter : Not a parameter…")
+        for (String path : List.of("/console/decisions?=x", "/console/decisions?=", "/console/decisions?agent=a1&=x",
+                "/console/decisions/export?=x", "/console/decisions/" + UUID.randomUUID() + "?=x")) {
+            HttpResponse<String> page = get(path, cookie);
+            assertEquals(400, page.statusCode(), path);
+            assertTrue(page.body().contains("The parameter <code>" + Visible.EMPTY_NAME + "</code>: Not a parameter"),
+                    path + ": " + page.body());
+        }
+        assertTrue(get("/console/decisions?a%E2%80%AEb=1", cookie).body().contains("<code>a\\u202Eb</code>"));
         assertEquals(404, get("/console/decisions/" + UUID.randomUUID(), cookie).statusCode());
         assertEquals(404, get("/console/decisions/%3Cb%3E", cookie).statusCode());
     }
@@ -219,7 +238,7 @@ class ConsoleDecisionsTest {
                     : "The parameter <code>" + name + "</code>: " + QueryParameters.EMPTY;
             String filled = name.equals("agent") ? "outcome=denied" : "agent=a1";
             for (String query : List.of(name + "=", name + "=%20", name, name + "=&" + filled, filled + "&" + name
-                    + "=")) {
+                    + "=", name + "=%C2%A0", name + "=%E2%80%8B")) {
                 HttpResponse<String> page = get("/console/decisions?" + query, cookie);
                 assertEquals(400, page.statusCode(), query);
                 assertTrue(page.body().contains(said), query + ": " + page.body());
@@ -237,7 +256,16 @@ class ConsoleDecisionsTest {
             {"decisionId=&from=&to=&agent=&callerKind=&tool=&outcome=&reason=&revision=", "/console/decisions"},
             {"decisionId=" + id + "&from=&agent=", "/console/decisions?decisionId=" + id},
             {"agent=a+b%26c", "/console/decisions?agent=a+b%26c"},
-            {"outcom=denied&tool=", "/console/decisions?outcom=denied"}}) {
+            {"outcom=denied&tool=", "/console/decisions?outcom=denied"},
+            // a stray parameter, a repeated field and one without '=' are passed on for the page to refuse, empty or
+            // not (a new user's trial: ?bogus= went to the page dropped, ?agent=&agent=a2 as ?agent=a2)
+            {"agent=%E2%80%8B&tool=%C2%A0&outcome=denied&revision=%E3%80%80", "/console/decisions?outcome=denied"},
+            {"bogus=", "/console/decisions?bogus="}, {"agent=a1&bogus=%20", "/console/decisions?agent=a1&bogus=%20"},
+            {"agent=&agent=a2", "/console/decisions?agent=&agent=a2"},
+            {"tool=&agent=a1&tool=", "/console/decisions?tool=&agent=a1&tool="},
+            {"limit=&method=&cursor=", "/console/decisions?limit=&method=&cursor="},
+            {"agent", "/console/decisions?agent"}, {"=&agent=", "/console/decisions?="},
+            {"%61gent=&agent=a1", "/console/decisions?%61gent=&agent=a1"}}) {
             HttpResponse<String> found = get("/console/decisions/find?" + c[0], cookie);
             assertEquals(303, found.statusCode(), c[0]);
             assertEquals(c[1], found.headers().firstValue("Location").orElseThrow(), c[0]);

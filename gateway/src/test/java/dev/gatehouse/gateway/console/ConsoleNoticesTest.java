@@ -246,12 +246,21 @@ class ConsoleNoticesTest {
         }
         for (String[] c : new String[][] {{"state=&agent=a1&project=&limit=", "/console/notices?agent=a1"},
             {"state=&agent=&project=&limit=", "/console/notices"},
-            {"state=refused&agent=%20&project=p+1&limit=5", "/console/notices?state=refused&project=p+1&limit=5"}}) {
+            {"state=refused&agent=%20&project=p+1&limit=5", "/console/notices?state=refused&project=p+1&limit=5"},
+            {"bogus=&agent=", "/console/notices?bogus="}, {"agent=&agent=a2", "/console/notices?agent=&agent=a2"},
+            {"limit=&state=&limit=", "/console/notices?limit=&limit="}, {"project", "/console/notices?project"}}) {
             HttpResponse<String> found = get("/console/notices/find?" + c[0]);
             assertEquals(303, found.statusCode(), c[0]);
             assertEquals(c[1], found.headers().firstValue("Location").orElseThrow(), c[0]);
         }
         assertTrue(get("/console/notices").body().contains("action=\"/console/notices/find\""));
+        for (String query : List.of("=x", "=", "agent=a1&=x")) {
+            HttpResponse<String> page = get("/console/notices?" + query);
+            assertEquals(400, page.statusCode(), query);
+            assertTrue(page.body().contains("The parameter <code>" + Visible.EMPTY_NAME + "</code>: Not a parameter"),
+                    "the empty name is named readably: " + page.body());
+        }
+        assertTrue(get("/console/notices?a%E2%80%AEb=1").body().contains("<code>a\\u202Eb</code>"));
     }
 
     @Test

@@ -352,8 +352,32 @@ class ConsoleTest {
         }
         assertTrue(get("/console/agents/" + outside + "?ceiling=" + ceiling, cookie).body()
                 .contains("at the <code>" + ceiling + "</code> ceiling"), "a served ceiling is asked about");
-        assertTrue(get("/console/agents/" + outside + "?ceiling=", cookie).body().contains("for a token without a"
-                + " ceiling"), "the form's empty choice: none");
+        assertTrue(get("/console/agents/" + outside, cookie).body().contains("for a token without a ceiling"));
+        // A value given empty, blank or without '=' is refused as an unknown one is, never read as absent (a new
+        // user's trial: ?ceiling= showed the page as if none was asked); the form's empty choice goes to /find.
+        for (String empty : List.of("ceiling=", "ceiling", "ceiling=%20", "ceiling=%09", "ceiling=&saved",
+                "saved&ceiling=")) {
+            HttpResponse<String> refused = get("/console/agents/" + outside + "?" + empty, cookie);
+            assertEquals(400, refused.statusCode(), empty);
+            assertTrue(refused.body().contains("The parameter <code>ceiling</code>: " + QueryParameters.EMPTY),
+                    empty + ": " + refused.body());
+            assertFalse(refused.body().contains("Capabilities held"), "the page is not shown: " + empty);
+        }
+        for (String empty : List.of("replaced=", "removed", "replaced=%20", "removed=&replaced=wiki")) {
+            HttpResponse<String> refused = get("/console/service-clients?" + empty, cookie);
+            assertEquals(400, refused.statusCode(), empty);
+            assertTrue(refused.body().contains(QueryParameters.EMPTY), empty + ": " + refused.body());
+            assertFalse(refused.body().contains("credential was replaced"), empty);
+        }
+        for (String[] c : new String[][] {{"ceiling=", ""}, {"ceiling=" + ceiling, "?ceiling=" + ceiling},
+            {"saved=", "?saved="}, {"ceiling=&ceiling=" + ceiling, "?ceiling=&ceiling=" + ceiling},
+            {"ceiling", "?ceiling"}}) {
+            HttpResponse<String> found = get("/console/agents/" + outside + "/find?" + c[0], cookie);
+            assertEquals(303, found.statusCode(), c[0]);
+            assertEquals("/console/agents/" + outside + c[1], found.headers().firstValue("Location").orElseThrow());
+        }
+        assertTrue(get("/console/agents/" + outside, cookie).body().contains("action=\"/console/agents/" + outside
+                + "/find\""), "the ceiling form goes to /find");
         assertTrue(get("/console/agents/" + thread + "?saved", cookie).body().contains("Saved."));
         assertEquals(200, get("/console/agents/new-" + SessionTokens.newId() + "?new", cookie).statusCode());
         assertEquals(400, get("/console/agents/new-" + SessionTokens.newId() + "?new=1", cookie).statusCode());
@@ -376,6 +400,20 @@ class ConsoleTest {
                 .contains("The wiki credential was replaced"));
         assertEquals(400, get("/console/sign-in?signed-out=no", cookie).statusCode());
         assertEquals(400, get("/console/agents/open?agentId=" + thread + "&agentID=x", cookie).statusCode());
+        // The empty name is named readably, a name's invisible characters as text (a new user's trial: ?=x was
+        // "The parameter : Not a parameter…"), on every page that lists parameter problems.
+        for (String path : List.of("/console", "/console/sessions", "/console/agents/" + thread, "/console/audit",
+                "/console/service-clients")) {
+            for (String query : List.of("=x", "=", "=x&=y")) {
+                HttpResponse<String> refused = get(path + "?" + query, cookie);
+                assertEquals(400, refused.statusCode(), path + "?" + query);
+                assertTrue(refused.body().contains("The parameter <code>" + Visible.EMPTY_NAME + "</code>: "),
+                        path + "?" + query + ": " + refused.body());
+                assertFalse(refused.body().contains("<code></code>"), path + "?" + query);
+            }
+            assertTrue(get(path + "?a%E2%80%AEb=1", cookie).body().contains("The parameter <code>a\\u202Eb</code>:"),
+                    path + ": a bidi control in a name shown as text");
+        }
     }
 
     /**
@@ -402,6 +440,11 @@ class ConsoleTest {
         assertEquals(400, misspelt.statusCode());
         assertTrue(misspelt.body().contains("The field <code>wikiRaed</code>: Not a field of this form"),
                 misspelt.body());
+        HttpResponse<String> unnamed = post("/console/agents/" + agent + "/settings", cookie, Map.of("version", "0",
+                "", "on", "csrf", csrf(cookie)));
+        assertEquals(400, unnamed.statusCode());
+        assertTrue(unnamed.body().contains("The field <code>" + Visible.EMPTY_NAME + "</code>: Not a field of this"
+                + " form"), "the empty name is named readably: " + unnamed.body());
         assertTrue(settings.find(agent).isEmpty(), "nothing was saved");
 
         settings.put(agent, new dev.gatehouse.gateway.context.AgentSettings(false,
@@ -597,7 +640,9 @@ class ConsoleTest {
             assertFalse(refused.body().contains("wiki read: off"), "nothing listed: " + c[0]);
         }
         for (String[] c : new String[][] {{"subject=op-audit&agent=", "/console/audit?subject=op-audit"},
-            {"subject=&agent=", "/console/audit"}}) {
+            {"subject=&agent=", "/console/audit"}, {"bogus=&agent=", "/console/audit?bogus="},
+            {"agent=&agent=a2", "/console/audit?agent=&agent=a2"}, {"before=&subject=", "/console/audit?before="},
+            {"subject", "/console/audit?subject"}}) {
             HttpResponse<String> found = get("/console/audit/find?" + c[0], cookie);
             assertEquals(303, found.statusCode(), c[0]);
             assertEquals(c[1], found.headers().firstValue("Location").orElseThrow(), c[0]);

@@ -29,4 +29,12 @@ class VisibleTest {
         }
         assertEquals("", Visible.text(null));
     }
+
+    @Test
+    void aNameIsItsTextAndTheEmptyNameIsSaidToBeOne() {
+        assertEquals("(empty name)", Visible.name(""));
+        assertEquals("a\\u202Eb", Visible.name("a\u202Eb"));
+        assertEquals(" ", Visible.name(" "));
+        assertEquals("agent", Visible.name("agent"));
+    }
 }

@@ -104,6 +104,29 @@ class JsonRpcGuardTest {
         }, rejection.message());
     }
 
+    /**
+     * The default bound README states: a request nested 64 levels deep (objects and arrays, the request itself the
+     * first) is read, one level more is 400, -32600, before anything is decided.
+     */
+    @Test
+    void theDefaultNestingBoundIsSixtyFourLevels() {
+        JsonRpcGuard defaults = new JsonRpcGuard(new dev.gatehouse.gateway.mcp.McpProperties().getMaxJsonDepth());
+        for (int levels : new int[] {64, 65, 66, 200}) {
+            int arrays = levels - 3; // the request, its params and the arguments are three levels
+            String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+                    + "\"wiki_read\",\"arguments\":{\"path\":" + "[".repeat(arrays) + "]".repeat(arrays) + "}}}";
+            JsonRpcGuard.Result result = defaults.check(body.getBytes(StandardCharsets.UTF_8));
+            if (levels == 64) {
+                assertInstanceOf(JsonRpcGuard.Result.Passed.class, result, "64 levels");
+            } else {
+                Rejection rejection = assertInstanceOf(JsonRpcGuard.Result.Refused.class, result).rejection();
+                assertEquals(400, rejection.status(), levels + " levels");
+                assertEquals(Optional.of(Rejection.INVALID_REQUEST), rejection.jsonRpcCode(), levels + " levels");
+                assertEquals("request nested too deeply", rejection.message(), levels + " levels");
+            }
+        }
+    }
+
     /** The names of the limits Jackson can report, including one it may add later. */
     @Test
     void readLimitMessagesAreMappedByKind() {
