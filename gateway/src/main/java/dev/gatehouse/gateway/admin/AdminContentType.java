@@ -1,13 +1,11 @@
 package dev.gatehouse.gateway.admin;
 
+import dev.gatehouse.gateway.HiddenHeaders;
 import dev.gatehouse.gateway.JsonContentType;
 import dev.gatehouse.gateway.JsonDeclaredRequest;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Collections;
-import java.util.Enumeration;
 import java.util.Optional;
 import java.util.Set;
 
@@ -51,7 +49,8 @@ final class AdminContentType {
     static Optional<HttpServletRequest> check(HttpServletRequest request, HttpServletResponse response)
             throws IOException {
         if (!WITH_BODY.contains(request.getMethod())) {
-            return Optional.of(request.getHeader(CONTENT_TYPE) == null ? request : new Untyped(request));
+            return Optional.of(request.getHeader(CONTENT_TYPE) == null ? request
+                    : new HiddenHeaders(request, Set.of(CONTENT_TYPE)));
         }
         if (JsonContentType.declared(request.getHeaders(CONTENT_TYPE))) {
             return Optional.of(new JsonDeclaredRequest(request));
@@ -59,39 +58,5 @@ final class AdminContentType {
         BoundedAdminBody.refuse(response, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
                 MESSAGE);
         return Optional.empty();
-    }
-
-    /** A request of a method that takes no body, seen without the {@code Content-Type} it was sent with. */
-    private static final class Untyped extends HttpServletRequestWrapper {
-
-        Untyped(HttpServletRequest request) {
-            super(request);
-        }
-
-        @Override
-        public String getContentType() {
-            return null;
-        }
-
-        @Override
-        public String getCharacterEncoding() {
-            return null;
-        }
-
-        @Override
-        public String getHeader(String name) {
-            return CONTENT_TYPE.equalsIgnoreCase(name) ? null : super.getHeader(name);
-        }
-
-        @Override
-        public Enumeration<String> getHeaders(String name) {
-            return CONTENT_TYPE.equalsIgnoreCase(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
-        }
-
-        @Override
-        public Enumeration<String> getHeaderNames() {
-            return Collections.enumeration(Collections.list(super.getHeaderNames()).stream()
-                    .filter(name -> !CONTENT_TYPE.equalsIgnoreCase(name)).toList());
-        }
     }
 }

@@ -1,12 +1,10 @@
 package dev.gatehouse.gateway.mcp;
 
 import dev.gatehouse.gateway.BufferedBodyRequest;
+import dev.gatehouse.gateway.HiddenHeaders;
 import dev.gatehouse.gateway.JsonDeclaredRequest;
 import jakarta.servlet.http.HttpServletRequest;
-import java.util.Collections;
-import java.util.Enumeration;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The request as the front servlet hands it to an SDK transport: the body the guard already read (and checked),
@@ -17,33 +15,16 @@ import java.util.TreeSet;
  */
 final class BufferedRequest extends BufferedBodyRequest {
 
-    private final Set<String> hidden = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
     private final SdkContext context;
 
     BufferedRequest(HttpServletRequest request, byte[] body, Set<String> hiddenHeaders, SdkContext context) {
-        super("POST".equals(request.getMethod()) ? new JsonDeclaredRequest(request) : request, body);
-        this.hidden.addAll(hiddenHeaders);
+        super(new HiddenHeaders("POST".equals(request.getMethod()) ? new JsonDeclaredRequest(request) : request,
+                hiddenHeaders), body);
         this.context = context;
     }
 
     /** What the SDK's handlers may know of this request. */
     SdkContext context() {
         return context;
-    }
-
-    @Override
-    public String getHeader(String name) {
-        return hidden.contains(name) ? null : super.getHeader(name);
-    }
-
-    @Override
-    public Enumeration<String> getHeaders(String name) {
-        return hidden.contains(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
-    }
-
-    @Override
-    public Enumeration<String> getHeaderNames() {
-        return Collections.enumeration(Collections.list(super.getHeaderNames()).stream()
-                .filter(n -> !hidden.contains(n)).toList());
     }
 }
