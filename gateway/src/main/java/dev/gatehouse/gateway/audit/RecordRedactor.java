@@ -67,6 +67,8 @@ final class RecordRedactor {
     private final Map<String, Candidate> values = new LinkedHashMap<>();
     /** Every string a masked member held. */
     private final Set<String> withheld = new HashSet<>();
+    /** The masked members' JSON Pointers relative to the arguments, by their names as given (omittedArguments' keys). */
+    private final List<String> maskedArguments = new ArrayList<>();
 
     private record Candidate(StoredValue value, List<String> strings) {
     }
@@ -191,10 +193,16 @@ final class RecordRedactor {
             Map.Entry<String, JsonNode> member = it.next();
             String name = member.getKey();
             String loggedName = taken == null ? name : name(name, taken, pointer);
-            Pointer child = pointer.member(loggedName);
+            Pointer child = pointer.member(loggedName, name);
             JsonNode value;
             if (arguments && ArgumentMasker.masks(name)) {
                 strings(member.getValue(), new ArrayList<>(), false).forEach(withheld::add);
+                value = ArgumentMasker.MASK;
+                masked.add(child.toString());
+                maskedArguments.add(child.givenUnderArguments());
+            } else if (pointer.isOmittedArguments() && underMasked(name)) {
+                // The length and SHA-256 of a masked value, which the input carries for a long one, are as much the
+                // credential's as its text: a guess could be checked against them.
                 value = ArgumentMasker.MASK;
                 masked.add(child.toString());
             } else {
@@ -207,6 +215,16 @@ final class RecordRedactor {
             }
         }
         return logged == null ? object : logged;
+    }
+
+    /** Whether the omitted argument at {@code pointer} (relative to the arguments) is a masked member or below one. */
+    private boolean underMasked(String pointer) {
+        for (String member : maskedArguments) {
+            if (pointer.equals(member) || pointer.startsWith(member + "/")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether {@code text} is longer than the bound in UTF-8 bytes (counted without encoding it). */
@@ -280,21 +298,40 @@ final class RecordRedactor {
     }
 
     /** A JSON Pointer (RFC 6901) made into text only when a change is listed under it. */
-    private record Pointer(Pointer parent, String name, int index) {
+    private record Pointer(Pointer parent, String name, String given, int index) {
 
-        static final Pointer ROOT = new Pointer(null, null, -1);
+        static final Pointer ROOT = new Pointer(null, null, null, -1);
+
+        /** The member logged as {@code member} and given as {@code given} (they differ for a long name). */
+        Pointer member(String member, String given) {
+            return new Pointer(this, member, given, -1);
+        }
 
         Pointer member(String member) {
-            return new Pointer(this, member, -1);
+            return member(member, member);
         }
 
         Pointer item(int i) {
-            return new Pointer(this, null, i);
+            return new Pointer(this, null, null, i);
         }
 
         /** Whether this is {@code /input/arguments}. */
         boolean isArguments() {
             return "arguments".equals(name) && parent.parent == ROOT && "input".equals(parent.name);
+        }
+
+        /** Whether this is {@code /input/omittedArguments}. */
+        boolean isOmittedArguments() {
+            return "omittedArguments".equals(name) && parent.parent == ROOT && "input".equals(parent.name);
+        }
+
+        /** This pointer relative to {@code /input/arguments}, by the names as given; {@code ""} for the arguments. */
+        String givenUnderArguments() {
+            if (isArguments()) {
+                return "";
+            }
+            return parent.givenUnderArguments() + "/"
+                    + (given == null ? Integer.toString(index) : ArgumentKeys.pointerToken(given));
         }
 
         @Override

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.facts.DecisionInput;
+import dev.gatehouse.facts.OmittedArgument;
 import dev.gatehouse.facts.PolicyJson;
 import dev.gatehouse.facts.WrittenInput;
+import dev.gatehouse.gateway.policy.Schemas;
 import dev.gatehouse.gateway.policy.api.Decision;
 import dev.gatehouse.gateway.policy.api.Obligations;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
@@ -81,6 +83,55 @@ class ArgumentMaskerTest {
                 "result", "runId", "runRevision", "assignmentRevision", "summary", "toke", "secrecy", "cook", "bear")) {
             assertFalse(ArgumentMasker.masks(name), name);
         }
+    }
+
+    /**
+     * A long credential is sent to the policy as its length and SHA-256 ({@code omittedArguments}); those are masked
+     * too, under a masked member at any depth and under a long name, while an ordinary long value keeps its facts (a
+     * new user's trial found a 308-byte password's SHA-256 in the log).
+     */
+    @Test
+    void theFactsOfALongCredentialAreMaskedToo() throws Exception {
+        String secret = "hunter2-" + "L".repeat(300);
+        String other = "ordinary-" + "o".repeat(300);
+        String longName = "q".repeat(300) + "apikey";
+        // As the PEP sends them: a long string the policy does not read is its length and SHA-256.
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("password", omitted(secret));
+        result.put("auth", Map.of("clientSecret", List.of("x", omitted(secret + "2"))));
+        result.put(longName, omitted(secret + "3"));
+        result.put("notes", omitted(other));
+        DecisionInput input = new DecisionInput(Optional.of("project_work_submit"),
+                Optional.of(Map.of("runId", "run-1", "result", result)), List.of(), THREAD, Map.of());
+        Decision allow = new Decision(true, List.of(), Obligations.NONE, "rev-1", 5);
+        for (DecisionRecord record : List.of(DecisionRecord.forCall(input, new PolicyOutcome.Decided<>(allow)),
+                DecisionRecord.forCall(input, WrittenInput.forCall(input), Optional.empty(),
+                        new PolicyOutcome.Decided<>(allow), DecisionRecord.forCall(input,
+                                new PolicyOutcome.Decided<>(allow)).admission()))) {
+            RecordLine encoded = DecisionRecordJson.encode(record, 256, 16 * 1024);
+            StringBuilder logged = new StringBuilder(new String(encoded.line(), StandardCharsets.UTF_8));
+            encoded.values().forEach(value -> logged.append(new String(value.entry(), StandardCharsets.UTF_8)));
+            for (String credential : List.of(secret, secret + "2", secret + "3")) {
+                String digest = StoredValue.sha256(credential.getBytes(StandardCharsets.UTF_8));
+                assertFalse(logged.toString().contains(credential), "the value");
+                assertFalse(logged.toString().contains(digest), "the SHA-256 of " + credential.length() + " chars");
+            }
+            JsonNode line = PolicyJson.MAPPER.readTree(encoded.line());
+            JsonNode omitted = line.at("/input/omittedArguments");
+            assertEquals(ArgumentMasker.MASK, omitted.get("/result/password"), omitted.toString());
+            assertEquals(ArgumentMasker.MASK, omitted.get("/result/auth/clientSecret/1"), omitted.toString());
+            assertEquals(StoredValue.sha256(other.getBytes(StandardCharsets.UTF_8)),
+                    omitted.path("/result/notes").path("sha256").asText(), "an ordinary value keeps its facts");
+            List<String> masked = new ArrayList<>();
+            line.path("masked").forEach(pointer -> masked.add(pointer.asText()));
+            assertTrue(masked.contains("/input/omittedArguments/~1result~1password"), masked.toString());
+            assertEquals(6, masked.size(), masked.toString());
+            assertEquals(List.of(), Schemas.errors("decision-log-record.json", line), line.toString());
+        }
+    }
+
+    private static OmittedArgument omitted(String value) {
+        return OmittedArgument.ifLonger(value, 256).orElseThrow();
     }
 
     /** The trial's call: the values under look-alike names are in neither the line nor the values kept. */
