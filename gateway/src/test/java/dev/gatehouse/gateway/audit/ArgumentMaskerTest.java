@@ -101,13 +101,7 @@ class ArgumentMaskerTest {
         result.put("auth", Map.of("clientSecret", List.of("x", omitted(secret + "2"))));
         result.put(longName, omitted(secret + "3"));
         result.put("notes", omitted(other));
-        DecisionInput input = new DecisionInput(Optional.of("project_work_submit"),
-                Optional.of(Map.of("runId", "run-1", "result", result)), List.of(), THREAD, Map.of());
-        Decision allow = new Decision(true, List.of(), Obligations.NONE, "rev-1", 5);
-        for (DecisionRecord record : List.of(DecisionRecord.forCall(input, new PolicyOutcome.Decided<>(allow)),
-                DecisionRecord.forCall(input, WrittenInput.forCall(input), Optional.empty(),
-                        new PolicyOutcome.Decided<>(allow), DecisionRecord.forCall(input,
-                                new PolicyOutcome.Decided<>(allow)).admission()))) {
+        for (DecisionRecord record : records(result)) {
             RecordLine encoded = DecisionRecordJson.encode(record, 256, 16 * 1024);
             StringBuilder logged = new StringBuilder(new String(encoded.line(), StandardCharsets.UTF_8));
             encoded.values().forEach(value -> logged.append(new String(value.entry(), StandardCharsets.UTF_8)));
@@ -130,6 +124,20 @@ class ArgumentMaskerTest {
         }
     }
 
+    /**
+     * The allowed {@code project_work_submit} record of a call with this {@code result}, made from its input and from
+     * the input as the PEP wrote it: the two ways a record is encoded.
+     */
+    private static List<DecisionRecord> records(Map<String, Object> result) {
+        DecisionInput input = new DecisionInput(Optional.of("project_work_submit"),
+                Optional.of(Map.of("runId", "run-1", "result", result)), List.of(), THREAD, Map.of());
+        PolicyOutcome.Decided<Decision> allow = new PolicyOutcome.Decided<>(new Decision(true, List.of(),
+                Obligations.NONE, "rev-1", 5));
+        DecisionRecord plain = DecisionRecord.forCall(input, allow);
+        return List.of(plain, DecisionRecord.forCall(input, WrittenInput.forCall(input), Optional.empty(), allow,
+                plain.admission()));
+    }
+
     private static OmittedArgument omitted(String value) {
         return OmittedArgument.ifLonger(value, 256).orElseThrow();
     }
@@ -144,13 +152,7 @@ class ArgumentMaskerTest {
         result.put("\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44", "SEKRET34qz");
         result.put("t\u043eken", List.of("SEKRET35qz"));
         result.put("notes", "kept-in-clear");
-        DecisionInput input = new DecisionInput(Optional.of("project_work_submit"),
-                Optional.of(Map.of("runId", "run-1", "result", result)), List.of(), THREAD, Map.of());
-        Decision allow = new Decision(true, List.of(), Obligations.NONE, "rev-1", 5);
-        for (DecisionRecord record : List.of(DecisionRecord.forCall(input, new PolicyOutcome.Decided<>(allow)),
-                DecisionRecord.forCall(input, WrittenInput.forCall(input), Optional.empty(),
-                        new PolicyOutcome.Decided<>(allow), DecisionRecord.forCall(input,
-                                new PolicyOutcome.Decided<>(allow)).admission()))) {
+        for (DecisionRecord record : records(result)) {
             RecordLine encoded = DecisionRecordJson.encode(record, 256, 16 * 1024);
             String text = new String(encoded.line(), StandardCharsets.UTF_8);
             assertFalse(text.contains("SEKRET"), text);
