@@ -36,7 +36,7 @@ public class AuditAdminController {
 
     @Get
     public HttpResponse<?> entries(HttpRequest<?> request) {
-        Map<String, String> parameters = DecisionAdminController.parameters(request); // "" when given empty
+        Map<String, String> parameters = QueryParameters.firstValues(request);
         AdminResult<AuditQuery> query = QueryParameters.strict(request, AuditQueries.PARAMETERS,
                 AuditQueries.parse(parameters.get("subject"), parameters.get("agent"), parameters.get("before"),
                         parameters.get("limit")));

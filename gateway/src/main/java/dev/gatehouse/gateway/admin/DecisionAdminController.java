@@ -86,7 +86,7 @@ public class DecisionAdminController {
 
     /** The request's search, refused also for a parameter it does not take or one given twice. */
     private AdminResult<DecisionQuery> query(HttpRequest<?> request) {
-        return QueryParameters.strict(request, DecisionQueries.PARAMETERS, queries.parse(parameters(request)));
+        return QueryParameters.strict(request, DecisionQueries.PARAMETERS, queries.parse(QueryParameters.firstValues(request)));
     }
 
     /**
@@ -145,16 +145,6 @@ public class DecisionAdminController {
         return body;
     }
 
-    /** The first value of each query parameter (a repeated one counts once, as a form sends it). */
-    public static Map<String, String> parameters(HttpRequest<?> request) {
-        Map<String, String> first = new LinkedHashMap<>();
-        request.getParameters().forEach((name, values) -> {
-            if (!values.isEmpty()) {
-                first.put(name, values.get(0));
-            }
-        });
-        return first;
-    }
 
     /** A summary as the API and the export list it. */
     static Map<String, Object> summary(DecisionSummary s) {

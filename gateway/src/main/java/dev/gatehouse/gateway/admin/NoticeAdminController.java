@@ -84,7 +84,7 @@ public class NoticeAdminController {
     @Get("/receipts")
     public HttpResponse<?> receipts(HttpRequest<?> request) {
         return AdminResponses.answer(QueryParameters.strict(request, NoticeQueries.PARAMETERS,
-                queries.parse(DecisionAdminController.parameters(request))),
+                queries.parse(QueryParameters.firstValues(request))),
                 query -> HttpResponse.ok(listing(queries.find(query))));
     }
 

@@ -3,7 +3,9 @@ package dev.gatehouse.gateway.admin;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The reading of a search's parameters that the decision and notice queries share, in the admin API and the console. */
@@ -13,6 +15,20 @@ public final class QueryParameters {
     static final int MAX_TEXT = 512;
 
     private QueryParameters() {
+    }
+
+    /**
+     * The first value of each query parameter, in the order given ({@code ""} for one given empty; a repeated one
+     * counts once here, and {@link #strict} refuses it).
+     */
+    public static Map<String, String> firstValues(HttpRequest<?> request) {
+        Map<String, String> first = new LinkedHashMap<>();
+        request.getParameters().forEach((name, values) -> {
+            if (!values.isEmpty()) {
+                first.put(name, values.get(0));
+            }
+        });
+        return first;
     }
 
     /** What a search answers a parameter given with an empty or blank value. */

@@ -2,7 +2,6 @@ package dev.gatehouse.gateway.console;
 
 import dev.gatehouse.gateway.admin.AdminResult;
 import dev.gatehouse.gateway.admin.AuditAdminController.AuditQueries;
-import dev.gatehouse.gateway.admin.DecisionAdminController;
 import dev.gatehouse.gateway.admin.QueryParameters;
 import dev.gatehouse.gateway.admin.audit.AuditEntry;
 import dev.gatehouse.gateway.admin.audit.AuditQuery;
@@ -49,7 +48,7 @@ public class AuditController {
 
     @Get
     public HttpResponse<?> entries(HttpRequest<?> request, Authentication operator) {
-        Map<String, String> parameters = DecisionAdminController.parameters(request);
+        Map<String, String> parameters = QueryParameters.firstValues(request);
         Map<String, String> filters = new LinkedHashMap<>();
         filters.put("subject", parameters.getOrDefault("subject", ""));
         filters.put("agent", parameters.getOrDefault("agent", ""));

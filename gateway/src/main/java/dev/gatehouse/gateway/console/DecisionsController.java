@@ -85,7 +85,7 @@ public class DecisionsController {
 
     @Get
     public HttpResponse<?> search(Authentication operator, HttpRequest<?> request) {
-        Map<String, String> parameters = DecisionAdminController.parameters(request);
+        Map<String, String> parameters = QueryParameters.firstValues(request);
         String decisionId = parameters.getOrDefault("decisionId", "").strip();
         Map<String, String> problems = new LinkedHashMap<>();
         if (parameters.containsKey("decisionId") && QueryParameters.blank(decisionId)) {
@@ -128,7 +128,7 @@ public class DecisionsController {
     @Get(value = "/export")
     @Produces({DecisionAdminController.EXPORT_TYPE, MediaType.TEXT_HTML})
     public HttpResponse<?> export(Authentication operator, HttpRequest<?> request) {
-        Map<String, String> parameters = new LinkedHashMap<>(DecisionAdminController.parameters(request));
+        Map<String, String> parameters = new LinkedHashMap<>(QueryParameters.firstValues(request));
         parameters.remove("decisionId"); // taken, as by the search page, which goes to that decision instead
         AdminResult<DecisionQuery> query = QueryParameters.strict(request, PARAMETERS, queries.parse(parameters));
         if (query instanceof AdminResult.Done<DecisionQuery> done) {

@@ -1,7 +1,6 @@
 package dev.gatehouse.gateway.console;
 
 import dev.gatehouse.gateway.admin.AdminResult;
-import dev.gatehouse.gateway.admin.DecisionAdminController;
 import dev.gatehouse.gateway.admin.NoticeQueries;
 import dev.gatehouse.gateway.admin.QueryParameters;
 import dev.gatehouse.gateway.notice.NoticeProperties;
@@ -56,7 +55,7 @@ public class NoticesController {
 
     @Get
     public HttpResponse<?> notices(Authentication operator, HttpRequest<?> request) {
-        Map<String, String> parameters = DecisionAdminController.parameters(request);
+        Map<String, String> parameters = QueryParameters.firstValues(request);
         Map<String, String> filters = new LinkedHashMap<>();
         FIELDS.forEach(field -> filters.put(field, parameters.getOrDefault(field, "").strip()));
         AdminResult<NoticeQuery> query = QueryParameters.strict(request, NoticeQueries.PARAMETERS,
