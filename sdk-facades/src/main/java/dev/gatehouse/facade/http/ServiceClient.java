@@ -22,11 +22,13 @@ import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpHeaders;
+import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.io.CloseMode;
@@ -75,7 +77,11 @@ public final class ServiceClient implements AutoCloseable {
      * (host and port, never user info) but once, not on every exchange.
      */
     private final String host;
+    /** The service's scheme, host and port, which the minimal client does not read from each request's URI. */
+    private final HttpHost target;
     private final CloseableHttpClient http;
+    /** Each request's own: the minimal client takes no default configuration. */
+    private final RequestConfig config;
     private final ExchangeObserver observer;
     private final CredentialSource credentials;
 
@@ -116,6 +122,7 @@ public final class ServiceClient implements AutoCloseable {
         String text = url.toString();
         this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
         this.host = new URIAuthority(url.getHost(), url.getPort()).toString();
+        this.target = new HttpHost(url.getScheme(), url.getHost(), url.getPort());
         Duration deadline = endpoint.getDeadline();
         // Connecting, and waiting for a pooled connection, get nine tenths of the deadline, so that a connection
         // still not had ends as such (nothing sent: Refused) and not as the deadline firing at the same instant
@@ -139,21 +146,16 @@ public final class ServiceClient implements AutoCloseable {
                         .setValidateAfterInactivity(TimeValue.ofSeconds(1))
                         .build())
                 .build();
-        this.http = HttpClients.custom()
-                .setConnectionManager(pool)
-                .setDefaultRequestConfig(RequestConfig.custom()
-                        .setResponseTimeout(Timeout.of(deadline))
-                        .setConnectionRequestTimeout(beforeSending)
-                        .build())
-                // A status is an answer to interpret; redirects are not part of any contract; the retry rule is
-                // this class's (reads once more when refused, mutations never).
-                .disableRedirectHandling()
-                .disableAutomaticRetries()
-                .disableCookieManagement()
-                .disableAuthCaching()
-                .disableContentCompression()
-                .disableConnectionState()
+        this.config = RequestConfig.custom()
+                .setResponseTimeout(Timeout.of(deadline))
+                .setConnectionRequestTimeout(beforeSending)
                 .build();
+        // The minimal client: the connection pool, the request's framing headers, and nothing else. The full client's
+        // exec chain (redirects, retries, authentication and its cache, cookies, proxies, compression) has nothing to
+        // do for a service exchange, yet it rebuilt each request's URI for its authentication cache on every call:
+        // 5 % of a memo-answered call's CPU in a profile (bench/notes.md, 2026-12-04). Statuses are answers to
+        // interpret, and the retry rule is this class's (reads once more when refused, mutations never).
+        this.http = HttpClients.createMinimal(pool);
     }
 
     /** The service name, e.g. {@code wiki}, for messages. */
@@ -209,7 +211,7 @@ public final class ServiceClient implements AutoCloseable {
             return new Reply.Broken();
         }
         ScheduledFuture<?> deadline = DEADLINES.schedule(outgoing::cancel, budgetNanos, TimeUnit.NANOSECONDS);
-        try (ClassicHttpResponse response = http.executeOpen(null, outgoing, null)) {
+        try (ClassicHttpResponse response = http.executeOpen(target, outgoing, HttpClientContext.create())) {
             HttpEntity entity = response.getEntity();
             if (entity != null && entity.getContentLength() < 0 && !entity.isChunked()) {
                 // Ended only by the connection closing: a cut answer (even a head cut short, which the parser takes
@@ -237,6 +239,7 @@ public final class ServiceClient implements AutoCloseable {
     /** The request the facade built, as the same request to this service (method, target, headers, body). */
     private HttpUriRequestBase outgoing(ServiceRequest request) {
         HttpUriRequestBase outgoing = new HttpUriRequestBase(request.method(), URI.create(base + request.target()));
+        outgoing.setConfig(config);
         for (ServiceRequest.Header header : request.headers()) {
             // The client writes the framing headers itself, from the entity.
             if (!header.name().equalsIgnoreCase(HttpHeaders.CONTENT_LENGTH)
