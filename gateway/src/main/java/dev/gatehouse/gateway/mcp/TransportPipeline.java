@@ -25,10 +25,13 @@ final class TransportPipeline {
     private final List<Timer> passed;
     private final List<Timer> rejected;
     private final Tracing tracing;
+    /** Each step's span name, {@code transport.<step>}, made once. */
+    private final List<String> spans;
 
     TransportPipeline(List<TransportStep> steps, MeterRegistry meters, Tracing tracing) {
         this.steps = List.copyOf(steps);
         this.tracing = tracing;
+        this.spans = steps.stream().map(step -> "transport." + step.name()).toList();
         this.passed = steps.stream().map(step -> timer(meters, step, "passed")).toList();
         this.rejected = steps.stream().map(step -> timer(meters, step, "rejected")).toList();
     }
@@ -45,7 +48,7 @@ final class TransportPipeline {
      */
     Optional<Rejection> run(Exchange exchange) throws IOException {
         for (int i = 0; i < steps.size(); i++) {
-            Span span = tracing.startInternal("transport." + steps.get(i).name());
+            Span span = tracing.startInternal(spans.get(i));
             long start = System.nanoTime();
             Optional<Rejection> rejection;
             try {

@@ -5,6 +5,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
@@ -18,7 +19,8 @@ import java.util.function.Supplier;
  * The one tracer of the gateway and the W3C trace-context propagation around it. Span names: {@code POST /mcp}
  * (server, parent = the client's {@code traceparent}), {@code transport.<step>} per pipeline step, {@code gate.<step>}
  * per gate step, {@code facade <service>} (client) per facade exchange, whose {@code traceparent} names it. Made by
- * {@link TracingFactory}: with propagation alone, every span is the caller's context and nothing is recorded.
+ * {@link TracingFactory}: with propagation alone, every span is the caller's context, nothing is recorded and no internal
+ * span is started.
  */
 public class Tracing {
 
@@ -27,10 +29,16 @@ public class Tracing {
 
     private final OpenTelemetry otel;
     private final Tracer tracer;
+    /**
+     * Whether spans are recorded. Without, an internal span would be the current span's context again: starting it
+     * reads the thread's context and making it current writes it back, on every step of every call, for nothing.
+     */
+    private final boolean recording;
 
     public Tracing(OpenTelemetry otel) {
         this.otel = otel;
         this.tracer = otel.getTracer(SCOPE);
+        this.recording = otel.getTracerProvider() != TracerProvider.noop();
     }
 
     /**
@@ -48,9 +56,9 @@ public class Tracing {
         return tracer.spanBuilder(name).setSpanKind(SpanKind.CLIENT).startSpan();
     }
 
-    /** Starts an internal span under the current span. */
+    /** Starts an internal span under the current span; when spans are not recorded, the invalid span. */
     public Span startInternal(String name) {
-        return tracer.spanBuilder(name).startSpan();
+        return recording ? tracer.spanBuilder(name).startSpan() : Span.getInvalid();
     }
 
     /** Writes {@code span}'s trace context as W3C headers through {@code setHeader(name, value)}. */
@@ -60,6 +68,9 @@ public class Tracing {
 
     /** Runs {@code work} in an internal span named {@code name}; an exception marks the span as an error. */
     public <T> T inSpan(String name, Supplier<T> work) {
+        if (!recording) {
+            return work.get();
+        }
         Span span = startInternal(name);
         try (Scope ignored = span.makeCurrent()) {
             return work.get();

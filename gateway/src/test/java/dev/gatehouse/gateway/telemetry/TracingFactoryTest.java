@@ -15,6 +15,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +65,11 @@ class TracingFactoryTest {
             Map<String, String> sent = new HashMap<>();
             Span server = tracing.startServer("POST /mcp", Map.of("traceparent", TRACEPARENT)::get);
             try (Scope ignored = server.makeCurrent()) {
+                Span step = tracing.startInternal("transport.auth");
+                assertFalse(step.isRecording());
+                step.end();
                 tracing.inSpan("gate.handler", () -> {
+                    assertEquals(server.getSpanContext(), Span.current().getSpanContext(), "the caller's context");
                     Span facade = tracing.startClient("facade wiki");
                     assertFalse(facade.isRecording());
                     tracing.inject(facade, sent::put);
@@ -92,12 +97,17 @@ class TracingFactoryTest {
             Map<String, String> sent = new HashMap<>();
             Span server = tracing.startServer("POST /mcp", Map.of("traceparent", TRACEPARENT)::get);
             try (Scope ignored = server.makeCurrent()) {
-                Span facade = tracing.startClient("facade wiki");
-                tracing.inject(facade, sent::put);
-                facade.end();
+                tracing.startInternal("transport.auth").end();
+                tracing.inSpan("gate.handler", () -> {
+                    Span facade = tracing.startClient("facade wiki");
+                    tracing.inject(facade, sent::put);
+                    facade.end();
+                    return null;
+                });
             }
             server.end();
-            assertEquals(2, exporter.getFinishedSpanItems().size());
+            assertEquals(List.of("transport.auth", "facade wiki", "gate.handler", "POST /mcp"),
+                    exporter.getFinishedSpanItems().stream().map(SpanData::getName).toList());
             assertTrue(sent.get("traceparent").startsWith("00-4bf92f3577b34da6a3ce929d0e0e4736-"));
             assertNotEquals(TRACEPARENT, sent.get("traceparent"), "the facade span's own id");
         }

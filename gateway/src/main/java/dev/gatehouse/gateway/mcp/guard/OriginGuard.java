@@ -46,17 +46,27 @@ public final class OriginGuard {
                 return true;
             }
             if (pattern.endsWith(":*")) {
-                String prefix = pattern.substring(0, pattern.length() - 1);
-                String port = candidate.startsWith(prefix) ? candidate.substring(prefix.length()) : "";
-                if (!port.isEmpty() && port.chars().allMatch(Character::isDigit)) {
+                int colon = pattern.length() - 1; // the prefix is the pattern up to and with its colon
+                if (candidate.length() > colon && candidate.regionMatches(0, pattern, 0, colon)
+                        && digits(candidate, colon)) {
                     return true;
                 }
-                if (candidate.equals(pattern.substring(0, pattern.length() - 2))) {
+                if (candidate.length() == colon - 1 && pattern.startsWith(candidate)) { // no port at all
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    /** Whether every character of {@code text} from {@code from} on is a digit (checked per request: no stream). */
+    private static boolean digits(String text, int from) {
+        for (int i = from; i < text.length(); i++) {
+            if (!Character.isDigit(text.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** 403 before the body was read: the connection is closed so no unread bytes are taken for a next request. */

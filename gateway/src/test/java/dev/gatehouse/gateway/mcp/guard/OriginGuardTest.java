@@ -34,4 +34,22 @@ class OriginGuardTest {
         assertTrue(guard.check(List.of("http://localhost:6274"), Optional.of("localhost:8080")).isEmpty());
         assertTrue(guard.check(List.of(), Optional.of("localhost")).isEmpty());
     }
+
+    @Test
+    void aPortPatternTakesTheNameAloneOrWithDigitsAfterItsColon() {
+        OriginGuard exact = new OriginGuard(List.of("http://localhost:3000"), List.of("gate.example:*"));
+        for (String host : List.of("gate.example", "gate.example:1", "GATE.example:65535", " gate.example:8080 ")) {
+            assertTrue(exact.check(List.of(), Optional.of(host)).isEmpty(), host);
+        }
+        for (String host : List.of("gate.example:", "gate.example:80a", "gate.example:-1", "gate.example:80:81",
+                "gate.exampl", "gate.examplex:80", "xgate.example:80", "gate.example.evil:80", ":80", "",
+                "gate.example*", "gate-example:80")) {
+            assertEquals(403, exact.check(List.of(), Optional.of(host)).orElseThrow().status(), host);
+        }
+        assertTrue(exact.check(List.of("HTTP://LOCALHOST:3000"), Optional.of("gate.example")).isEmpty());
+        for (String origin : List.of("http://localhost:3001", "http://localhost", "http://localhost:3000/")) {
+            assertEquals(403, exact.check(List.of(origin), Optional.of("gate.example")).orElseThrow().status(),
+                    origin);
+        }
+    }
 }
