@@ -268,6 +268,22 @@ class ServiceClientTransportTest {
                 + " connections");
     }
 
+    @Test
+    void aKeptAliveConnectionTheServiceClosedWhileIdleIsNotUsedAgain() throws InterruptedException {
+        // The peer answers as if it kept the connection (no "Connection: close") and then closes it, as a service
+        // that drops idle connections does. The client keeps connections as long as the service does, so only the
+        // check of a connection idle for over a second keeps the next read off the closed one (it would be Broken).
+        try (ScriptedPeer peer = new ScriptedPeer(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+                ServiceClient client = new ServiceClient(ServiceEndpoint.of("wiki", peer.url(),
+                        StubService.CREDENTIAL, StubService.DEADLINE))) {
+            assertEquals(200, assertInstanceOf(Reply.Answered.class, client.read(() -> Requests.get("/x"))).status());
+            Thread.sleep(1_200); // idle past the check's second
+            assertEquals(200, assertInstanceOf(Reply.Answered.class, client.read(() -> Requests.get("/x"))).status());
+            assertEquals(2, peer.connections());
+        }
+    }
+
     /**
      * The call ends as a timeout. The stub's answer would come whole after its delay (a success), so only the
      * deadline can end it so; nothing is timed.
