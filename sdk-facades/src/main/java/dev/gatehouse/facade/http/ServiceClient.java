@@ -63,6 +63,8 @@ public final class ServiceClient implements AutoCloseable {
     static final int MAX_LINE_BYTES = 8 * 1024;
     /** The most header lines accepted in one answer; more are {@link Reply.Broken}. */
     static final int MAX_HEADERS = 100;
+    /** The longest a pooled connection is used, in minutes, however busy. */
+    static final int CONNECTION_MINUTES = 3;
 
     /**
      * Ends exchanges at their deadline (one daemon thread for all clients): blocking reads only know a per-read
@@ -144,6 +146,9 @@ public final class ServiceClient implements AutoCloseable {
                         // A connection idle for a second is checked before reuse, so one the service closed
                         // meanwhile is not used for a request that would then break.
                         .setValidateAfterInactivity(TimeValue.ofSeconds(1))
+                        // No connection lives longer than the full client let one idle (its default keep-alive of
+                        // 3 minutes): one a middlebox dropped without a word is not kept for ever.
+                        .setTimeToLive(TimeValue.ofMinutes(CONNECTION_MINUTES))
                         .build())
                 .build();
         this.config = RequestConfig.custom()
@@ -154,9 +159,9 @@ public final class ServiceClient implements AutoCloseable {
         // exec chain (redirects, retries, authentication and its cache, cookies, proxies, compression) has nothing to
         // do for a service exchange, yet it rebuilt each request's URI for its authentication cache on every call:
         // 4.6 % of a memo-answered call's samples in a profile (bench/notes.md, 2026-12-04). Statuses are answers to
-        // interpret, and the retry rule is this class's (reads once more when refused, mutations never). It keeps a
-        // connection for as long as the service does (no keep-alive expiry of its own, where the full client had 3
-        // minutes): the check of a connection idle for a second, above, is what finds one the service closed.
+        // interpret, and the retry rule is this class's (reads once more when refused, mutations never). It reads no
+        // Keep-Alive header: the check of a connection idle for a second, above, is what finds one the service
+        // closed, and the time to live bounds the rest.
         this.http = HttpClients.createMinimal(pool);
     }
 

@@ -271,8 +271,8 @@ class ServiceClientTransportTest {
     @Test
     void aKeptAliveConnectionTheServiceClosedWhileIdleIsNotUsedAgain() throws InterruptedException {
         // The peer answers as if it kept the connection (no "Connection: close") and then closes it, as a service
-        // that drops idle connections does. The client keeps connections as long as the service does, so only the
-        // check of a connection idle for over a second keeps the next read off the closed one (it would be Broken).
+        // that drops idle connections does. The client reads no Keep-Alive header, so only the check of a
+        // connection idle for over a second keeps the next read off the closed one (it would be Broken).
         try (ScriptedPeer peer = new ScriptedPeer(
                 "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
                 ServiceClient client = new ServiceClient(ServiceEndpoint.of("wiki", peer.url(),
