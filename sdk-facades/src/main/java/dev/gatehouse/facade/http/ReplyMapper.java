@@ -85,7 +85,9 @@ public final class ReplyMapper {
             return answered(answered, notFound, projection, true, keyed);
         }
         if (reply instanceof Reply.Refused) {
-            return unreachable();
+            // The one failed mutation whose outcome is known: without this, "unavailable" would read like "uncertain".
+            return failed(new ServiceError.Unavailable("the " + service + " service is unreachable; nothing was sent,"
+                    + " so the change was not applied"));
         }
         if (reply instanceof Reply.TimedOut) {
             return uncertain("the " + service + " service did not answer within " + deadlineMillis

@@ -313,9 +313,11 @@ class HttpProjectFacadeTest {
         ServiceEndpoint closed = ServiceEndpoint.of("project", URI.create("http://127.0.0.1:" + freePort()),
                 StubService.CREDENTIAL, StubService.DEADLINE);
         try (HttpProjectFacade unreachable = facade(closed)) {
-            assertEquals("unavailable", kind(unreachable.listWork(BINDING)));
-            // Nothing was sent, so the outcome is known: not applied.
-            assertEquals("unavailable", kind(unreachable.submitWork(BINDING, SUBMISSION, key())));
+            assertEquals(new ServiceError.Unavailable("the project service is unreachable"),
+                    failure(unreachable.listWork(BINDING)));
+            // Nothing was sent, so the outcome is known, and the message says so: a client may send it again.
+            assertEquals(new ServiceError.Unavailable("the project service is unreachable; nothing was sent, so the"
+                    + " change was not applied"), failure(unreachable.submitWork(BINDING, SUBMISSION, key())));
         }
     }
 
