@@ -62,7 +62,7 @@ public final class ReplyMapper {
             return answered(answered, notFound, projection, false, Optional.empty());
         }
         if (reply instanceof Reply.Refused) {
-            return unreachable();
+            return unreachable("");
         }
         if (reply instanceof Reply.TimedOut) {
             return failed(new ServiceError.Unavailable(
@@ -86,8 +86,7 @@ public final class ReplyMapper {
         }
         if (reply instanceof Reply.Refused) {
             // The one failed mutation whose outcome is known: without this, "unavailable" would read like "uncertain".
-            return failed(new ServiceError.Unavailable("the " + service + " service is unreachable; nothing was sent,"
-                    + " so the change was not applied"));
+            return unreachable("; nothing was sent, so the change was not applied");
         }
         if (reply instanceof Reply.TimedOut) {
             return uncertain("the " + service + " service did not answer within " + deadlineMillis
@@ -187,8 +186,9 @@ public final class ReplyMapper {
         return type.equalsIgnoreCase("application/json");
     }
 
-    private <T> FacadeResult<T> unreachable() {
-        return failed(new ServiceError.Unavailable("the " + service + " service is unreachable"));
+    /** The service refused the connection, so nothing was sent; {@code outcome} says what that means, if anything. */
+    private <T> FacadeResult<T> unreachable(String outcome) {
+        return failed(new ServiceError.Unavailable("the " + service + " service is unreachable" + outcome));
     }
 
     private <T> FacadeResult<T> incompatible(String what) {

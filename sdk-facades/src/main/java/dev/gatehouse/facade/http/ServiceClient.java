@@ -22,7 +22,6 @@ import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.http.Header;
@@ -218,7 +217,7 @@ public final class ServiceClient implements AutoCloseable {
             return new Reply.Broken();
         }
         ScheduledFuture<?> deadline = DEADLINES.schedule(outgoing::cancel, budgetNanos, TimeUnit.NANOSECONDS);
-        try (ClassicHttpResponse response = http.executeOpen(target, outgoing, HttpClientContext.create())) {
+        try (ClassicHttpResponse response = http.executeOpen(target, outgoing, null)) {
             HttpEntity entity = response.getEntity();
             if (entity != null && entity.getContentLength() < 0 && !entity.isChunked()) {
                 // Ended only by the connection closing: a cut answer (even a head cut short, which the parser takes
