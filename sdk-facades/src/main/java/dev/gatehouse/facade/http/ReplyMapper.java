@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatehouse.facade.error.FacadeResult;
 import dev.gatehouse.facade.error.ServiceError;
 import java.io.IOException;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -43,6 +44,16 @@ public final class ReplyMapper {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final Pattern SERVICE_CODE = Pattern.compile("[a-z0-9_.-]{1,64}");
     private static final Set<String> NOT_FOUND_KINDS = Set.of("run", "operation", "project", "page", "thread");
+    /**
+     * What each 409 code of the service contract (schemas/services/README.md) means, in the tool arguments' terms,
+     * so the caller knows what to send again; an unknown code is reported as it came.
+     */
+    private static final Map<String, String> CONFLICTS = Map.of(
+            "revision_conflict", "the page is not at the baseRevision given, or it exists and no baseRevision was"
+                    + " given; read the page and send its current revision as baseRevision",
+            "page_exists", "a page exists at the destination, and it is never overwritten",
+            "stale_revision", "the runRevision or assignmentRevision given is not the current one; read the run and"
+                    + " send its current revisions");
 
     private final String service;
     private final long deadlineMillis;
@@ -107,8 +118,10 @@ public final class ReplyMapper {
                     + " credential (HTTP " + status + ")"));
         }
         if (status == 409) {
+            Optional<String> code = errorCode(reply);
             return failed(new ServiceError.Conflict("the " + service + " service reports a conflict"
-                    + errorCode(reply).map(c -> " (" + c + ")").orElse("") + "; re-read and retry"));
+                    + code.map(c -> " (" + c + ")").orElse("")
+                    + code.map(CONFLICTS::get).map(meaning -> ": " + meaning).orElse("; re-read and retry")));
         }
         if (status == 404) {
             return errorCode(reply).<FacadeResult<T>>map(code -> {

@@ -12,6 +12,7 @@ import dev.gatehouse.facade.project.WorkSubmission;
 import dev.gatehouse.facade.wiki.WikiFacade;
 import dev.gatehouse.facade.wiki.WikiPage;
 import dev.gatehouse.facade.wiki.WikiScope;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -64,19 +65,26 @@ public abstract class FacadeErrorContract {
     }
 
     @Test
-    void aStaleBaseRevisionOrCreatingOverAPageIsConflict() {
+    void aStaleBaseRevisionOrCreatingOverAPageIsConflictThatSaysToSendTheCurrentBaseRevision() {
         givenPage("contract text");
 
-        assertEquals("conflict", kind(wiki(credential()).write(A1, PAGE, "x", Optional.of("r999999"), key())));
-        assertEquals("conflict", kind(wiki(credential()).write(A1, PAGE, "x", Optional.empty(), key())));
+        for (Optional<String> base : List.of(Optional.of("r999999"), Optional.<String>empty())) {
+            ServiceError error = error(wiki(credential()).write(A1, PAGE, "x", base, key()));
+            assertEquals(new ServiceError.Conflict("the wiki service reports a conflict (revision_conflict): the page"
+                    + " is not at the baseRevision given, or it exists and no baseRevision was given; read the page"
+                    + " and send its current revision as baseRevision"), error, base.toString());
+        }
     }
 
     @Test
-    void aStaleRunRevisionIsConflict() {
+    void aStaleRunRevisionIsConflictThatNamesTheRevisionArguments() {
         WorkRun run = givenOpenRun();
 
-        assertEquals("conflict", kind(project(credential()).submitWork(A1_DEMO, new WorkSubmission(run.runId(),
-                "run:0", run.assignmentRevision(), Map.of()), key())));
+        ServiceError error = error(project(credential()).submitWork(A1_DEMO, new WorkSubmission(run.runId(),
+                "run:0", run.assignmentRevision(), Map.of()), key()));
+        assertEquals(new ServiceError.Conflict("the project service reports a conflict (stale_revision): the"
+                + " runRevision or assignmentRevision given is not the current one; read the run and send its current"
+                + " revisions"), error);
     }
 
     @Test

@@ -114,6 +114,10 @@ class HttpWikiFacadeTest {
 
         stub.server().stubFor(put(urlPathEqualTo("/wiki/v1/pages")).willReturn(error(409, "revision_conflict")));
         assertEquals("conflict", kind(facade.write(A1, "agents/a1/page.md", "x", Optional.of("r1"), KEY)));
+        stub.server().stubFor(put(urlPathEqualTo("/wiki/v1/pages")).willReturn(error(409, "page_locked")));
+        assertEquals(new FacadeResult.Failed<>(new ServiceError.Conflict("the wiki service reports a conflict"
+                + " (page_locked); re-read and retry")), facade.write(A1, "agents/a1/page.md", "x", Optional.of("r1"),
+                KEY), "a code outside the contract is reported as it came");
 
         stub.server().stubFor(delete(urlPathEqualTo("/wiki/v1/pages")).willReturn(error(404, "page_not_found")));
         assertEquals(new FacadeResult.Failed<>(new ServiceError.NotFound("the wiki service has no such page",
@@ -146,6 +150,9 @@ class HttpWikiFacadeTest {
             stub.server().stubFor(post(urlPathEqualTo("/wiki/v1/moves")).willReturn(error(409, code)));
             assertEquals("conflict", kind(facade.move(A1, "agents/a1/page.md", "agents/a1/b.md", "r1", KEY)), code);
         }
+        assertEquals(new FacadeResult.Failed<>(new ServiceError.Conflict("the wiki service reports a conflict"
+                + " (page_exists): a page exists at the destination, and it is never overwritten")),
+                facade.move(A1, "agents/a1/page.md", "agents/a1/b.md", "r1", KEY));
 
         for (String foreign : List.of("{\"from\":\"agents/a1/page.md\",\"to\":\"agents/a2/b.md\",\"revision\":\"r2\"}",
                 "{\"from\":\"agents/a10/page.md\",\"to\":\"agents/a1/b.md\",\"revision\":\"r2\"}")) {
