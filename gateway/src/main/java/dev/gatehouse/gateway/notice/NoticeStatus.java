@@ -42,11 +42,17 @@ public class NoticeStatus {
     private final Map<String, LastError> lastErrors = new LinkedHashMap<>();
     private Hold hold;
 
-    /** The stream answered. */
+    /**
+     * The stream answered. The first answer after a failure is logged (INFO), so an operator who saw the failures'
+     * warnings in the log also sees when consumption resumed.
+     */
     public synchronized void ok(String stream) {
         StreamStatus now = streams.get(stream);
         if (now == null || !now.state().equals("ok")) {
             streams.put(stream, new StreamStatus("ok", Instant.now(), Optional.empty()));
+        }
+        if (now != null && !now.state().equals("ok")) {
+            LOG.info("notice stream {} answers again; it failed ({}) from {}", stream, now.state(), now.since());
         }
     }
 
