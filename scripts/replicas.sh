@@ -70,4 +70,4 @@ Two replicas are running on one PostgreSQL: A http://127.0.0.1:$PORT_A/mcp, B ht
   Any load balancer in front works for 2026-07-28 calls; handshake-era sessions need sticky routing (or the client
   initializes again after a 404). Logs: $DATA/logs/gateway-{a,b}.log   Ctrl-C stops everything.
 INFO
-wait
+report_exits "The others go on without it."

@@ -39,7 +39,7 @@ echo ">> starting the authorization server on $ISSUER (outside agents o1: read-o
 GATEHOUSE_AUTH_PORT="$AUTH_PORT" GATEHOUSE_AUTH_AUDIENCE="$BASE/mcp" GATEHOUSE_AUTH_SCOPE="$SCOPE" \
 GATEHOUSE_AUTH_CLIENTS="o1=read-only,o2=full-access" GATEHOUSE_AUTH_KEY_FILE="$SECRETS/local-auth-signing-key.json" \
   java -jar "$(built_jar local-auth)" >> "$DATA/logs/local-auth.log" 2>&1 &
-PIDS+=($!)
+started local-auth
 wait_for "$ISSUER/.well-known/oauth-authorization-server" local-auth "${PIDS[-1]}"
 
 echo ">> starting the gateway on $BASE"
@@ -124,4 +124,4 @@ A policy change without a restart: edit policies/, run \`$BUNDLE_COMMAND\` (sign
   (README, "Quotas: who may do how much", "Changing them"), or the gateway refuses it and says why in /health.
 Logs: $DATA/logs/ (decision log: decisions.jsonl)   Ctrl-C stops all three servers.
 INFO
-wait
+report_exits "The others go on without it; Ctrl-C, then make run again, starts all three (the data is kept)."

@@ -55,7 +55,15 @@ secret() { # name
 # Every process started here is stopped when the script ends (Ctrl-C, an error, or the end); a script that must
 # clean up more defines on_stop.
 PIDS=()
+declare -A NAMES=() # pid -> the server's name, which is also its log's
+STOPPING=""
+# Records the server just started in the background ($!) under name.
+started() { # name
+  PIDS+=($!)
+  NAMES[$!]="$1"
+}
 stop_all() {
+  STOPPING=1
   trap - INT TERM EXIT
   local pid
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -64,6 +72,22 @@ stop_all() {
 }
 stop_all_on_exit() {
   trap stop_all INT TERM EXIT
+}
+
+# Waits until every server started here has stopped, saying at once which one stopped by itself, with its exit status
+# and log (otherwise a crash or a kill goes unseen until calls fail); the others keep running. Ctrl-C ends the wait.
+report_exits() { # what to do about a stopped server (printed after its name)
+  local running=("${PIDS[@]}") rest pid other status
+  while (( ${#running[@]} )); do
+    pid="" status=0
+    wait -n -p pid "${running[@]}" || status=$?
+    # Interrupted by the trap, or a server ended by SIGINT: the user's Ctrl-C, which stops them all anyway.
+    [[ -n "${pid:-}" && -z "$STOPPING" && "$status" -ne 130 ]] || return 0
+    echo ">> ${NAMES[$pid]} (pid $pid) stopped with exit status $status; see $DATA/logs/${NAMES[$pid]}.log. $1" >&2
+    rest=()
+    for other in "${running[@]}"; do [[ "$other" == "$pid" ]] || rest+=("$other"); done
+    running=("${rest[@]}")
+  done
 }
 
 # Waits for an answer at url from our own process: fails when the process exits first or after 60 s.
@@ -85,7 +109,7 @@ start_local_services() {
   GATEHOUSE_LOCAL_CREDENTIAL="$credential" GATEHOUSE_LOCAL_PORT="$LOCAL_PORT" \
   GATEHOUSE_LOCAL_DATA_DIR="$DATA/services" \
     java -jar "$(built_jar local-services)" >> "$DATA/logs/local-services.log" 2>&1 &
-  PIDS+=($!)
+  started local-services
   wait_for "http://127.0.0.1:$LOCAL_PORT/" local-services "${PIDS[-1]}"
 }
 
@@ -106,7 +130,7 @@ start_gateway() { # name (its log is $DATA/logs/<name>.log), port, decision log 
     GATEHOUSE_PORT="$port" GATEHOUSE_PUBLIC_URL="http://127.0.0.1:$port" \
     GATEHOUSE_BUNDLE_VERIFICATION_KEY="${GATEHOUSE_BUNDLE_VERIFICATION_KEY:-$DATA/bundle-signing/public.pem}" "$@" \
     java "${properties[@]}" -jar "$(built_jar gateway)" >> "$DATA/logs/$name.log" 2>&1 &
-  PIDS+=($!)
+  started "$name"
   wait_for "http://127.0.0.1:$port/health" "$name" "${PIDS[-1]}"
 }
 
