@@ -19,6 +19,11 @@ public final class Links {
         return "/console/audit?agent=" + URLEncoder.encode(agentId, StandardCharsets.UTF_8);
     }
 
+    /** The audit page's next older entries: {@code filters} (blank ones left out) kept, before entry {@code id}. */
+    public static String auditBefore(java.util.Map<String, String> filters, long id) {
+        return "/console/audit?" + query(filters) + "before=" + id;
+    }
+
     /** The revoke action of one session. */
     public static String revoke(String sessionId) {
         return "/console/sessions/" + URLEncoder.encode(sessionId, StandardCharsets.UTF_8).replace("+", "%20")

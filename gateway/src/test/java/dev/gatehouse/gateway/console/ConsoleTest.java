@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatehouse.gateway.admin.QueryParameters;
+import dev.gatehouse.gateway.admin.audit.AuditQuery;
 import dev.gatehouse.gateway.auth.AgentSession;
 import dev.gatehouse.gateway.auth.SessionStore;
 import dev.gatehouse.gateway.auth.SessionTokens;
@@ -647,6 +648,36 @@ class ConsoleTest {
             assertEquals(303, found.statusCode(), c[0]);
             assertEquals(c[1], found.headers().firstValue("Location").orElseThrow(), c[0]);
         }
+    }
+
+    @Test
+    void olderChangesKeepsTheFiltersOfThePageItFollows() throws Exception {
+        String cookie = signIn("op-older");
+        String other = "older-other-" + SessionTokens.newId();
+        String agent = "older-" + SessionTokens.newId();
+        putWikiRead(other, true); // older than every change of agent: listed on the older page if the filter fell off
+        for (int i = 0; i <= AuditQuery.DEFAULT_LIMIT; i++) {
+            putWikiRead(agent, i % 2 == 0);
+        }
+
+        String first = get("/console/audit?agent=" + agent, cookie).body();
+        Matcher older = Pattern.compile("<a href=\"([^\"]*)\">Older changes</a>").matcher(first);
+        assertTrue(older.find(), first);
+        String link = older.group(1).replace("&amp;", "&");
+        assertTrue(link.startsWith("/console/audit?agent=" + agent + "&before="), link);
+        String next = get(link, cookie).body();
+        assertTrue(next.contains(agent), next);
+        assertFalse(next.contains(other), "the older page is still filtered by agent: " + next);
+        assertFalse(next.contains("Older changes"), "one change was left for the second page");
+    }
+
+    private void putWikiRead(String agent, boolean read) throws Exception {
+        HttpResponse<String> put = HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/admin/agents/" + agent))
+                .header("Authorization", "Bearer admin-test-credential").header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"browserAccess\":false,\"project\":{\"enabled\":false},"
+                        + "\"wiki\":{\"read\":" + read + ",\"write\":false}}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, put.statusCode(), put.body());
     }
 
     @Test
