@@ -118,17 +118,27 @@ final class RecordRedactor {
                 && probe.longer(PolicyJson.write(unicode))) {
             return true;
         }
-        return probe.changes(input, Pointer.ROOT.member("input"), false);
+        for (Iterator<Map.Entry<String, JsonNode>> it = input.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> member = it.next();
+            if (probe.longer(member.getKey())
+                    || probe.changes(member.getValue(), member.getKey().equals("arguments"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** {@link #changes} of {@code node} at {@code pointer}; {@code arguments} as {@link #walk} takes it. */
-    private boolean changes(JsonNode node, Pointer pointer, boolean arguments) {
+    /**
+     * {@link #changes} of {@code node}, which is under {@code /input/arguments} when {@code arguments}. No pointer is
+     * made: nothing is listed here, and this runs on every call.
+     */
+    private boolean changes(JsonNode node, boolean arguments) {
         if (node.isTextual()) {
             return longer(node.textValue());
         }
         if (node instanceof ArrayNode array) {
             for (JsonNode item : array) {
-                if (changes(item, pointer, arguments)) {
+                if (changes(item, arguments)) {
                     return true;
                 }
             }
@@ -136,11 +146,8 @@ final class RecordRedactor {
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> member = it.next();
-            if (longer(member.getKey()) || arguments && ArgumentMasker.masks(member.getKey())) {
-                return true;
-            }
-            Pointer child = pointer.member(member.getKey());
-            if (changes(member.getValue(), child, arguments || child.isArguments())) {
+            if (longer(member.getKey()) || arguments && ArgumentMasker.masks(member.getKey())
+                    || changes(member.getValue(), arguments)) {
                 return true;
             }
         }

@@ -3,7 +3,6 @@ package dev.gatehouse.gateway.auth;
 import dev.gatehouse.gateway.store.StoreUnavailableException;
 import jakarta.inject.Singleton;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Resolves the {@code Authorization} header of an {@code /mcp} request to a principal. Two credential kinds are
@@ -15,8 +14,8 @@ import java.util.regex.Pattern;
 public class Authenticator {
 
     private static final String BEARER = "bearer ";
-    /** The shape of a minted session token ({@link SessionTokens}); anything else is never looked up in the store. */
-    private static final Pattern SESSION_TOKEN = Pattern.compile("[A-Za-z0-9_-]{43}");
+    /** The length of a minted session token ({@link SessionTokens}: 256 bits, base64url without padding). */
+    private static final int SESSION_TOKEN_LENGTH = 43;
 
     private final SessionStore sessions;
     private final OAuthTokenVerifier oauth;
@@ -55,8 +54,7 @@ public class Authenticator {
         }
         Optional<AgentSession> session;
         try {
-            session = SESSION_TOKEN.matcher(token.get()).matches() ? sessions.findByToken(token.get())
-                    : Optional.empty();
+            session = sessionShaped(token.get()) ? sessions.findByToken(token.get()) : Optional.empty();
         } catch (StoreUnavailableException e) {
             return new Result.Unavailable();
         }
@@ -68,5 +66,22 @@ public class Authenticator {
             return new Result.Rejected(refused.failure());
         }
         return new Result.Accepted(verification.agent().orElseThrow());
+    }
+
+    /**
+     * Whether {@code token} has the shape of a minted session token: 43 base64url characters. Anything else is never
+     * looked up in the store. A loop, not a regular expression: this runs on every call.
+     */
+    static boolean sessionShaped(String token) {
+        if (token.length() != SESSION_TOKEN_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < SESSION_TOKEN_LENGTH; i++) {
+            char c = token.charAt(i);
+            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_')) {
+                return false;
+            }
+        }
+        return true;
     }
 }
