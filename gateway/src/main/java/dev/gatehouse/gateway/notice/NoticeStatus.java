@@ -48,10 +48,11 @@ public class NoticeStatus {
      */
     public synchronized void ok(String stream) {
         StreamStatus now = streams.get(stream);
-        if (now == null || !now.state().equals("ok")) {
-            streams.put(stream, new StreamStatus("ok", Instant.now(), Optional.empty()));
+        if (now != null && now.state().equals("ok")) {
+            return;
         }
-        if (now != null && !now.state().equals("ok")) {
+        streams.put(stream, new StreamStatus("ok", Instant.now(), Optional.empty()));
+        if (now != null) {
             LOG.info("notice stream {} answers again; it failed ({}) from {}", stream, now.state(), now.since());
         }
     }
