@@ -20,8 +20,9 @@ import java.util.Optional;
  * retryAfterMs, reasons: [{code: "rate_limited", message}], decisionId}}: nothing was wrong with the call, and no
  * service was called; try again after {@code retryAfterMs};</li>
  * <li>handler succeeded: {@code structuredContent} = the handler's projected result;</li>
- * <li>service failure: {@code isError: true}, {@code {kind, message, hint?, operationId?, decisionId}}; the hint
- * is the toolkit's own (docs/domain.md §8): the tool that shows the current state;</li>
+ * <li>service failure: {@code isError: true}, {@code {kind, retryable?, message, hint?, operationId?, decisionId}};
+ * the hint is the toolkit's own (docs/domain.md §8): the tool that shows the current state; {@code retryable: true}
+ * for {@code unavailable} only, as on a retryable denial, so every {@code unavailable} an agent gets says so;</li>
  * <li>handler fault: {@code isError: true}, {@code {kind: "internal", message, decisionId}}, no exception text.</li>
  * </ul>
  * The text content repeats the structured content as JSON for clients that read only text. The decision id is also
@@ -91,6 +92,9 @@ public record ToolReply(Map<String, Object> structuredContent, boolean isError, 
     private static Map<String, Object> serviceError(ServiceError error, Optional<String> hint, String decisionId) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("kind", error.kind());
+        if (error instanceof ServiceError.Unavailable) {
+            body.put("retryable", true);
+        }
         body.put("message", error.message());
         hint.ifPresent(tool -> body.put("hint", tool));
         if (error instanceof ServiceError.Uncertain uncertain) {

@@ -45,6 +45,19 @@ class ToolReplyTest {
         assertEquals("unavailable", unavailable.structuredContent().get("kind"));
     }
 
+    /** Every unavailable an agent gets says it is retryable, as a retryable denial does; no other kind does. */
+    @Test
+    void onlyAnUnavailableServiceFailureIsRetryable() {
+        for (ServiceError error : List.of(new ServiceError.Unavailable("down"), new ServiceError.Conflict("stale"),
+                new ServiceError.Uncertain("no answer", Optional.empty()), new ServiceError.NotFound("gone", "page"),
+                new ServiceError.Rejected("no", "code"), new ServiceError.Authentication("refused"),
+                new ServiceError.Incompatible("odd"))) {
+            Map<String, Object> body = failed(Optional.empty(), error).structuredContent();
+            assertEquals(error instanceof ServiceError.Unavailable ? true : null, body.get("retryable"),
+                    error.kind());
+        }
+    }
+
     /** Which reasons are retryable is the gate's to say, from the deciding revision's catalogue. */
     @Test
     void aRetryableDenialIsUnavailableAndAnyOtherIsDenied() {
