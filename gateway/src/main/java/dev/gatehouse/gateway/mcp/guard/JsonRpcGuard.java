@@ -134,7 +134,9 @@ public final class JsonRpcGuard {
             } else if (node.isIntegralNumber() && node.canConvertToLong()) {
                 id = Optional.of(node.longValue());
             } else {
-                return refused(Rejection.INVALID_REQUEST, "id must be a string or an integer");
+                return refused(Rejection.INVALID_REQUEST, node.isIntegralNumber()
+                        ? "an integer id must be from -2^63 to 2^63-1 (a longer one can be sent as a string)"
+                        : "id must be a string or an integer");
             }
         }
         Optional<String> method = Optional.empty();

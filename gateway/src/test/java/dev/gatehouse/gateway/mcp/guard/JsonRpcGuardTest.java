@@ -51,6 +51,20 @@ class JsonRpcGuardTest {
     }
 
     @Test
+    void integerIdsPassUpTo64BitsAndLongerOnesAreToldSo() {
+        for (String id : List.of("9223372036854775807", "-9223372036854775808")) {
+            assertEquals(Optional.of(Long.parseLong(id)), passed("{\"jsonrpc\":\"2.0\",\"id\":" + id
+                    + ",\"method\":\"ping\"}").id());
+        }
+        for (String id : List.of("9223372036854775808", "-9223372036854775809", "12345678901234567890123")) {
+            Rejection rejection = refused("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}");
+            assertEquals(Optional.of(Rejection.INVALID_REQUEST), rejection.jsonRpcCode(), id);
+            assertEquals("an integer id must be from -2^63 to 2^63-1 (a longer one can be sent as a string)",
+                    rejection.message(), id);
+        }
+    }
+
+    @Test
     void aToolCallWithoutIdIsNotAcceptedAsANotification() {
         Rejection rejection = refused("{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"name\":\"wiki_write\"}}");
         assertEquals(Optional.of(Rejection.INVALID_REQUEST), rejection.jsonRpcCode());
