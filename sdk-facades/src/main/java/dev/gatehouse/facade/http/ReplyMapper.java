@@ -49,8 +49,8 @@ public final class ReplyMapper {
      * so the caller knows what to send again; an unknown code is reported as it came.
      */
     private static final Map<String, String> CONFLICTS = Map.of(
-            "revision_conflict", "the page is not at the baseRevision given, or it exists and no baseRevision was"
-                    + " given; read the page and send its current revision as baseRevision",
+            "revision_conflict", "the page is not at the baseRevision given (for a write without one: the page"
+                    + " exists); read the page and send its current revision as baseRevision",
             "page_exists", "a page exists at the destination, and it is never overwritten",
             "stale_revision", "the runRevision or assignmentRevision given is not the current one; read the run and"
                     + " send its current revisions");

@@ -71,7 +71,7 @@ public abstract class FacadeErrorContract {
         for (Optional<String> base : List.of(Optional.of("r999999"), Optional.<String>empty())) {
             ServiceError error = error(wiki(credential()).write(A1, PAGE, "x", base, key()));
             assertEquals(new ServiceError.Conflict("the wiki service reports a conflict (revision_conflict): the page"
-                    + " is not at the baseRevision given, or it exists and no baseRevision was given; read the page"
+                    + " is not at the baseRevision given (for a write without one: the page exists); read the page"
                     + " and send its current revision as baseRevision"), error, base.toString());
         }
     }
