@@ -65,7 +65,9 @@ started() { # name
 stop_all() {
   STOPPING=1
   trap - INT TERM EXIT
-  local pid
+  local pid names=()
+  for pid in "${PIDS[@]}"; do names+=("${NAMES[$pid]}"); done
+  if (( ${#PIDS[@]} )); then echo ">> stopping ${names[*]}"; fi # stdout: stderr may be muted by report_exits
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   if declare -F on_stop >/dev/null; then on_stop; fi
@@ -80,7 +82,7 @@ report_exits() { # what to do about a stopped server (printed after its name)
   local running=("${PIDS[@]}") rest pid other status
   while (( ${#running[@]} )); do
     pid="" status=0
-    wait -n -p pid "${running[@]}" || status=$?
+    { wait -n -p pid "${running[@]}"; } 2>/dev/null || status=$? # the line below says it, not bash's "Killed"
     # Interrupted by the trap, or a server ended by SIGINT: the user's Ctrl-C, which stops them all anyway.
     [[ -n "${pid:-}" && -z "$STOPPING" && "$status" -ne 130 ]] || return 0
     echo ">> ${NAMES[$pid]} (pid $pid) stopped with exit status $status; see $DATA/logs/${NAMES[$pid]}.log. $1" >&2
