@@ -14,8 +14,6 @@ import java.util.Optional;
 public class Authenticator {
 
     private static final String BEARER = "bearer ";
-    /** The length of a minted session token ({@link SessionTokens}: 256 bits, base64url without padding). */
-    private static final int SESSION_TOKEN_LENGTH = 43;
 
     private final SessionStore sessions;
     private final OAuthTokenVerifier oauth;
@@ -54,7 +52,8 @@ public class Authenticator {
         }
         Optional<AgentSession> session;
         try {
-            session = sessionShaped(token.get()) ? sessions.findByToken(token.get()) : Optional.empty();
+            // Anything but a minted token's shape is never looked up in the store.
+            session = SessionTokens.hasMintedShape(token.get()) ? sessions.findByToken(token.get()) : Optional.empty();
         } catch (StoreUnavailableException e) {
             return new Result.Unavailable();
         }
@@ -66,22 +65,5 @@ public class Authenticator {
             return new Result.Rejected(refused.failure());
         }
         return new Result.Accepted(verification.agent().orElseThrow());
-    }
-
-    /**
-     * Whether {@code token} has the shape of a minted session token: 43 base64url characters. Anything else is never
-     * looked up in the store. A loop, not a regular expression: this runs on every call.
-     */
-    static boolean sessionShaped(String token) {
-        if (token.length() != SESSION_TOKEN_LENGTH) {
-            return false;
-        }
-        for (int i = 0; i < SESSION_TOKEN_LENGTH; i++) {
-            char c = token.charAt(i);
-            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_')) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -15,6 +15,8 @@ public final class SessionTokens {
 
     /** Random bytes per token: 32 bytes = 256 bits. */
     public static final int TOKEN_BYTES = 32;
+    /** The characters of a minted token: base64url without padding, 4 for every 3 bytes, rounded up (43). */
+    static final int TOKEN_CHARS = (TOKEN_BYTES * 4 + 2) / 3;
 
     private static final SecureRandom RANDOM = new SecureRandom();
     /** One digest per thread: every /mcp request hashes its token, and the provider lookup cost more than the hash. */
@@ -34,6 +36,23 @@ public final class SessionTokens {
         byte[] bytes = new byte[TOKEN_BYTES];
         RANDOM.nextBytes(bytes);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /**
+     * Whether {@code token} has the shape {@link #mint} gives every token: {@value #TOKEN_CHARS} base64url
+     * characters. A loop, not a regular expression: it runs on every call.
+     */
+    public static boolean hasMintedShape(String token) {
+        if (token.length() != TOKEN_CHARS) {
+            return false;
+        }
+        for (int i = 0; i < TOKEN_CHARS; i++) {
+            char c = token.charAt(i);
+            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A new random identifier (128 bits, base64url), for session ids that are not secrets. */

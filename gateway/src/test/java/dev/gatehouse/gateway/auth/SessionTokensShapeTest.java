@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The session token's shape check against its definition as a regular expression, for every UTF-16 unit. */
-class AuthenticatorShapeTest {
+class SessionTokensShapeTest {
 
     private static final Pattern DEFINITION = Pattern.compile("[A-Za-z0-9_-]{43}");
 
@@ -16,7 +16,7 @@ class AuthenticatorShapeTest {
         for (int place : new int[] {0, 21, 42}) {
             for (char c = 0; c < Character.MAX_VALUE; c++) {
                 String token = "a".repeat(place) + c + "a".repeat(42 - place);
-                assertEquals(DEFINITION.matcher(token).matches(), Authenticator.sessionShaped(token),
+                assertEquals(DEFINITION.matcher(token).matches(), SessionTokens.hasMintedShape(token),
                         "U+" + Integer.toHexString(c) + " at " + place);
             }
         }
@@ -26,11 +26,11 @@ class AuthenticatorShapeTest {
     void onlyTheMintedLengthIsShapedAndMintedTokensAre() {
         for (int length = 0; length <= 100; length++) {
             String token = "A".repeat(length);
-            assertEquals(length == 43, Authenticator.sessionShaped(token), "length " + length);
+            assertEquals(length == 43, SessionTokens.hasMintedShape(token), "length " + length);
         }
         for (int i = 0; i < 1000; i++) {
             String minted = SessionTokens.mint();
-            assertTrue(Authenticator.sessionShaped(minted), minted);
+            assertTrue(SessionTokens.hasMintedShape(minted), minted);
         }
     }
 }
