@@ -47,7 +47,9 @@ import java.util.function.IntFunction;
  * gated series, local-services and this client for all, and the {@code ceiling_ops_s} those leave a gateway that
  * cost nothing. CPU time is not inflated by waiting for a core on a
  * shared machine. A gated series also has {@code host_exchanges_per_call}: that gateway's exchanges with the host
- * during the series (thread-shell reads and its shell watch's polls, from its {@code /prometheus}) per call.
+ * during the series (thread-shell reads and its shell watch's polls, from its {@code /prometheus}) per call, and
+ * {@code engine_cpu}: per entry point, the embedded engine's evaluations per call and the request thread's CPU µs
+ * per evaluation ({@link #engineCpu}).
  *
  * <p>Arguments (key=value): {@code local-jar}, {@code gateway-jar}, {@code bundle}, {@code work}, {@code out},
  * {@code requests} (per name, default 5000), {@code mixed} (default 10000), {@code warmup} (per operation and target,
@@ -365,8 +367,10 @@ public final class LoadHarness {
                     steps.put(samples[0].name, stepDelta(before, after, "transport"));
                     gateSteps.put(samples[0].name, stepDelta(before, after, "gate"));
                     lookups.put(samples[0].name, lookupDelta(before, after));
+                    JsonNode afterB = tokenB == null ? null : timings(stack.baseUrlB());
+                    List<Map<String, Object>> engine = new ArrayList<>(List.of(stepDelta(before, after, "engine")));
                     if (tokenB != null) {
-                        JsonNode afterB = timings(stack.baseUrlB());
+                        engine.add(stepDelta(beforeB, afterB, "engine"));
                         steps.put(samples[2].name, stepDelta(beforeB, afterB, "transport"));
                         gateSteps.put(samples[2].name, stepDelta(beforeB, afterB, "gate"));
                         lookups.put(samples[2].name, lookupDelta(beforeB, afterB));
@@ -378,6 +382,7 @@ public final class LoadHarness {
                         result.putAll(cpuPerCall);
                         int gateway = gatewayOf(targets[t]);
                         if (gateway >= 0) {
+                            result.put("engine_cpu", engineCpu(engine.get(gateway), samples[t].nanos.length));
                             result.put("host_exchanges_per_call", Math.round((hostAfter[gateway]
                                     - hostBefore[gateway]) * 1_000.0 / Math.max(1, samples[t].nanos.length))
                                     / 1_000.0);
@@ -716,8 +721,9 @@ public final class LoadHarness {
     }
 
     /**
-     * Per step of one timer kind ({@code transport}: key {@code step/outcome}; {@code gate}: key {@code step}), the
-     * calls and mean µs between two reads of {@code /admin/pipeline-timings}.
+     * Per step of one timer kind ({@code transport}: key {@code step/outcome}; {@code gate}: key {@code step};
+     * {@code engine}: key the entry point, the mean being CPU µs per evaluation), the calls and mean µs between two
+     * reads of {@code /admin/pipeline-timings}.
      */
     static Map<String, Object> stepDelta(JsonNode before, JsonNode after, String kind) {
         Map<String, double[]> start = new LinkedHashMap<>();
@@ -733,11 +739,29 @@ public final class LoadHarness {
             double count = timer.path("count").asDouble() - was[0];
             if (count > 0) {
                 double total = timer.path("totalMicros").asDouble() - was[1];
-                delta.put(kind.equals("gate") ? timer.path("step").asText() : timer.path("step").asText() + "/"
-                        + timer.path("outcome").asText(), Map.of("count", (long) count, "mean_us", round(total / count)));
+                delta.put(kind.equals("transport") ? timer.path("step").asText() + "/" + timer.path("outcome").asText()
+                        : timer.path("step").asText(), Map.of("count", (long) count, "mean_us", round(total / count)));
             }
         }
         return delta;
+    }
+
+    /**
+     * The engine's CPU time of a series per entry point ({@code engine} of {@link #stepDelta}): evaluations per call
+     * (1 when every decision is fresh, near 0 when the memo answers) and the request thread's CPU µs per evaluation,
+     * the figure to hold against JMH's on the same inputs ({@code LoggedInputBenchmark}).
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> engineCpu(Map<String, Object> engine, int calls) {
+        Map<String, Object> perCall = new LinkedHashMap<>();
+        engine.forEach((entrypoint, value) -> {
+            Map<String, Object> step = (Map<String, Object>) value;
+            long count = (Long) step.get("count");
+            perCall.put(entrypoint, Map.of(
+                    "evaluations_per_call", Math.round(count * 1000.0 / Math.max(1, calls)) / 1000.0,
+                    "cpu_us_per_evaluation", step.get("mean_us")));
+        });
+        return perCall;
     }
 
     /**

@@ -1046,7 +1046,12 @@ class AdminApiTest {
         boolean counted = false;
         java.util.Set<String> gateSteps = new java.util.TreeSet<>();
         java.util.Set<String> lookups = new java.util.TreeSet<>();
+        java.util.Set<String> evaluated = new java.util.TreeSet<>();
         for (JsonNode timer : JSON.readTree(response.body())) {
+            if ("engine".equals(timer.path("timer").asText()) && timer.path("count").asLong() > 0
+                    && "cpu".equals(timer.path("outcome").asText()) && timer.path("totalMicros").asDouble() > 0) {
+                evaluated.add(timer.path("step").asText());
+            }
             counted |= "era".equals(timer.path("step").asText()) && "passed".equals(timer.path("outcome").asText())
                     && timer.path("count").asLong() > 0;
             if ("gate".equals(timer.path("timer").asText()) && timer.path("count").asLong() > 0) {
@@ -1064,5 +1069,8 @@ class AdminApiTest {
                 gateSteps, response.body());
         assertTrue(lookups.containsAll(java.util.Set.of("lookup.agent_session", "lookup.agent_settings")),
                 response.body());
+        // The engine's CPU time per evaluation: the listing and the call were each evaluated (or were before, by an
+        // earlier test: the memo answers an input it has seen, and the timers count since start).
+        assertTrue(evaluated.containsAll(java.util.Set.of("decision", "visible_tools")), response.body());
     }
 }

@@ -124,7 +124,7 @@ public final class EmbeddedPdp implements PolicyDecisionPoint, RevisionHistory {
         this.clock = clock;
         this.regoBundles = new RegoBundles(configuration);
         this.lending = new EmbeddedRevision.Lending(configuration.getDecisionDeadline(), queueWait(meters, "lent"),
-                queueWait(meters, "busy"), rebuild);
+                queueWait(meters, "busy"), rebuild, new EngineCpu(meters));
         if (configuration.isAllowUnsigned()) {
             LOG.warn("gatehouse.policy.allow-unsigned is set: unsigned policy bundles are accepted (development only)");
         }

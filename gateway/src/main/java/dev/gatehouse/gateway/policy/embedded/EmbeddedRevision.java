@@ -22,12 +22,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One activated Wasm revision: its bundle, its pool of self-tested instances and its contents. Per call: borrow an
- * instance (waiting at most the decision deadline, else {@link PolicyFault#BUSY}; the wait is recorded), evaluate,
- * return it. Anything the engine throws, {@link Error}s such as out-of-bounds memory access included, is
- * {@link PolicyFault#EVALUATION_ERROR}; the instance that threw never goes back into the pool, since its memory may
- * be inconsistent: a replacement is built and self-tested on the rebuild executor, off the request path, and joins
- * the pool when ready (until then the pool lends one instance fewer). There is no evaluation timeout: the Wasm
- * runtime offers no interrupt.
+ * instance (waiting at most the decision deadline, else {@link PolicyFault#BUSY}; the wait is recorded), evaluate
+ * (the request thread's CPU time in the engine is recorded too, {@link EngineCpu}), return it. Anything the engine
+ * throws, {@link Error}s such as out-of-bounds memory access included, is {@link PolicyFault#EVALUATION_ERROR}; the
+ * instance that threw never goes back into the pool, since its memory may be inconsistent: a replacement is built
+ * and self-tested on the rebuild executor, off the request path, and joins the pool when ready (until then the pool
+ * lends one instance fewer). There is no evaluation timeout: the Wasm runtime offers no interrupt.
  */
 final class EmbeddedRevision extends WasmRevision {
 
@@ -44,8 +44,9 @@ final class EmbeddedRevision extends WasmRevision {
      * @param lent    records the waits that got an instance
      * @param busy    records the waits that did not
      * @param rebuild where replacements of failed instances are built
+     * @param engineCpu records, per entry point, the CPU time the request thread spent in each Wasm evaluation
      */
-    record Lending(Duration borrowWait, Timer lent, Timer busy, Executor rebuild) {
+    record Lending(Duration borrowWait, Timer lent, Timer busy, Executor rebuild, EngineCpu engineCpu) {
     }
 
     /**
@@ -93,7 +94,9 @@ final class EmbeddedRevision extends WasmRevision {
             return new PolicyOutcome.Failed<>(new PolicyFault(PolicyFault.BUSY,
                     "no policy instance became free within " + lending.borrowWait().toMillis() + " ms"));
         }
+        long cpuStart = lending.engineCpu().start();
         PolicyOutcome<ResultSet> outcome = evaluateOn(borrowed.get(), bundle(), entrypoint, inputJson);
+        lending.engineCpu().stop(entrypoint, cpuStart);
         if (outcome instanceof PolicyOutcome.Failed<ResultSet> failed
                 && failed.fault().code().equals(PolicyFault.EVALUATION_ERROR)) {
             lending.rebuild().execute(this::replaceOne);
