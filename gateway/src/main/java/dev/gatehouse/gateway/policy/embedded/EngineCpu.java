@@ -10,12 +10,13 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The CPU time a request thread spends inside one Wasm evaluation, per entry point: timer {@value #TIMER}, tag
- * {@code entrypoint} (the last segment of its path: {@code decision}, {@code visible_tools}, ...). It is the engine's
- * own cost of a decision, told apart from the gateway's around it and from time spent waiting for a core, so the
- * load harness and JMH can be compared on the same inputs (bench/notes.md). Costs two reads of the thread's CPU
- * clock per evaluation (about 0.6 µs each here) and no allocation; a memo-answered call evaluates nothing and records
- * nothing. Where the JVM cannot read a thread's CPU time, nothing is recorded.
+ * The CPU time a request thread spends inside one Wasm evaluation (with reading the result text the engine returns,
+ * a few µs), per entry point: timer {@value #TIMER}, tag {@code entrypoint} (the last segment of its path:
+ * {@code decision}, {@code visible_tools}, ...). It is the engine's own cost of a decision, told apart from the
+ * gateway's around it and from time spent waiting for a core, so the load harness and JMH can be compared on the same
+ * inputs (bench/notes.md). Costs two reads of the thread's CPU clock per evaluation (about 0.6 µs each here) and no
+ * allocation; a memo-answered call evaluates nothing and records nothing. Where the JVM cannot read a thread's CPU
+ * time, nothing is recorded.
  */
 final class EngineCpu {
 
