@@ -240,6 +240,28 @@ test_wiki_field_absent_path_null_denied if {
 	testing.codes(d) == ["path_invalid"]
 }
 
+# A path longer than its schema admits reaches the policy as null, listed in omittedArguments: it is said to be too
+# long, not missing, and only for the field that was left out.
+test_wiki_path_not_sent_for_its_length_is_too_long_not_missing if {
+	input_ := object.union(testing.call("wiki_write", {"path": null, "content": "x"}), {
+		"argumentErrors": [{
+			"keyword": "maxLength", "instanceLocation": "/path", "message": "arguments/path: does not satisfy 'maxLength'",
+		}],
+		"omittedArguments": {"/path": {"length": 900000, "sha256": "0000000000000000000000000000000000000000000000000000000000000000"}},
+	})
+	d := authz.decision with input as input_
+	d.reasons == [
+		{"code": "schema", "message": "arguments/path: does not satisfy 'maxLength'"},
+		{"code": "path_invalid", "message": "path: the path is longer than any path the schema admits, so it was not read"},
+	]
+	m := authz.decision with input as object.union(
+		testing.call("made_up_move", {"from": null, "to": "b.md"}),
+		{"omittedArguments": {"/from": {"length": 9000, "sha256": "x"}}},
+	)
+		with data.gatehouse.access_table as {"made_up_move": move_row}
+	m.reasons == [{"code": "path_invalid", "message": "from: the path is longer than any path the schema admits, so it was not read"}]
+}
+
 test_wiki_parent_absent_arguments_denied if {
 	not wiki.ok with input as json.remove(testing.call("wiki_read", {}), ["arguments"])
 }

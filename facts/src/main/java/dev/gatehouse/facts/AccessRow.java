@@ -44,16 +44,18 @@ public record AccessRow(String toolkit, String accessClass, Optional<String> cap
 
     /**
      * The target threads a call of this row names: the string values of its {@link #threadFields} in the arguments,
-     * in field order (what the PIP looks shells up for). A value that is not a string is no thread id; the schema
-     * check reports it.
+     * in field order (what the PIP looks shells up for). A value that is not a string, or one longer than the
+     * schema admits (which the decision input does not carry either, {@link ArgumentEnvelope#admits}), is no thread
+     * id; the schema check reports it.
      *
      * @param arguments the arguments as received; anything but an object names no thread
+     * @param envelope  the tool's envelope, which knows how long a value its schema admits
      */
-    public List<String> threadIds(Object arguments) {
+    public List<String> threadIds(Object arguments, ArgumentEnvelope envelope) {
         List<String> ids = new ArrayList<>();
         if (arguments instanceof Map<?, ?> members) {
             for (String field : threadFields) {
-                if (members.get(field) instanceof String id) {
+                if (members.get(field) instanceof String id && envelope.admits(field, id)) {
                     ids.add(id);
                 }
             }

@@ -1,6 +1,7 @@
 package dev.gatehouse.facts;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,6 +48,15 @@ public final class ArgumentEnvelope {
         return new ArgumentEnvelope(Objects.requireNonNull(schema, "schema"));
     }
 
+    /**
+     * Whether {@code value}, given for the top-level member {@code field}, is no longer than the schema admits there
+     * ({@link Place#overLong}); a longer value of a field the policy reads is not sent (docs/design.md, "What a
+     * decision costs").
+     */
+    public boolean admits(String field, String value) {
+        return !root().member(field).overLong(value);
+    }
+
     /** The place of the arguments themselves. */
     Place root() {
         return new Place(schema, schema == null ? Part.BUSINESS : Part.DECLARED);
@@ -79,6 +89,26 @@ public final class ArgumentEnvelope {
         /** The place of an array's items here: no tool schema declares an array; its items are its kind of data. */
         Place items() {
             return new Place(null, part == Part.DECLARED ? Part.UNKNOWN : part);
+        }
+
+        /**
+         * Whether {@code text} is longer, in code points, than any string the schema here admits: over its
+         * {@code maxLength}, or, for an {@code enum} of strings, over the longest of them. Such a value is not valid
+         * whatever it holds; false where the schema sets neither.
+         */
+        boolean overLong(String text) {
+            if (!(schema instanceof Map<?, ?> s)) {
+                return false;
+            }
+            long longest = -1;
+            if (s.get("maxLength") instanceof Number max) {
+                longest = max.longValue();
+            } else if (s.get("enum") instanceof List<?> values && !values.isEmpty()
+                    && values.stream().allMatch(String.class::isInstance)) {
+                longest = values.stream().mapToLong(v -> ((String) v).codePointCount(0, ((String) v).length()))
+                        .max().orElseThrow();
+            }
+            return longest >= 0 && text.length() > longest && text.codePointCount(0, text.length()) > longest;
         }
     }
 

@@ -76,7 +76,7 @@ final class ArgumentWalk {
         ArgumentWalk walk = new ArgumentWalk(new ArgumentEnvelope.Tally(limits), readFields, limits.getOmitBytes());
         Optional<String> beyond = walk.walk(arguments, envelope.root());
         if (beyond.isPresent()) {
-            Walked read = given(readOnly(arguments, readFields));
+            Walked read = given(readOnly(arguments, readFields, envelope.root()));
             return new Walked(beyond, read.arguments(), read.keys());
         }
         return walk.walked();
@@ -186,7 +186,8 @@ final class ArgumentWalk {
             return node;
         }
         OmittedArgument notSent = !met ? null : value instanceof OmittedArgument facts ? facts
-                : value instanceof String text && !read ? OmittedArgument.ifLonger(text, omitBytes).orElse(null)
+                : value instanceof String text ? (read ? overLong(text, place) : OmittedArgument.ifLonger(text,
+                        omitBytes).orElse(null))
                 : null;
         if (met && (name != null || notSent != null)) {
             stack.push(new Met(name, pointer, notSent));
@@ -212,19 +213,33 @@ final class ArgumentWalk {
 
     /**
      * Only the top-level members the policy reads, and only their plain values: what is sent for arguments beyond
-     * their envelope, so the policy still checks the paths, modes and threads the call names.
+     * their envelope, so the policy still checks the paths, modes and threads the call names (a string longer than
+     * its schema admits as its length and SHA-256, as {@link #overLong}).
      */
-    private static Map<Object, Object> readOnly(Object arguments, Set<String> readFields) {
+    private static Map<Object, Object> readOnly(Object arguments, Set<String> readFields, ArgumentEnvelope.Place root) {
         Map<Object, Object> sent = new LinkedHashMap<>();
         if (arguments instanceof Map<?, ?> map) {
             // By the fields, not the members: arguments beyond the envelope may hold any number of them.
             for (String field : readFields) {
                 Object value = map.get(field);
                 if (value != null && !(value instanceof Map<?, ?> || value instanceof List<?>)) {
-                    sent.put(field, value);
+                    OmittedArgument notSent = value instanceof String text ? overLong(text, root.member(field))
+                            : null;
+                    sent.put(field, notSent != null ? notSent : value);
                 }
             }
         }
         return sent;
+    }
+
+    /**
+     * The facts standing for a value the policy reads that is longer than its schema admits ({@code maxLength}, or the
+     * longest of an {@code enum}); null when it is not, or where no schema applies. Such a value is invalid whatever
+     * it holds (the schema check reports it), and the policy's work on a string grows with its length: a path of
+     * 900,000 bytes cost 420 ms to decide, so it is not sent, and no call is dearer to decide than the longest value
+     * its schema admits.
+     */
+    private static OmittedArgument overLong(String text, ArgumentEnvelope.Place place) {
+        return place != null && place.overLong(text) ? OmittedArgument.ifLonger(text, -1).orElseThrow() : null;
     }
 }

@@ -82,7 +82,7 @@ record ToolCallRequest(DecisionInput input, Optional<WrittenInput> written, Opti
 
     /** The thread ids a call names, for the facts step: none for a name the revision does not serve. */
     static List<String> targetThreadIds(Optional<ServedTool> tool, Object arguments) {
-        return tool.map(served -> served.row().threadIds(arguments)).orElse(List.of());
+        return tool.map(served -> served.row().threadIds(arguments, served.schema().envelope())).orElse(List.of());
     }
 
     @Override

@@ -115,6 +115,73 @@ class DecisionArgumentsTest {
         assertEquals(List.of(), container.keys());
     }
 
+    /**
+     * A value the policy reads that is longer than its schema admits (its {@code maxLength}, or the longest of its
+     * {@code enum}) is omitted like a long unread string, for every read field of every served tool, within the
+     * envelope and beyond it; one exactly as long as the schema admits is sent whole. Lengths are code points, as
+     * JSON Schema counts them: a string of astral characters twice as long in chars is still within.
+     */
+    @Test
+    void aReadValueLongerThanItsSchemaAdmitsIsOmittedAndOneAsLongIsSent() throws Exception {
+        int fields = 0;
+        for (ServedTool tool : table.all()) {
+            Map<?, ?> properties = (Map<?, ?>) tool.schema().inputSchema().get("properties");
+            for (String field : tool.row().readFields()) {
+                Map<?, ?> schema = (Map<?, ?>) properties.get(field);
+                int longest = schema.get("maxLength") instanceof Number max ? max.intValue()
+                        : schema.get("enum") instanceof List<?> values
+                        ? values.stream().mapToInt(v -> ((String) v).length()).max().orElseThrow() : -1;
+                if (longest < 0) {
+                    continue;
+                }
+                fields++;
+                for (String unit : List.of("a", "\u6f22", "\ud83d\ude00")) {
+                    String within = unit.repeat(longest);
+                    String over = unit.repeat(longest + 1);
+                    assertEquals(TextNode.valueOf(within), sentValue(tool, field, within, false), tool.name() + field);
+                    assertEquals(TextNode.valueOf(within), sentValue(tool, field, within, true), tool.name() + field);
+                    for (boolean wide : List.of(false, true)) {
+                        DecisionArguments.Prepared prepared = prepare(tool.name(), arguments(field, over, wide));
+                        String where = tool.name() + " " + field + (wide ? " beyond the envelope" : "");
+                        assertEquals(NullNode.getInstance(), prepared.arguments().json().orElseThrow().get(field),
+                                where);
+                        assertEquals(omissions(Map.of("/" + field, omitted(over))).get("/" + field),
+                                prepared.arguments().omitted().get("/" + field), where);
+                    }
+                }
+            }
+        }
+        assertEquals(13, fields, "the paths, thread ids and modes of the served tools");
+    }
+
+    /** A thread id longer than its schema admits names no target: the PIP does not look it up, the input has none. */
+    @Test
+    void aThreadIdLongerThanItsSchemaAdmitsNamesNoTarget() {
+        for (String tool : List.of("t3_thread_send", "t3_thread_interrupt")) {
+            Optional<ServedTool> served = table.find(tool);
+            int longest = ((Number) ((Map<?, ?>) ((Map<?, ?>) served.orElseThrow().schema().inputSchema()
+                    .get("properties")).get("threadId")).get("maxLength")).intValue();
+            String within = "t".repeat(longest);
+            assertEquals(List.of(within), ToolCallRequest.targetThreadIds(served, Map.of("threadId", within)), tool);
+            assertEquals(List.of(), ToolCallRequest.targetThreadIds(served, Map.of("threadId", within + "t")), tool);
+            assertEquals(List.of(), ToolCallRequest.targetThreadIds(served, Map.of("threadId", 7)), tool);
+        }
+    }
+
+    private JsonNode sentValue(ServedTool tool, String field, String value, boolean wide) {
+        return prepare(tool.name(), arguments(field, value, wide)).arguments().json().orElseThrow().get(field);
+    }
+
+    /** {@code field} set to {@code value}; with {@code wide}, 20 undeclared members too, beyond the envelope. */
+    private static Map<String, Object> arguments(String field, String value, boolean wide) {
+        Map<String, Object> arguments = new LinkedHashMap<>();
+        arguments.put(field, value);
+        for (int i = 0; wide && i < 20; i++) {
+            arguments.put("member" + i, "v");
+        }
+        return arguments;
+    }
+
     @Test
     void aNonObjectArgumentIsOmittedWholeWhenLong() throws Exception {
         String text = "y".repeat(300);

@@ -26,7 +26,8 @@ import java.util.Set;
  * The previous implementation of a call's argument facts, kept only as the oracle of
  * {@link ArgumentWalkDifferentialTest}: the separate walks the facts module made before it walked the arguments once
  * (the envelope's count, the copy with long unread strings omitted, the keys, and the decision input's JSON written
- * from that copy), copied as they were at d9d669b. Not to be used for anything else.
+ * from that copy), copied as they were at d9d669b, and since then sending a value the policy reads as omitted when it
+ * is longer than its schema admits ({@link #bounded}, written here on its own). Not to be used for anything else.
  */
 final class PreviousArgumentWalks {
 
@@ -43,10 +44,10 @@ final class PreviousArgumentWalks {
             ArgumentLimits limits) {
         Optional<String> beyond = exceeded(schema.orElse(null), arguments, limits);
         if (beyond.isPresent()) {
-            return new Prepared(readOnly(arguments, readFields),
+            return new Prepared(readOnly(schema.orElse(null), arguments, readFields),
                     Optional.of(new ArgumentError(ArgumentEnvelope.KEYWORD, "", Optional.empty(), beyond.get())));
         }
-        return new Prepared(of(arguments, readFields, limits.getOmitBytes()), Optional.empty());
+        return new Prepared(of(schema.orElse(null), arguments, readFields, limits.getOmitBytes()), Optional.empty());
     }
 
     /** The previous {@code DecisionInputMapper.writeArguments}. */
@@ -150,27 +151,41 @@ final class PreviousArgumentWalks {
         return out.iterator();
     }
 
-    private static Object of(Object arguments, Set<String> readFields, int omitBytes) {
+    private static Object of(Map<String, Object> schema, Object arguments, Set<String> readFields, int omitBytes) {
         if (arguments instanceof Map<?, ?> map) {
             Map<Object, Object> sent = new LinkedHashMap<>();
-            map.forEach((name, value) -> sent.put(name,
-                    readFields.contains(name) && plain(value) ? value : below(value, omitBytes)));
+            map.forEach((name, value) -> sent.put(name, readFields.contains(name) && plain(value)
+                    ? bounded(schema, String.valueOf(name), value) : below(value, omitBytes)));
             return sent;
         }
         return below(arguments, omitBytes);
     }
 
-    private static Map<Object, Object> readOnly(Object arguments, Set<String> readFields) {
+    private static Map<Object, Object> readOnly(Map<String, Object> schema, Object arguments, Set<String> readFields) {
         Map<Object, Object> sent = new LinkedHashMap<>();
         if (arguments instanceof Map<?, ?> map) {
             for (String field : readFields) {
                 Object value = map.get(field);
                 if (plain(value)) {
-                    sent.put(field, value);
+                    sent.put(field, bounded(schema, field, value));
                 }
             }
         }
         return sent;
+    }
+
+    /** A read value as sent: a string over its declared {@code maxLength} (or longest {@code enum}) as omitted. */
+    private static Object bounded(Map<String, Object> schema, String field, Object value) {
+        Object declared = schema != null && schema.get("properties") instanceof Map<?, ?> properties
+                ? properties.get(field) : null;
+        if (!(value instanceof String text) || !(declared instanceof Map<?, ?> member)) {
+            return value;
+        }
+        long bound = member.get("maxLength") instanceof Number max ? max.longValue()
+                : member.get("enum") instanceof List<?> values && values.stream().allMatch(String.class::isInstance)
+                ? values.stream().mapToLong(v -> ((String) v).codePoints().count()).max().orElse(-1) : -1;
+        return bound >= 0 && text.codePoints().count() > bound ? OmittedArgument.ifLonger(text, -1).orElseThrow()
+                : value;
     }
 
     private static boolean plain(Object value) {
