@@ -111,15 +111,18 @@ public class Gate {
      * {@link dev.gatehouse.facts.ArgumentFacts} derives them, within {@link ArgumentLimits}.
      *
      * @param caller    the authenticated caller of this request
-     * @param tool      the name as received (an unknown name is decided by the policy: {@code unknown_tool})
+     * @param tool      the name as received (an unknown name is decided by the policy: {@code unknown_tool}; one
+     *                  longer than every served name under its digest, {@link ToolTable#decidedName})
      * @param arguments the arguments as received; a missing member is passed as an empty {@code Map}
      * @return the denial, the handler's outcome or fault, or the fault that kept the call from being decided; never
      *         throws for any of them
      */
     public GateResult call(AuthenticatedCaller caller, String tool, Object arguments) {
         Optional<ServedPolicy> served = pdp.serving(); // taken once: every step of this call uses this revision
-        Optional<ServedTool> registered = served.flatMap(policy -> tables.of(policy.contents()).find(tool));
-        GateResult result = call(served, registered, caller, tool, arguments);
+        Optional<ToolTable> table = served.map(policy -> tables.of(policy.contents()));
+        Optional<ServedTool> registered = table.flatMap(t -> t.find(tool));
+        String decided = table.map(t -> t.decidedName(tool)).orElse(tool);
+        GateResult result = call(served, registered, caller, decided, arguments);
         metrics.decided(CALL, registered.map(ServedTool::name).orElse(UNKNOWN_TOOL), outcome(result),
                 reasons(result));
         return result;

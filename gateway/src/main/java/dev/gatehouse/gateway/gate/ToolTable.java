@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.gate;
 
 import dev.gatehouse.facts.AccessRow;
 import dev.gatehouse.facts.ArgumentCheck;
+import dev.gatehouse.facts.OmittedArgument;
 import dev.gatehouse.facts.ToolSchema;
 import dev.gatehouse.gateway.policy.api.PolicyContents;
 import dev.gatehouse.gateway.tools.ToolHandler;
@@ -23,9 +24,12 @@ import java.util.TreeSet;
 public final class ToolTable {
 
     private final Map<String, ServedTool> tools;
+    /** The length, in chars, of the longest name served. */
+    private final int longestName;
 
     private ToolTable(Map<String, ServedTool> tools) {
         this.tools = Collections.unmodifiableMap(tools);
+        this.longestName = tools.keySet().stream().mapToInt(String::length).max().orElse(0);
     }
 
     /** A join: the table, or every problem found. */
@@ -89,6 +93,20 @@ public final class ToolTable {
     /** The tool of that exact name (no case folding or trimming: docs/domain.md §3), if served. */
     public Optional<ServedTool> find(String name) {
         return Optional.ofNullable(tools.get(name));
+    }
+
+    /**
+     * The name a call is decided and logged under: {@code name} itself, unless it is longer than every name this
+     * revision serves, so that no row can match it (names match exactly); then {@code sha256:<hex>} of its UTF-8,
+     * which is no row's name either. The policy decides such a call {@code unknown_tool} as it would the name, and
+     * neither its input nor the record grows with the name: before, a 900,000-character name (the handshake era has
+     * no {@code Mcp-Name} header to cap it) cost 40–60 ms of engine CPU per call.
+     */
+    public String decidedName(String name) {
+        if (name.length() <= longestName || tools.containsKey(name)) {
+            return name;
+        }
+        return "sha256:" + OmittedArgument.ifLonger(name, -1).orElseThrow().sha256();
     }
 
     /** Every served tool, sorted by name. */

@@ -286,6 +286,33 @@ class GateTest {
         assertEquals(List.of(), handlers.calls);
     }
 
+    /**
+     * An unknown name longer than every served name is decided and logged under its digest: still {@code
+     * unknown_tool}, and neither the input nor the record grows with it. A name as long as the longest served one,
+     * a served name, and a short unknown one are decided as given.
+     */
+    @Test
+    void aToolNameLongerThanEveryServedNameIsDecidedUnderItsDigest() throws Exception {
+        int[] length = new int[1];
+        int longest = ServedTools.table().all().stream().mapToInt(t -> t.name().length()).max().orElseThrow();
+        for (String name : List.of("x".repeat(900_000), "w".repeat(longest + 1), "\u00e9".repeat(300_000))) {
+            assertEquals(List.of("unknown_tool"), denial(gate.call(Callers.a1(), name, Map.of())));
+            JsonNode record = lastRecord(length);
+            String digest = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(name.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            assertEquals("sha256:" + digest, record.at("/input/tool").textValue());
+            assertEquals("sha256:" + digest, record.get("tool").textValue());
+            assertTrue(length[0] < 4_096, length[0] + " chars");
+        }
+        for (String name : List.of("w".repeat(longest), "no_such_tool")) {
+            assertEquals(List.of("unknown_tool"), denial(gate.call(Callers.a1(), name, Map.of())));
+            assertEquals(name, lastRecord(length).at("/input/tool").textValue());
+        }
+        assertInstanceOf(GateResult.Completed.class, gate.call(Callers.a1(), "wiki_read", Map.of("path", "a.md")));
+        assertEquals("wiki_read", lastRecord(length).at("/input/tool").textValue());
+        assertEquals(1, handlers.calls.size());
+    }
+
     /** A JSON null is a value like any other, wherever it stands, for every tool: decided, never a fault. */
     @Test
     void nullArgumentsAreDecidedForEveryTool() {
