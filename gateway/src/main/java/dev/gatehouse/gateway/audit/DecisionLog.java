@@ -78,10 +78,10 @@ import org.slf4j.LoggerFactory;
  * each batch tries to open it again. {@link #close} (at shutdown) writes everything queued before it returns.
  *
  * <p>Each {@link DecisionLogSink} bean (e.g. the shipper to an OPA-compatible decision-log service, the decision
- * index's feed) is told, on the writer thread once the write's calls are completed, which records each write
- * appended (their lines as written and what the decision index lists of each, read from the tree the line was
- * written from, so the feed need not read the file back), how far the live file holds whole written records, and
- * when it was rotated; a sink never blocks and its failures never reach a call.
+ * index's feed) is told, on the writer thread, which records each write appended (their lines as written and what
+ * the decision index lists of each, read from the tree the line was written from, so the feed need not read the
+ * file back), how far the live file holds whole written records, and when it was rotated; a sink never blocks and
+ * its failures never reach a call.
  */
 @Singleton
 public class DecisionLog {
@@ -339,6 +339,7 @@ public class DecisionLog {
                     if (line.length > buffer.capacity()) { // one oversized line goes alone
                         add(fresh, entries);
                         append(ByteBuffer.wrap(line), batch.subList(i, i + 1));
+                        complete(batch, i, i + 1);
                         from = i + 1;
                         continue;
                     }
@@ -399,12 +400,12 @@ public class DecisionLog {
         } finally {
             buffer.clear();
         }
+        complete(batch, from, to);
     }
 
     /**
-     * Appends the gathered values and {@code lines}, the lines of {@code piece}'s records, completes the piece's
-     * calls, and then tells the sinks what it appended and how far the live file is written: a call waits for its
-     * line, not for the sinks (each told sink wakes its own thread).
+     * Appends the gathered values and {@code lines}, the lines of {@code piece}'s records, and tells the sinks what it
+     * appended and how far the live file is written.
      */
     private void append(ByteBuffer lines, List<Pending> piece) throws IOException {
         String firstLineId = piece.get(0).decisionId;
@@ -418,7 +419,6 @@ public class DecisionLog {
             values.reset();
             valueKeys.clear();
         }
-        complete(piece);
         tellAppended(log.size() - bytes, piece);
         tellWritten();
     }
@@ -474,10 +474,10 @@ public class DecisionLog {
         }
     }
 
-    private static void complete(List<Pending> piece) {
+    private static void complete(List<Pending> batch, int from, int to) {
         LogResult written = new LogResult.Written();
-        for (Pending pending : piece) {
-            pending.result.complete(written);
+        for (int i = from; i < to; i++) {
+            batch.get(i).result.complete(written);
         }
     }
 
