@@ -240,6 +240,6 @@ final class ArgumentWalk {
      * its schema admits.
      */
     private static OmittedArgument overLong(String text, ArgumentEnvelope.Place place) {
-        return place != null && place.overLong(text) ? OmittedArgument.ifLonger(text, -1).orElseThrow() : null;
+        return place != null && place.overLong(text) ? OmittedArgument.of(text) : null;
     }
 }

@@ -32,12 +32,18 @@ public record OmittedArgument(long length, String sha256) {
             return Optional.empty();
         }
         byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        if (bytes.length <= maxBytes) {
-            return Optional.empty();
-        }
+        return bytes.length <= maxBytes ? Optional.empty() : Optional.of(of(bytes));
+    }
+
+    /** The facts of {@code value} whatever its length: for a value left out for another reason than its bytes. */
+    public static OmittedArgument of(String value) {
+        return of(value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static OmittedArgument of(byte[] bytes) {
         try {
-            return Optional.of(new OmittedArgument(bytes.length,
-                    HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes))));
+            return new OmittedArgument(bytes.length,
+                    HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }

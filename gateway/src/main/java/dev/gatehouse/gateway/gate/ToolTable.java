@@ -106,7 +106,7 @@ public final class ToolTable {
         if (name.length() <= longestName || tools.containsKey(name)) {
             return name;
         }
-        return "sha256:" + OmittedArgument.ifLonger(name, -1).orElseThrow().sha256();
+        return "sha256:" + OmittedArgument.of(name).sha256();
     }
 
     /** Every served tool, sorted by name. */

@@ -184,8 +184,7 @@ final class PreviousArgumentWalks {
         long bound = member.get("maxLength") instanceof Number max ? max.longValue()
                 : member.get("enum") instanceof List<?> values && values.stream().allMatch(String.class::isInstance)
                 ? values.stream().mapToLong(v -> ((String) v).codePoints().count()).max().orElse(-1) : -1;
-        return bound >= 0 && text.codePoints().count() > bound ? OmittedArgument.ifLonger(text, -1).orElseThrow()
-                : value;
+        return bound >= 0 && text.codePoints().count() > bound ? OmittedArgument.of(text) : value;
     }
 
     private static boolean plain(Object value) {
