@@ -293,7 +293,7 @@ if warmed:
       + (f", fresh run {fresh['config']['warmed_up'].get('rounds')} rounds (last JIT share "
          f"{fresh['config']['warmed_up'].get('last_jit_share')})" if fresh else "") + ".\n")
 w("| operation | c | memo: gateway CPU µs/call (JIT) | bar 200 | fresh: gateway CPU µs/call (JIT) | bar 300 | "
-  "fresh: engine CPU µs/evaluation | gated − direct p50 µs, memo / fresh (queueing at c16 and c64) | "
+  "fresh: engine CPU µs/evaluation, mean (p50 / p99 at most) | gated − direct p50 µs, memo / fresh (queueing at c16 and c64) | "
   "bar 250 at c1 |")
 w("|---|---|---|---|---|---|---|---|---|")
 
@@ -307,7 +307,12 @@ def cpu_cell(r):
 
 def engine_cell(r):
     decision = (r or {}).get("engine_cpu", {}).get("decision")
-    return f"{decision['cpu_us_per_evaluation']:,.0f}" if decision else "–"
+    if not decision:
+        return "–"
+    cell = f"{decision['cpu_us_per_evaluation']:,.0f}"
+    if "cpu_us_p50_at_most" in decision:
+        cell += f" ({decision['cpu_us_p50_at_most']:,.0f} / {decision['cpu_us_p99_at_most']:,.0f})"
+    return cell
 
 
 def held(r, bar):

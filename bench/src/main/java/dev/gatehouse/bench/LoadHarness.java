@@ -723,24 +723,34 @@ public final class LoadHarness {
     /**
      * Per step of one timer kind ({@code transport}: key {@code step/outcome}; {@code gate}: key {@code step};
      * {@code engine}: key the entry point, the mean being CPU µs per evaluation), the calls and mean µs between two
-     * reads of {@code /admin/pipeline-timings}.
+     * reads of {@code /admin/pipeline-timings}; for a timer with buckets (the engine's) also p50/p99 as the upper
+     * bound of the bucket that holds them.
      */
     static Map<String, Object> stepDelta(JsonNode before, JsonNode after, String kind) {
-        Map<String, double[]> start = new LinkedHashMap<>();
+        Map<String, JsonNode> start = new LinkedHashMap<>();
         for (JsonNode timer : before) {
-            start.put(key(timer), new double[] {timer.path("count").asDouble(), timer.path("totalMicros").asDouble()});
+            start.put(key(timer), timer);
         }
         Map<String, Object> delta = new LinkedHashMap<>();
         for (JsonNode timer : after) {
             if (!kind.equals(timer.path("timer").asText())) {
                 continue;
             }
-            double[] was = start.getOrDefault(key(timer), new double[2]);
-            double count = timer.path("count").asDouble() - was[0];
+            JsonNode was = start.get(key(timer));
+            double count = timer.path("count").asDouble() - (was == null ? 0 : was.path("count").asDouble());
             if (count > 0) {
-                double total = timer.path("totalMicros").asDouble() - was[1];
+                double total = timer.path("totalMicros").asDouble() - (was == null ? 0 : was.path("totalMicros").asDouble());
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("count", (long) count);
+                entry.put("mean_us", round(total / count));
+                if (timer.path("buckets").size() > 0) {
+                    TreeMap<Double, Double> buckets = new TreeMap<>();
+                    addBuckets(buckets, timer, was);
+                    entry.put("p50_us_at_most", bucketBound(buckets, count, 0.50));
+                    entry.put("p99_us_at_most", bucketBound(buckets, count, 0.99));
+                }
                 delta.put(kind.equals("transport") ? timer.path("step").asText() + "/" + timer.path("outcome").asText()
-                        : timer.path("step").asText(), Map.of("count", (long) count, "mean_us", round(total / count)));
+                        : timer.path("step").asText(), entry);
             }
         }
         return delta;
@@ -749,7 +759,8 @@ public final class LoadHarness {
     /**
      * The engine's CPU time of a series per entry point ({@code engine} of {@link #stepDelta}): evaluations per call
      * (1 when every decision is fresh, near 0 when the memo answers) and the request thread's CPU µs per evaluation,
-     * the figure to hold against JMH's on the same inputs ({@code LoggedInputBenchmark}).
+     * the figure to hold against JMH's on the same inputs ({@code LoggedInputBenchmark}); its p50 and p99 (upper
+     * bounds of their buckets, absent from a gateway without the engine timer's buckets).
      */
     @SuppressWarnings("unchecked")
     static Map<String, Object> engineCpu(Map<String, Object> engine, int calls) {
@@ -757,9 +768,14 @@ public final class LoadHarness {
         engine.forEach((entrypoint, value) -> {
             Map<String, Object> step = (Map<String, Object>) value;
             long count = (Long) step.get("count");
-            perCall.put(entrypoint, Map.of(
-                    "evaluations_per_call", Math.round(count * 1000.0 / Math.max(1, calls)) / 1000.0,
-                    "cpu_us_per_evaluation", step.get("mean_us")));
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("evaluations_per_call", Math.round(count * 1000.0 / Math.max(1, calls)) / 1000.0);
+            entry.put("cpu_us_per_evaluation", step.get("mean_us"));
+            if (step.containsKey("p50_us_at_most")) {
+                entry.put("cpu_us_p50_at_most", step.get("p50_us_at_most"));
+                entry.put("cpu_us_p99_at_most", step.get("p99_us_at_most"));
+            }
+            perCall.put(entrypoint, entry);
         });
         return perCall;
     }
@@ -790,13 +806,7 @@ public final class LoadHarness {
             if ("cache".equals(timer.path("outcome").asText())) {
                 sum[2] += count;
             }
-            TreeMap<Double, Double> merged = buckets.computeIfAbsent(step, s -> new TreeMap<>());
-            JsonNode old = was == null ? null : was.path("buckets");
-            for (int i = 0; i < timer.path("buckets").size(); i++) {
-                JsonNode bucket = timer.path("buckets").get(i);
-                double gained = bucket.get(1).asDouble() - (old == null || old.size() <= i ? 0 : old.get(i).get(1).asDouble());
-                merged.merge(bucket.get(0).asDouble(), gained, Double::sum);
-            }
+            addBuckets(buckets.computeIfAbsent(step, s -> new TreeMap<>()), timer, was);
         }
         Map<String, Object> delta = new LinkedHashMap<>();
         counts.forEach((step, sum) -> {
@@ -811,6 +821,16 @@ public final class LoadHarness {
             }
         });
         return delta;
+    }
+
+    /** Adds to {@code merged} each bucket's count gained from {@code was} (absent: from start) to {@code timer}. */
+    private static void addBuckets(TreeMap<Double, Double> merged, JsonNode timer, JsonNode was) {
+        JsonNode old = was == null ? null : was.path("buckets");
+        for (int i = 0; i < timer.path("buckets").size(); i++) {
+            JsonNode bucket = timer.path("buckets").get(i);
+            double gained = bucket.get(1).asDouble() - (old == null || old.size() <= i ? 0 : old.get(i).get(1).asDouble());
+            merged.merge(bucket.get(0).asDouble(), gained, Double::sum);
+        }
     }
 
     /** The smallest bucket bound (cumulative counts) holding the fraction {@code p} of {@code count}; -1 if beyond. */

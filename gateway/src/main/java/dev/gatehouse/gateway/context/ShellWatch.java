@@ -11,6 +11,7 @@ import dev.gatehouse.facade.host.ThreadFeed;
 import dev.gatehouse.facade.host.ThreadListing;
 import dev.gatehouse.facade.host.ThreadState;
 import dev.gatehouse.facts.ThreadShell;
+import dev.gatehouse.gateway.telemetry.CumulativeBuckets;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -122,14 +123,9 @@ public class ShellWatch {
         this.waitMillis = Math.max(1, properties.getMaxStaleness().toMillis() / 4);
         // Evictions run on the caller's thread, not a pool: the bound holds as soon as an entry is added.
         this.shells = Caffeine.newBuilder().maximumSize(properties.getMaxThreads()).executor(Runnable::run).build();
-        Duration[] buckets = new Duration[LAG_BUCKETS_MICROS.length];
-        for (int i = 0; i < buckets.length; i++) {
-            buckets[i] = Duration.ofNanos(LAG_BUCKETS_MICROS[i] * 1_000);
-        }
-        // Buckets count from start (not a rolling window), so two scrapes bracket one series of the load harness.
-        this.lag = Timer.builder(LAG).description("from a thread change on the host to the shell watch applying it")
-                .serviceLevelObjectives(buckets).distributionStatisticExpiry(Duration.ofDays(36_500))
-                .distributionStatisticBufferLength(1).register(meters);
+        this.lag = CumulativeBuckets.on(Timer.builder(LAG)
+                .description("from a thread change on the host to the shell watch applying it"), LAG_BUCKETS_MICROS)
+                .register(meters);
     }
 
     /** Whether the watch runs at all ({@code max-staleness} above 0). */

@@ -2,9 +2,9 @@ package dev.gatehouse.gateway.store;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.gatehouse.gateway.telemetry.CumulativeBuckets;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -17,8 +17,8 @@ import java.util.function.Supplier;
  * not kept, so a removal is never undone by a lookup that read the row before the change.
  *
  * <p>Every lookup is timed in {@value #TIMER} (tags {@code table}, {@code source} = {@code cache|store}), with
- * cumulative buckets from 1 µs to 5 s ({@link #BUCKETS_MICROS}), so the load harness can report the lookup step's
- * percentiles from two reads.
+ * cumulative buckets from 1 µs to 5 s ({@link CumulativeBuckets#MICROS}), so the load harness can report the lookup
+ * step's percentiles from two reads.
  *
  * @param <V> the looked-up value, including "not there" when that is worth keeping
  */
@@ -30,9 +30,6 @@ final class StoreCache<V> {
     /** The lookup timer. */
     static final String TIMER = "gatehouse.store.lookup";
 
-    /** Upper bounds of the lookup timer's buckets, µs: about 1.5× apart, fine enough to place a p50 below 100 µs. */
-    static final long[] BUCKETS_MICROS = {1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1_000,
-        1_500, 2_000, 3_000, 5_000, 7_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000, 5_000_000};
 
     /**
      * What a lookup read, and for how long it may be answered from the cache.
@@ -104,15 +101,8 @@ final class StoreCache<V> {
     }
 
     private static Timer timer(MeterRegistry meters, String table, String source) {
-        Duration[] buckets = new Duration[BUCKETS_MICROS.length];
-        for (int i = 0; i < buckets.length; i++) {
-            buckets[i] = Duration.ofNanos(BUCKETS_MICROS[i] * 1_000);
-        }
-        // Buckets count from start (not Micrometer's default two-minute window), so two reads bracket one series.
-        return Timer.builder(TIMER).description("one session, settings or registration lookup of the PIP")
-                .tag("table", table).tag("source", source).serviceLevelObjectives(buckets)
-                .distributionStatisticExpiry(Duration.ofDays(36_500)).distributionStatisticBufferLength(1)
-                .register(meters);
+        return CumulativeBuckets.on(Timer.builder(TIMER)
+                .description("one session, settings or registration lookup of the PIP").tag("table", table).tag("source", source), CumulativeBuckets.MICROS).register(meters);
     }
 
     /** Forgets the entry of one key (its row changed). */

@@ -10,7 +10,9 @@ import dev.gatehouse.gateway.policy.TestBundle;
 import dev.gatehouse.gateway.policy.api.PolicyOutcome;
 import dev.gatehouse.gateway.policy.bundle.AcceptedRevisions;
 import dev.gatehouse.gateway.support.Facts;
+import dev.gatehouse.gateway.telemetry.CumulativeBuckets;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.HashMap;
@@ -22,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The engine's CPU time per evaluation ({@link EngineCpu}): each Wasm evaluation is recorded under its own entry
- * point, with the CPU time it took; a call that evaluates nothing records nothing.
+ * point, with the CPU time it took and in its bucket; a call that evaluates nothing records nothing.
  */
 class EngineCpuTest {
 
@@ -40,6 +42,11 @@ class EngineCpuTest {
         }
         assertEquals(before + 3, timer(meters, "decision").count());
         assertTrue(timer(meters, "decision").totalTime(TimeUnit.NANOSECONDS) > 0);
+        // Cumulative buckets from 1 µs to 5 s: the widest holds every evaluation, and the harness reads percentiles.
+        CountAtBucket[] buckets = timer(meters, "decision").takeSnapshot().histogramCounts();
+        assertEquals(CumulativeBuckets.MICROS.length, buckets.length);
+        assertEquals(before + 3, buckets[buckets.length - 1].count());
+        assertTrue(buckets[0].count() < before + 3, "no evaluation takes under 1 µs of CPU");
         assertEquals(listingsBefore, timer(meters, "visible_tools").count(), "no listing was evaluated");
 
         assertInstanceOf(PolicyOutcome.Decided.class, pdp.visibleTools(DecisionInput.forListing(CALLER)));
