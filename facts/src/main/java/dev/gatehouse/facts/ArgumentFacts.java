@@ -45,8 +45,10 @@ public record ArgumentFacts(SentArguments arguments, List<ArgumentError> errors,
         Objects.requireNonNull(row, "row");
         DecisionArguments.Prepared prepared = DecisionArguments.prepare(schema,
                 row.map(AccessRow::readFields).orElse(Set.of()), arguments, limits);
-        // The path fields are read fields: their values are sent as received, so they are read from those.
+        // Described from the arguments as sent: a path too long to be sent is described neither, so its fact
+        // cannot carry it to the engine and the decision log in its place.
         return new ArgumentFacts(prepared.arguments(), prepared.errors(), prepared.keys(),
-                SegmentCharacters.of(arguments, row.map(AccessRow::pathFields).orElse(List.of()), subtreeIds));
+                SegmentCharacters.of(prepared.arguments().json().orElse(null),
+                        row.map(AccessRow::pathFields).orElse(List.of()), subtreeIds));
     }
 }

@@ -1,5 +1,6 @@
 package dev.gatehouse.facts;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,9 @@ public final class SegmentCharacters {
     }
 
     /**
-     * @param arguments  the call's arguments (non-object arguments have no paths)
+     * @param arguments  the call's arguments as its decision input carries them, as plain Java values or as their JSON
+     *                   tree (non-object arguments have no paths; a path not sent, {@code null} there, has no
+     *                   segments)
      * @param pathFields the row's confined path fields; values that are not strings are left to the schema check
      * @param subtreeIds the caller ids a subtree can be built from ({@link CallerFacts#subtreeIds()}), each one
      *                   segment; described only for a row with path fields, the only rows whose decision reads them
@@ -73,11 +76,11 @@ public final class SegmentCharacters {
             return facts;
         }
         subtreeIds.forEach(id -> describeSegment(id, facts));
-        if (arguments instanceof Map<?, ?> args) {
-            for (String field : pathFields) {
-                if (args.get(field) instanceof String path) {
-                    describe(path, facts);
-                }
+        for (String field : pathFields) {
+            if (arguments instanceof Map<?, ?> args && args.get(field) instanceof String path) {
+                describe(path, facts);
+            } else if (arguments instanceof JsonNode args && args.path(field).isTextual()) {
+                describe(args.get(field).textValue(), facts);
             }
         }
         return facts;

@@ -53,4 +53,18 @@ class SegmentCharactersTest {
         assertEquals(Map.of("a\ud800", List.of("Cs", "Ll"), "\u0378", List.of("Cn")),
                 SegmentCharacters.of(Map.of("path", "a\ud800/\u0378"), List.of("path"), A1.subtreeIds()));
     }
+
+    /**
+     * The gate describes the arguments as its input's JSON carries them: the same facts as from the plain values,
+     * and none of a path that was not sent ({@code null} there: too long for its schema).
+     */
+    @Test
+    void theArgumentsAsSentGiveTheSameFactsAndAPathNotSentGivesNone() {
+        com.fasterxml.jackson.databind.node.ObjectNode sent = dev.gatehouse.facts.PolicyJson.MAPPER.createObjectNode()
+                .put("from", "Привет/a:b/日本.md").put("other", "ignored/ü");
+        sent.putNull("to");
+        assertEquals(Map.of("Привет", List.of("Ll", "Lu"), "a:b", List.of("Ll", "Po"), "日本.md", List.of("Ll", "Lo")),
+                SegmentCharacters.of(sent, List.of("from", "to"), A1.subtreeIds()));
+        assertEquals(Map.of(), SegmentCharacters.of(sent, List.of("to"), A1.subtreeIds()));
+    }
 }
