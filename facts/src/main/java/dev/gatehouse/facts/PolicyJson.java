@@ -1,6 +1,8 @@
 package dev.gatehouse.facts;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,8 +20,19 @@ import java.io.UncheckedIOException;
  */
 public final class PolicyJson {
 
+    /**
+     * What reading allows: Jackson's defaults, but a member name as long as a string value may be (20,000,000
+     * characters; Jackson's default caps names at 50,000). A record or a stored value the decision log wrote must read
+     * back whatever it holds, and a caller's text can be a member name there (a path segment is a name of the
+     * {@code unicode} fact, an argument's member name is one of the arguments): one call with a longer name once
+     * stopped the decision index and the replay of every later record.
+     */
+    public static final StreamReadConstraints READ_CONSTRAINTS = StreamReadConstraints.builder()
+            .maxNameLength(StreamReadConstraints.DEFAULT_MAX_STRING_LEN).build();
+
     /** Shared, thread-safe after configuration. */
-    public static final ObjectMapper MAPPER = JsonMapper.builder()
+    public static final ObjectMapper MAPPER = JsonMapper.builder(
+                    JsonFactory.builder().streamReadConstraints(READ_CONSTRAINTS).build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false)

@@ -1,5 +1,6 @@
 package dev.gatehouse.review;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.gatehouse.facts.PolicyJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,9 +31,12 @@ public final class Opa {
      * Numbers read exactly (a fraction or an exponent as a {@code BigDecimal}, trailing zeros kept), as the gateway
      * reads and logs them: a logged {@code 1E+400} is replayed as that number, not as the string {@code "Infinity"}.
      * A document is one JSON value: anything after it is an error, not ignored; so is a member given twice in an
-     * object (which of the two a reader takes is a guess, and no Gatehouse writer repeats one).
+     * object (which of the two a reader takes is a guess, and no Gatehouse writer repeats one). A member name may be
+     * as long as the gateway's reader allows ({@link PolicyJson#READ_CONSTRAINTS}), so whatever its decision log wrote
+     * replays here too.
      */
-    public static final ObjectMapper JSON = JsonMapper.builder()
+    public static final ObjectMapper JSON = JsonMapper.builder(
+                    JsonFactory.builder().streamReadConstraints(PolicyJson.READ_CONSTRAINTS).build())
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)

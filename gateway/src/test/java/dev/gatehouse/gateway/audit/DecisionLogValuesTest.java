@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatehouse.gateway.audit.AuditFixtures.FailHalfway;
 import dev.gatehouse.gateway.audit.AuditFixtures.Wrapper;
 import dev.gatehouse.facts.DecisionInputMapper;
+import dev.gatehouse.review.StandIns;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
@@ -178,5 +179,29 @@ class DecisionLogValuesTest {
         assertEveryRecordComesBack(List.of(rotated), List.of(record));
         assertEquals(3, lines(LogFiles.valuesFile(live())), "the fresh file has its own values");
         assertEveryRecordComesBack(List.of(live()), List.of(next));
+    }
+
+    /**
+     * A stored value with a member name longer than Jackson's default cap on names (50,000 characters) reads back,
+     * through the gateway's reader (the index, the shipper, the console's replay) and the review library's (the
+     * replay CLI): a path segment is a member name of the {@code unicode} fact, and one agent's call with a longer
+     * one once stopped the decision index and the replay of every later record.
+     */
+    @Test
+    void aValueWithAMemberNamePastJacksonsDefaultCapReadsBack() throws Exception {
+        String segment = "\u00e9".repeat(60_000);
+        DecisionLog log = new DecisionLog(configuration(live()));
+        DecisionRecord record = read(segment);
+        assertInstanceOf(LogResult.Written.class, log.record(record));
+        log.close();
+
+        JsonNode logged = readAll(List.of(live())).get(0);
+        assertFalse(logged.toString().contains(segment), "the line holds stand-ins only");
+        JsonNode restored = restore(logged, values(List.of(live())));
+        assertEquals(DecisionInputMapper.forCall(record.input()), restored.get("input"));
+        assertEquals(List.of("Ll"), List.of(restored.at("/input/unicode").get(segment).get(0).asText()));
+        StandIns standIns = new StandIns();
+        standIns.read(LogFiles.valuesFile(live()));
+        assertEquals(restored.get("input"), standIns.restore(logged).orElseThrow().get("input"));
     }
 }
