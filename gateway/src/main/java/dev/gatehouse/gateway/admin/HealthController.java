@@ -2,7 +2,9 @@ package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.gateway.audit.DecisionLog;
 import dev.gatehouse.gateway.audit.RetentionStatus;
+import dev.gatehouse.gateway.audit.shipping.IndexFeed;
 import dev.gatehouse.gateway.context.ShellWatch;
+import dev.gatehouse.gateway.decisions.IndexFeedStatus;
 import dev.gatehouse.gateway.lifecycle.CallTracker;
 import dev.gatehouse.gateway.notice.NoticeStatus;
 import dev.gatehouse.gateway.policy.api.PdpStatus;
@@ -17,6 +19,7 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code GET /health}: 200 {@code {status: "UP", pdp: {engine, bundleRevision, bundleKeyId?, lastRefusal?}, store:
@@ -39,6 +42,10 @@ import java.util.Map;
  * left out while the store does not answer. {@code hostWatch: {state, …}} reports the watch of the host's thread
  * shells ({@link ShellWatch#view}: {@code watching}, {@code stale}, {@code disconnected} or {@code off}); it does not
  * change the status either, since without the watch every shell is read from the host on the call.
+ * {@code decisionIndex: {state, since, indexed, caughtUpAt?, lastError?: {detail, at}}} reports this replica's feed
+ * into the decision index ({@code indexing}, or {@code failing} since {@code since}: its batches are not read or
+ * written, so decision search and replay miss this replica's newer decisions until it recovers); absent when the
+ * index is off. It does not change the status either: decisions go on and are logged whatever the index does.
  * {@code quotas: {status, budgets, since?, detail?}} says which budgets answer (docs/domain.md §10): {@code shared}
  * (every replica's calls draw on one budget per bucket in PostgreSQL) or {@code local} (the shared store did not
  * answer, so each bucket grants this replica's conservative local share, {@code gatehouse.quotas.degraded-share},
@@ -61,9 +68,11 @@ public class HealthController {
     private final ServiceClientAdmin serviceClients;
     private final ShellWatch hostWatch;
     private final QuotaLimiter quotas;
+    private final Optional<IndexFeed> indexFeed;
 
     public HealthController(PolicyDecisionPoint pdp, Database database, CallTracker calls, NoticeStatus notices,
-            DecisionLog decisionLog, ServiceClientAdmin serviceClients, ShellWatch hostWatch, QuotaLimiter quotas) {
+            DecisionLog decisionLog, ServiceClientAdmin serviceClients, ShellWatch hostWatch, QuotaLimiter quotas,
+            Optional<IndexFeed> indexFeed) {
         this.pdp = pdp;
         this.database = database;
         this.calls = calls;
@@ -72,6 +81,7 @@ public class HealthController {
         this.serviceClients = serviceClients;
         this.hostWatch = hostWatch;
         this.quotas = quotas;
+        this.indexFeed = indexFeed;
     }
 
     @Get("/liveness")
@@ -119,6 +129,8 @@ public class HealthController {
         body.put("quotas", quotas(quota));
         // Detail only: without the watch every thread shell is read from the host on the call, as before it.
         body.put("hostWatch", hostWatch.view());
+        // Detail only: a failing index feed stops search and replay of newer decisions, not the decisions.
+        indexFeed.ifPresent(feed -> body.put("decisionIndex", decisionIndex(feed.status().view())));
         // Detail only: a Project Service that refuses the notice credential is reported, and /mcp keeps serving.
         Map<String, Object> streams = new LinkedHashMap<>(notices.view());
         Map<String, Object> hold = notices.holdView();
@@ -150,6 +162,17 @@ public class HealthController {
         return log;
     }
 
+    private static Map<String, Object> decisionIndex(IndexFeedStatus.View feed) {
+        Map<String, Object> index = new LinkedHashMap<>();
+        index.put("state", feed.failing() ? "failing" : "indexing");
+        index.put("since", feed.since().toString());
+        index.put("indexed", feed.indexed());
+        feed.caughtUpAt().ifPresent(at -> index.put("caughtUpAt", at.toString()));
+        feed.lastError().ifPresent(error -> index.put("lastError",
+                Map.of("detail", error, "at", feed.lastErrorAt().map(Object::toString).orElse(""))));
+        return index;
+    }
+
     private static Map<String, Object> quotas(QuotaLimiter.Status status) {
         Map<String, Object> quotas = new LinkedHashMap<>();
         quotas.put("status", status.budgets() == Admission.Budget.LOCAL ? "DEGRADED" : "UP");
@@ -160,7 +183,7 @@ public class HealthController {
     }
 
     /** Detail only: a refused service credential is reported, and nothing is deleted or stopped for it. */
-    private java.util.Optional<Map<String, Object>> services() {
+    private Optional<Map<String, Object>> services() {
         try {
             Map<String, Object> services = new LinkedHashMap<>();
             for (ServiceClientView client : serviceClients.clients()) {
@@ -172,9 +195,9 @@ public class HealthController {
                 }
                 services.put(client.service(), one);
             }
-            return java.util.Optional.of(services);
+            return Optional.of(services);
         } catch (StoreUnavailableException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 }
