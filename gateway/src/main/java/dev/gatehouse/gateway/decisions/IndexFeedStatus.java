@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * How this replica's feed into the decision index stands, for the console: whether its last write worked, the last
+ * How this replica's feed into the decision index stands, for {@code /health}: whether its last write worked, the last
  * error and when, how many decisions it wrote since start-up, and when it last had nothing left to write. A failing
  * feed stops nothing: the replica goes on deciding and logging, and the feed catches up later.
  */

@@ -68,7 +68,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Counters {@value #INDEXED}, {@value #READ_BACK} (of those, the records read back from the files),
  * {@value #HANDOFF_DROPPED} (records the full hand-off did not keep) and {@value #FAILED} (batches the index
- * refused); {@link #status()} for the console.
+ * refused); {@link #status()} for {@code /health}.
  */
 @Singleton
 @Requires(property = DecisionIndexConfiguration.PREFIX + ".enabled", notEquals = "false")
