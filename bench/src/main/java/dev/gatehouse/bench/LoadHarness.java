@@ -739,7 +739,8 @@ public final class LoadHarness {
             JsonNode was = start.get(key(timer));
             double count = timer.path("count").asDouble() - (was == null ? 0 : was.path("count").asDouble());
             if (count > 0) {
-                double total = timer.path("totalMicros").asDouble() - (was == null ? 0 : was.path("totalMicros").asDouble());
+                double total = timer.path("totalMicros").asDouble()
+                        - (was == null ? 0 : was.path("totalMicros").asDouble());
                 Map<String, Object> entry = new LinkedHashMap<>();
                 entry.put("count", (long) count);
                 entry.put("mean_us", round(total / count));

@@ -102,7 +102,8 @@ final class StoreCache<V> {
 
     private static Timer timer(MeterRegistry meters, String table, String source) {
         return CumulativeBuckets.on(Timer.builder(TIMER)
-                .description("one session, settings or registration lookup of the PIP").tag("table", table).tag("source", source), CumulativeBuckets.MICROS).register(meters);
+                .description("one session, settings or registration lookup of the PIP")
+                .tag("table", table).tag("source", source), CumulativeBuckets.MICROS).register(meters);
     }
 
     /** Forgets the entry of one key (its row changed). */
