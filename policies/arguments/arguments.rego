@@ -113,11 +113,14 @@ schema_problems contains "arguments were not validated" if not errors_listed
 
 schema_problems contains "arguments must be an object" if not arguments_object
 
-schema_problems contains concat("", [field, " is not a mode of ", axis]) if {
+# Says which values the field takes, never the value sent.
+schema_problems contains concat("", [field, " must be one of: ", concat(", ", axis_values(axis))]) if {
 	some axis, field in tools.row.modeFields
 	value := input.arguments[field]
 	not mode_value(axis, value)
 }
+
+axis_values(axis) := array.concat(sort([mode | some mode, _ in data.gatehouse.modes.rank[axis]]), [data.gatehouse.modes.inherit])
 
 mode_value(axis, value) if _ = data.gatehouse.modes.rank[axis][value]
 

@@ -77,12 +77,14 @@ found_target(field) := thread if {
 	thread.lookup == "found"
 }
 
-# A named thread that was not found, or not looked up at all; one whose lookup failed is `unavailable`.
+# A named thread that was not found, or not looked up at all; one whose lookup failed is `unavailable`. An id too
+# long for its schema was not sent, so it names no thread to look for: the schema family reports it.
 unresolved_targets contains field if {
 	some field in tools.row.threadFields
 	input.arguments[field]
 	not found_target(field)
 	not target_unavailable(field)
+	not tools.argument_omitted(field)
 }
 
 unresolved_targets contains field if {

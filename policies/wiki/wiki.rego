@@ -92,17 +92,14 @@ path_given(field) if is_string(raw(field))
 path_problems contains [field, "a path is required"] if {
 	some field, _ in specs
 	not path_given(field)
-	not sent_omitted(field)
+	not tools.argument_omitted(field)
 }
 
-# A path longer than its schema admits is not sent: the PEP lists it in input.omittedArguments by JSON Pointer, with
-# its length and SHA-256, and sends null in its place (docs/design.md, "What a decision costs").
+# A path longer than its schema admits is not sent (null in its place).
 path_problems contains [field, "the path is longer than any path the schema admits, so it was not read"] if {
 	some field, _ in specs
-	sent_omitted(field)
+	tools.argument_omitted(field)
 }
-
-sent_omitted(field) if _ = input.omittedArguments[concat("", ["/", field])]
 
 path_problems contains [field, concat("", ["a path has at most ", format_int(max_segments, 10), " segments"])] if {
 	some field, _ in specs

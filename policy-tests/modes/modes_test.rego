@@ -69,6 +69,23 @@ test_modes_target_lookup_unavailable_is_unavailable if {
 	testing.codes(d) == ["unavailable"]
 }
 
+# An id longer than its schema admits is not sent (null, listed in omittedArguments) and not looked up: the schema
+# check's error is the reason, not a thread that "could not be found".
+test_modes_target_too_long_to_send_is_the_schema_finding if {
+	call := testing.call_as(testing.thread_a1, "t3_thread_send", {"threadId": null, "message": "m"})
+	omitted := object.union(call, {
+		"omittedArguments": {"/threadId": {"length": 300000, "sha256": "0000000000000000000000000000000000000000000000000000000000000000"}},
+		"argumentErrors": [{"keyword": "maxLength", "instanceLocation": "/threadId", "message": "threadId is too long"}],
+	})
+	d := authz.decision with input as omitted
+	d.allow == false
+	testing.codes(d) == ["schema"]
+
+	# The same null without the omission is an id that names no thread.
+	d2 := authz.decision with input as call
+	"thread_not_found" in testing.codes(d2)
+}
+
 test_modes_target_field_absent_lookup_denied if {
 	d := authz.decision with input as send(testing.thread_a1, {"runtimeMode": "plan", "interactionMode": "plan"})
 	testing.codes(d) == ["thread_not_found"]

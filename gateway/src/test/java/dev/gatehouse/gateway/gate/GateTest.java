@@ -8,6 +8,7 @@ import dev.gatehouse.gateway.telemetry.Tracing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -253,9 +254,10 @@ class GateTest {
      * thousands of segments, letters outside ASCII and outside the BMP) is denied as a schema problem, reaches no
      * handler, and neither the input nor the record carries it (its length and SHA-256 stand for it), nor the
      * {@code unicode} fact of its segments, so it costs what a short call does to decide; a wiki path is said to be
-     * too long to read, not missing. Before, a 900,000-byte path was evaluated whole (420 ms of engine CPU), and later
-     * a 340,000-character path outside ASCII still reached the engine and the values file as its {@code unicode}
-     * fact, keyed by the whole path (17 ms of engine CPU, and a member name the decision index could not read).
+     * too long to read, not missing, and a thread id is not said to name a thread that was not found. Before, a
+     * 900,000-byte path was evaluated whole (420 ms of engine CPU), and later a 340,000-character path outside ASCII
+     * still reached the engine and the values file as its {@code unicode} fact, keyed by the whole path (17 ms of
+     * engine CPU, and a member name the decision index could not read).
      */
     @Test
     void aReadValueFarLongerThanItsSchemaAdmitsIsNeitherEvaluatedNorLogged() throws Exception {
@@ -271,6 +273,8 @@ class GateTest {
                     String where = example.getKey() + " " + field;
                     List<String> reasons = denial(gate.call(Callers.a1(), example.getKey(), arguments));
                     assertTrue(reasons.contains("schema"), where + ": " + reasons);
+                    // Not looked up, so not said to be missing: the schema check's error is the reason.
+                    assertFalse(reasons.contains("thread_not_found"), where + ": " + reasons);
                     JsonNode input = lastRecord(length).get("input");
                     assertTrue(input.get("arguments").get(field).isNull(), where);
                     assertTrue(input.get("omittedArguments").path("/" + field).path("length").asLong() >= 300_000,
