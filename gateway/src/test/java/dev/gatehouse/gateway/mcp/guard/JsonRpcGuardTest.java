@@ -2,6 +2,7 @@ package dev.gatehouse.gateway.mcp.guard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -334,5 +335,20 @@ class JsonRpcGuardTest {
         }
         System.arraycopy(tail, 0, all, head.length + hex.length() / 2, tail.length);
         return all;
+    }
+
+    /**
+     * A caller's member names are not interned into the JVM's string table: a body of 80,000 distinct names spent
+     * half its parse there (and would leave every name behind). A name the caller made up comes back as its own
+     * string, which an interned one would not be.
+     */
+    @Test
+    void aCallersMemberNamesAreNotInterned() {
+        String made = "k-" + java.util.UUID.randomUUID();
+        JsonRpcMessage message = passed("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"wiki_read\",\"arguments\":{\"" + made + "\":1}}}");
+        String read = message.params().orElseThrow().get("arguments").fieldNames().next();
+        assertEquals(made, read);
+        assertNotSame(read, new String(read).intern(), "the name read is not the interned one");
     }
 }
