@@ -25,14 +25,17 @@ import java.util.Optional;
  * <p>A JSON-RPC response sent by the client is refused in both eras (400 -32600): the gateway never sends a request
  * for one to answer.
  *
- * <p>A handshake-era {@code initialize} must carry {@code params} with a string {@code protocolVersion} (400
- * -32602).
+ * <p>A handshake-era {@code initialize} must carry {@code params} with a string {@code protocolVersion} of at most
+ * {@value #MAX_REVISION_CHARS} characters (400 -32602); one it does not serve is answered with the revision it does.
  *
  * <p>A revision that is not served — in {@code _meta}, or in the header of a handshake-era request other than
  * {@code initialize} (which negotiates in its body) — gets 400 with -32022 and
  * {@code data: {supported: [every served revision], requested}}.
  */
 final class EraStep implements TransportStep {
+
+    /** The longest {@code protocolVersion} an initialize may name; revisions are dates ({@code 2025-11-25}). */
+    static final int MAX_REVISION_CHARS = 64;
 
     @Override
     public String name() {
@@ -54,11 +57,15 @@ final class EraStep implements TransportStep {
     private static Optional<Rejection> handshake(Exchange exchange) {
         if (exchange.method().filter("initialize"::equals).isPresent()) {
             // The SDK fails with an internal error on an initialize it cannot read; this is the caller's error.
+            // One longer than any revision could be is no revision: the SDK would log it whole on every such
+            // initialize (a 60,000-character one made a 60,311-character log line).
             boolean readable = exchange.message.flatMap(JsonRpcMessage::params)
-                    .filter(params -> params.path("protocolVersion").isTextual())
+                    .filter(params -> params.path("protocolVersion").isTextual()
+                            && params.path("protocolVersion").textValue().length() <= MAX_REVISION_CHARS)
                     .isPresent();
             return readable ? Optional.empty() : Optional.of(Rejection.jsonRpc(400, Rejection.INVALID_PARAMS,
-                    "initialize needs params {protocolVersion, capabilities, clientInfo}").withId(exchange.id()));
+                    "initialize needs params {protocolVersion, capabilities, clientInfo}, protocolVersion a string"
+                            + " of at most " + MAX_REVISION_CHARS + " characters").withId(exchange.id()));
         }
         // Two values of a header would leave which one counts a guess, as in the 2026-07-28 era.
         for (String header : List.of(McpHeaders.PROTOCOL_VERSION, McpHeaders.SESSION_ID)) {

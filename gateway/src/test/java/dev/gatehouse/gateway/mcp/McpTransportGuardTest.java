@@ -107,11 +107,16 @@ class McpTransportGuardTest {
         }
     }
 
-    /** An initialize the SDK cannot read is the caller's error (400 -32602), never a 500 with a stack trace. */
+    /**
+     * An initialize the SDK cannot read, or whose protocolVersion is longer than a revision could be, is the caller's
+     * error (400 -32602), never a 500 with a stack trace.
+     */
     @Test
     void anUnreadableInitializeIsInvalidParams() throws IOException {
         for (String params : new String[] {"", ",\"params\":{}", ",\"params\":{\"protocolVersion\":20251125}",
-                ",\"params\":{\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}"}) {
+                ",\"params\":{\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}",
+                ",\"params\":{\"protocolVersion\":\"" + "9".repeat(65) + "\",\"capabilities\":{},"
+                        + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}"}) {
             RawHttp.Response response = RawHttp.post(server.getPort(),
                     "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\"" + params + "}", bearer());
             assertEquals(400, response.status(), params + ": " + response.body());
@@ -124,6 +129,12 @@ class McpTransportGuardTest {
                 + "\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
                 + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}", bearer());
         assertEquals(200, valid.status(), valid.body());
+        // As long as a revision may be, but not one served: answered with the revision the server speaks.
+        RawHttp.Response unknown = RawHttp.post(server.getPort(), "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":"
+                + "\"initialize\",\"params\":{\"protocolVersion\":\"" + "9".repeat(64) + "\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}", bearer());
+        assertEquals(200, unknown.status(), unknown.body());
+        assertEquals("2025-11-25", json(unknown).at("/result/protocolVersion").asText(), unknown.body());
     }
 
     @Test
