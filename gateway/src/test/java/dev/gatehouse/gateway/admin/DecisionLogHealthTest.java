@@ -45,14 +45,8 @@ class DecisionLogHealthTest {
 
     @Test
     void aTinyBudgetTurnsHealthDegradedAndCountsWhatItDeletes(@TempDir Path dir) throws Exception {
-        try (EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, Map.of(
-                "micronaut.server.port", "-1",
-                "gatehouse.database.data-dir", dir.resolve("postgres").toString(),
-                "gatehouse.policy.bundle-path", System.getProperty("gatehouse.bundle.dir", "../target/bundle")
-                        + "/bundle.tar.gz",
-                "gatehouse.audit.path", dir.resolve("logs/decisions.jsonl").toString(),
-                "gatehouse.audit.max-file-bytes", "1",
-                "gatehouse.audit.max-files", "1"), "test")) {
+        try (EmbeddedServer server = start(dir, Map.of("gatehouse.audit.max-file-bytes", "1",
+                "gatehouse.audit.max-files", "1"))) {
             JsonNode before = JSON.readTree(get(server, "/health").body());
             assertEquals("UP", before.path("status").asText(), before.toString());
             assertEquals("UP", before.path("decisionLog").path("status").asText());
@@ -89,12 +83,7 @@ class DecisionLogHealthTest {
      */
     @Test
     void theIndexFeedIsShownAndAFailingOneChangesNeitherStatusNorReadiness(@TempDir Path dir) throws Exception {
-        try (EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, Map.of(
-                "micronaut.server.port", "-1",
-                "gatehouse.database.data-dir", dir.resolve("postgres").toString(),
-                "gatehouse.policy.bundle-path", System.getProperty("gatehouse.bundle.dir", "../target/bundle")
-                        + "/bundle.tar.gz",
-                "gatehouse.audit.path", dir.resolve("logs/decisions.jsonl").toString()), "test")) {
+        try (EmbeddedServer server = start(dir, Map.of())) {
             DecisionLog log = server.getApplicationContext().getBean(DecisionLog.class);
             for (int i = 0; i < 3; i++) {
                 assertInstanceOf(LogResult.Written.class, log.record(deny()));
@@ -119,6 +108,18 @@ class DecisionLogHealthTest {
             assertTrue(index.path("indexed").asLong() >= 4, index.toString());
             assertTrue(index.has("lastError"), "the last error is kept after recovery: " + index);
         }
+    }
+
+    /** A gateway with its store and decision log under {@code dir}, and {@code settings} on top. */
+    private static EmbeddedServer start(Path dir, Map<String, Object> settings) {
+        Map<String, Object> all = new java.util.HashMap<>(Map.of(
+                "micronaut.server.port", "-1",
+                "gatehouse.database.data-dir", dir.resolve("postgres").toString(),
+                "gatehouse.policy.bundle-path", System.getProperty("gatehouse.bundle.dir", "../target/bundle")
+                        + "/bundle.tar.gz",
+                "gatehouse.audit.path", dir.resolve("logs/decisions.jsonl").toString()));
+        all.putAll(settings);
+        return ApplicationContext.run(EmbeddedServer.class, all, "test");
     }
 
     private static DecisionRecord deny() {
