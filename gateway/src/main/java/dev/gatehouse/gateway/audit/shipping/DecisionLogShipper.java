@@ -248,7 +248,7 @@ public class DecisionLogShipper implements DecisionLogSink {
 
     /** The cursor's file was deleted before it was shipped: continue after it. */
     private Optional<Path> skipGone() throws IOException {
-        List<Path> files = LogFiles.files(live);
+        List<Path> files = follower.files();
         lock.lock();
         try {
             String gone = cursor.name();
@@ -259,7 +259,7 @@ public class DecisionLogShipper implements DecisionLogSink {
             LOG.warn("decision-log file {} was deleted before all its records were shipped (from byte {} on);"
                     + " shipping goes on with {}", gone, cursor.offset(), after == null ? "the next file" : after);
             cursor = after == null ? ShipCursor.START
-                    : new ShipCursor(after.getFileName().toString(), LogFiles.firstId(after).orElse(null), 0);
+                    : new ShipCursor(after.getFileName().toString(), follower.firstId(after), 0);
             save();
             return Optional.empty();
         } finally {

@@ -355,7 +355,7 @@ public class IndexFeed implements DecisionLogSink {
                 || f.getFileName().toString().compareTo(gone) > 0).findFirst().orElse(files.get(files.size() - 1));
         LOG.warn("decision-log file {} was deleted before all its records were indexed (from byte {} on); the"
                 + " index goes on with {}", gone, cursor.offset(), after);
-        cursor = new ShipCursor(after.getFileName().toString(), LogFiles.firstId(after).orElse(null), 0);
+        cursor = new ShipCursor(after.getFileName().toString(), follower.firstId(after), 0);
         cursor.save(cursorFile);
         return Optional.empty();
     }

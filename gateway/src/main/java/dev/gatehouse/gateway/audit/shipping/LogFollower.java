@@ -41,13 +41,22 @@ final class LogFollower {
         void take(Path file, LogTail.Chunk chunk) throws IOException;
     }
 
+    /** Lists the log's files ({@link LogFiles#files}); tests rotate the log around a listing with their own. */
+    @FunctionalInterface
+    interface Listing {
+        List<Path> files(Path live) throws IOException;
+    }
+
     private final Path live;
     private final Thread thread;
     private final long idleNanos;
     private final IntSupplier maxRecords;
     private final Supplier<Duration> batchDelay;
+    private final Listing listing;
     /** First record ids of rotated files; touched by the thread only. */
     private final Map<Path, String> firstIds = new HashMap<>();
+    /** The live file's first record id as read just before the last listing ({@link #files}); thread only. */
+    private String liveFirstId;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -76,6 +85,13 @@ final class LogFollower {
      */
     LogFollower(Path live, String name, Runnable body, long idleNanos, IntSupplier maxRecords,
             Supplier<Duration> batchDelay) {
+        this(live, name, body, idleNanos, maxRecords, batchDelay, LogFiles::files);
+    }
+
+    /** The same, listing the files with {@code listing}. */
+    LogFollower(Path live, String name, Runnable body, long idleNanos, IntSupplier maxRecords,
+            Supplier<Duration> batchDelay, Listing listing) {
+        this.listing = listing;
         this.live = live;
         this.idleNanos = idleNanos;
         this.maxRecords = maxRecords;
@@ -158,20 +174,30 @@ final class LogFollower {
         }
     }
 
-    /** The log's files, oldest first, the live one last; forgets the first ids of files no longer there. */
+    /**
+     * The log's files, oldest first, the live one last; forgets the first ids of files no longer there. The live
+     * file's first record is read just before the listing ({@link #firstId} answers it for the live file): a rotation
+     * in between shows in the listing as a rotated file, whose first record never changes, so no file listed is paired
+     * with the id of a file after it. Read after the listing, the live file could already be a later one, and a
+     * cursor moved to it would skip every file between: their records never indexed or shipped, and retention would
+     * take the skipped files for shipped.
+     */
     List<Path> files() throws IOException {
-        List<Path> files = LogFiles.files(live);
+        liveFirstId = LogFiles.firstId(live).orElse(null);
+        List<Path> files = listing.files(live);
         firstIds.keySet().retainAll(files);
         return files;
     }
 
     /**
-     * The first record's id of a log file; a rotated file's is remembered (it never changes), the live file's read
-     * each time. Reads at most one line, so a writer waiting for a lock the caller holds waits no longer.
+     * The first record's id of a file of the last {@link #files} listing: a rotated file's is read once and
+     * remembered (it never changes), the live file's is the one read just before that listing (it may since have been
+     * rotated; then its file is also listed under its rotated name, earlier, with the same id). Reads at most one
+     * line, so a writer waiting for a lock the caller holds waits no longer.
      */
     String firstId(Path file) {
         if (!LogFiles.isRotatedName(live, file.getFileName().toString())) {
-            return LogFiles.firstId(file).orElse(null);
+            return liveFirstId;
         }
         return firstIds.computeIfAbsent(file, f -> LogFiles.firstId(f).orElse(null));
     }
@@ -225,15 +251,20 @@ final class LogFollower {
         return reported;
     }
 
-    /** A cursor at the start of the file after {@code done}; empty when there is none yet or it has no record. */
+    /**
+     * A cursor at the start of the file after {@code done} (a rotated file); empty when there is none yet or it has
+     * no record. Its id is the file's as {@link #files} pairs them, so it is the file right after {@code done} even when
+     * the log rotates meanwhile.
+     */
     Optional<ShipCursor> startOfNext(Path done) throws IOException {
-        List<Path> files = LogFiles.files(live);
+        List<Path> files = files();
         int at = files.indexOf(done);
         if (at < 0 || at + 1 >= files.size()) {
             return Optional.empty();
         }
         Path following = files.get(at + 1);
-        return LogFiles.firstId(following).map(id -> new ShipCursor(following.getFileName().toString(), id, 0));
+        return Optional.ofNullable(firstId(following))
+                .map(id -> new ShipCursor(following.getFileName().toString(), id, 0));
     }
 
     /**

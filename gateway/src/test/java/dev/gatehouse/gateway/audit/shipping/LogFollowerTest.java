@@ -107,4 +107,45 @@ class LogFollowerTest {
         Files.writeString(live, line(n), StandardOpenOption.APPEND);
         return Files.size(live);
     }
+
+    /**
+     * The start of the file after a finished one is that file, however often the log rotates just before or just
+     * after the listing: the follower once listed the files and then read the live file's first record, so a rotation
+     * right after the listing moved the cursor to the fresh live file and skipped the files between (their records
+     * were never indexed or shipped, and retention took them for shipped; DecisionIndexFeedTest once waited 30 s for
+     * them).
+     */
+    @Test
+    void theFileAfterAFinishedOneIsThatFileWhenTheLogRotatesAroundTheListing(@TempDir Path dir) throws Exception {
+        for (int before = 0; before <= 2; before++) {
+            for (int after = 0; after <= 2; after++) {
+                Path live = Files.createDirectories(dir.resolve(before + "-" + after)).resolve("decisions.jsonl");
+                Path done = live.resolveSibling("decisions-20261204T100000Z-0001.jsonl");
+                Files.writeString(done, "{\"decision_id\":\"id-1\"}\n");
+                Files.writeString(live, "{\"decision_id\":\"id-2\"}\n");
+                AtomicInteger files = new AtomicInteger(2);
+                int rotationsBefore = before;
+                int rotationsAfter = after;
+                LogFollower follower = new LogFollower(live, FOLLOWER, () -> { }, 1, () -> BATCH,
+                        () -> Duration.ZERO, listed -> {
+                            rotate(listed, files, rotationsBefore);
+                            List<Path> listing = dev.gatehouse.gateway.audit.LogFiles.files(listed);
+                            rotate(listed, files, rotationsAfter);
+                            return listing;
+                        });
+                ShipCursor next = follower.startOfNext(done).orElseThrow();
+                assertEquals("id-2", next.firstId(), before + " rotations before the listing, " + after + " after");
+                assertEquals(0, next.offset());
+            }
+        }
+    }
+
+    /** Rotates the live file {@code times}: renamed to the next rotated name, a fresh one with the next id. */
+    private static void rotate(Path live, AtomicInteger files, int times) throws IOException {
+        for (int i = 0; i < times; i++) {
+            int n = files.get();
+            Files.move(live, live.resolveSibling(String.format("decisions-20261204T1000%02dZ-%04d.jsonl", n, n)));
+            Files.writeString(live, "{\"decision_id\":\"id-" + files.incrementAndGet() + "\"}\n");
+        }
+    }
 }
