@@ -45,11 +45,14 @@ class DiffTest {
         assertEquals(MatrixTest.profiles(), page.split("<td><code>t3_thread_list</code>", -1).length - 1);
     }
 
-    /** An empty or cut-off bundle is refused saying so (a new user's trial: "not a bundle … : null"). */
+    /**
+     * An empty or cut-off bundle is refused saying so (a new user's trial: "not a bundle … : null"), also one cut
+     * within its gzip trailer, whose tar is whole.
+     */
     @Test
     void anEmptyOrTruncatedBundleIsRefusedSayingSo() throws Exception {
         byte[] whole = Files.readAllBytes(Repo.ROOT.resolve("target/bundle/bundle.tar.gz"));
-        for (int length : new int[] {0, whole.length / 2}) {
+        for (int length : new int[] {0, whole.length / 2, whole.length - 9, whole.length - 1}) {
             Path bundle = tmp.resolve("cut-" + length + ".tar.gz");
             Files.write(bundle, java.util.Arrays.copyOf(whole, length));
             Repo.Result r = Repo.cli("diff", "--from", bundle.toString(), "--to", Repo.POLICIES.toString());

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -158,7 +159,8 @@ public final class PolicySource implements AutoCloseable {
     private static Map<String, byte[]> readTarGz(Path file) {
         Map<String, byte[]> entries = new LinkedHashMap<>();
         try (InputStream in = Files.newInputStream(file);
-             TarArchiveInputStream tar = new TarArchiveInputStream(new GzipCompressorInputStream(in))) {
+             GzipCompressorInputStream gzip = new GzipCompressorInputStream(in);
+             TarArchiveInputStream tar = new TarArchiveInputStream(gzip)) {
             TarArchiveEntry entry;
             while ((entry = tar.getNextEntry()) != null) {
                 if (entry.isFile()) {
@@ -166,6 +168,9 @@ public final class PolicySource implements AutoCloseable {
                     entries.put(name, tar.readAllBytes());
                 }
             }
+            // The tar ends before the gzip stream does: read on to its trailer (CRC and length checked), so a file cut
+            // within its last bytes is refused too, as the gateway refuses it.
+            gzip.transferTo(OutputStream.nullOutputStream());
         } catch (IOException e) {
             // An empty or cut-off file ends the stream with a message-less EOFException: never say "null".
             throw new ReviewException("not a bundle (.tar.gz): " + file + ": " + (e instanceof EOFException

@@ -70,8 +70,8 @@ public record BundleArchive(Map<String, byte[]> files, String sha256) {
         }
         Map<String, byte[]> files = new LinkedHashMap<>();
         long total = 0;
-        try (TarArchiveInputStream tar = new TarArchiveInputStream(
-                new GZIPInputStream(new ByteArrayInputStream(bytes)))) {
+        try (GZIPInputStream gzip = new GZIPInputStream(new ByteArrayInputStream(bytes));
+                TarArchiveInputStream tar = new TarArchiveInputStream(gzip)) {
             TarArchiveEntry entry;
             while ((entry = tar.getNextEntry()) != null) {
                 if (!entry.isFile()) {
@@ -83,6 +83,9 @@ public record BundleArchive(Map<String, byte[]> files, String sha256) {
                     throw new BundleException("bundle " + origin + " holds " + entry.getName() + " twice");
                 }
             }
+            // The tar ends before the gzip stream does: read on to its trailer, whose CRC and length are checked
+            // there, so a body cut within its last bytes is refused too (its files could all be whole).
+            readCapped(gzip, MAX_UNCOMPRESSED_BYTES - total);
         } catch (IOException e) {
             throw new BundleException("bundle " + origin + " is not a readable gzipped tar: " + why(e), e);
         }
