@@ -110,6 +110,18 @@ class DecisionLogHealthTest {
         }
     }
 
+    /** With the index off there is no feed to show: {@code /health} answers without {@code decisionIndex}. */
+    @Test
+    void withTheIndexOffHealthHasNoIndexFeed(@TempDir Path dir) throws Exception {
+        try (EmbeddedServer server = start(dir, Map.of("gatehouse.decision-index.enabled", "false"))) {
+            HttpResponse<String> health = get(server, "/health");
+            assertEquals(200, health.statusCode(), health.body());
+            JsonNode body = JSON.readTree(health.body());
+            assertEquals("UP", body.path("status").asText(), health.body());
+            assertTrue(body.has("hostWatch") && !body.has("decisionIndex"), health.body());
+        }
+    }
+
     /** A gateway with its store and decision log under {@code dir}, and {@code settings} on top. */
     private static EmbeddedServer start(Path dir, Map<String, Object> settings) {
         Map<String, Object> all = new java.util.HashMap<>(Map.of(
