@@ -169,6 +169,16 @@ public class ClosedSchemaArgumentCheck implements ArgumentCheck {
         }
     }
 
+    /**
+     * The schema's own number for a bound ({@code maxLength}, {@code maximum}, {@code maxItems}, ...), so the caller
+     * learns the limit it broke: {@code " (8448)"}; empty for any other keyword. Taken from the schema, never from the
+     * value sent.
+     */
+    private static String bound(Error error) {
+        JsonNode bound = error.getSchemaNode();
+        return bound != null && bound.isNumber() ? " (" + bound.asText() + ")" : "";
+    }
+
     private static ArgumentError fact(Error error) {
         String location = error.getInstanceLocation() == null ? "" : error.getInstanceLocation().toString();
         Optional<String> property = Optional.ofNullable(error.getProperty());
@@ -176,7 +186,7 @@ public class ClosedSchemaArgumentCheck implements ArgumentCheck {
         String message = switch (error.getKeyword()) {
             case "additionalProperties" -> where + ": unknown member " + property.map(p -> "'" + p + "'").orElse("");
             case "required" -> where + ": missing member " + property.map(p -> "'" + p + "'").orElse("");
-            default -> where + ": does not satisfy '" + error.getKeyword() + "'";
+            default -> where + ": does not satisfy '" + error.getKeyword() + "'" + bound(error);
         };
         return new ArgumentError(error.getKeyword(), location, property, message.trim());
     }

@@ -36,6 +36,26 @@ class ClosedSchemaArgumentCheckTest {
         assertFalse(error.message().contains("SECRET"));
     }
 
+    /**
+     * A broken bound names the schema's number, so the caller learns the limit (a new user's trial: "does not satisfy
+     * 'maxLength'" did not say 8448), and never the value sent; a keyword without a number adds nothing.
+     */
+    @Test
+    void aBrokenBoundSaysTheSchemasNumberAndNotTheValue() {
+        ArgumentCheck.Validator preferences = new ClosedSchemaArgumentCheck().compile(PolicySources.schema(
+                "t3_environment_preferences_update"));
+        List<ArgumentError> over = preferences.check(Map.of("preferences", Map.of("autoArchiveDays", 987654)));
+        assertTrue(over.stream().anyMatch(e -> e.message().equals("arguments/preferences/autoArchiveDays: does not"
+                + " satisfy 'maximum' (3650)")), over.toString());
+        assertFalse(over.toString().contains("987654"), over.toString());
+        String path = "x".repeat(9000);
+        List<ArgumentError> tooLong = wikiRead.check(Map.of("path", path));
+        assertTrue(tooLong.stream().anyMatch(e -> e.keyword().equals("maxLength")
+                && e.message().matches("arguments/path: does not satisfy 'maxLength' \\(\\d+\\)")), tooLong.toString());
+        assertTrue(wikiRead.check(Map.of("path", 7)).stream().anyMatch(e -> e.message().equals(
+                "arguments/path: does not satisfy 'type'")));
+    }
+
     @Test
     void wrongTypesArraysAndMissingMembersAreErrors() {
         assertTrue(wikiRead.check(Map.of("path", List.of("page.md", "../a2/secret.md"))).stream()
