@@ -103,7 +103,7 @@ public final class ToolTable {
      * no {@code Mcp-Name} header to cap it) cost 40–60 ms of engine CPU per call.
      */
     public String decidedName(String name) {
-        if (name.length() <= longestName || tools.containsKey(name)) {
+        if (name.length() <= longestName) { // a served name is never longer than the longest
             return name;
         }
         return "sha256:" + OmittedArgument.of(name).sha256();
