@@ -62,18 +62,23 @@ started() { # name
   PIDS+=($!)
   NAMES[$!]="$1"
 }
+# Stops the servers started here, the last started first, each before the next: a gateway ends before the backends
+# it calls, so its shutdown meets no closed connection. A second Ctrl-C meanwhile stops the rest at once.
 stop_all() {
   STOPPING=1
-  trap - INT TERM EXIT
-  local pid names=()
-  for pid in "${PIDS[@]}"; do names+=("${NAMES[$pid]}"); done
+  trap - EXIT
+  trap 'kill "${PIDS[@]}" 2>/dev/null || true' INT TERM HUP
+  local i names=()
+  for (( i = ${#PIDS[@]} - 1; i >= 0; i-- )); do names+=("${NAMES[${PIDS[i]}]}"); done
   if (( ${#PIDS[@]} )); then echo ">> stopping ${names[*]}"; fi # stdout: stderr may be muted by report_exits
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  for (( i = ${#PIDS[@]} - 1; i >= 0; i-- )); do
+    kill "${PIDS[i]}" 2>/dev/null || true
+    wait "${PIDS[i]}" 2>/dev/null || true
+  done
   if declare -F on_stop >/dev/null; then on_stop; fi
 }
 stop_all_on_exit() {
-  trap stop_all INT TERM EXIT
+  trap stop_all INT TERM HUP EXIT
 }
 
 # Waits until every server started here has stopped, saying at once which one stopped by itself, with its exit status
