@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -30,8 +31,9 @@ import java.util.stream.Collectors;
  * The one reader of admin API request bodies: a JSON object in UTF-8 whose members are all known, each given once, and
  * of their declared type. An unknown member, a wrong type (no coercion: {@code "yes"} or {@code 1} is not a boolean,
  * {@code 5} is not a string, a number beyond a member's range is not of its type), a member given twice in one
- * object, a body that is not UTF-8 ({@link Utf8}) or not JSON, or no body at all is refused with an
- * {@code invalid_fields} problem naming the member ({@code wiki.raed}; {@code body} for the whole), before anything
+ * object, a body that is not UTF-8 ({@link Utf8}) or not JSON, JSON past a limit of the reader (nested deeper than
+ * 1,000 levels, a number of more than 1,000 digits: the message names the limit), or no body at all is refused with
+ * an {@code invalid_fields} problem naming the member ({@code wiki.raed}; {@code body} for the whole), before anything
  * is written.
  */
 final class AdminBodies {
@@ -77,10 +79,24 @@ final class AdminBodies {
             String field = path(mapping);
             boolean outOfRange = mapping.getCause() instanceof InputCoercionException && !field.isEmpty();
             return AdminResult.refused(FieldProblem.invalid(outOfRange ? field : BODY_FIELD,
-                    outOfRange ? "Wrong type for this member." : "Not valid JSON."));
+                    outOfRange ? "Wrong type for this member." : limit(mapping).orElse("Not valid JSON.")));
         } catch (JacksonException notJson) {
-            return AdminResult.refused(FieldProblem.invalid(BODY_FIELD, "Not valid JSON."));
+            return AdminResult.refused(FieldProblem.invalid(BODY_FIELD, limit(notJson).orElse("Not valid JSON.")));
         }
+    }
+
+    /**
+     * What a body that is JSON but past one of the reader's limits is refused with, in the reader's own words less
+     * the name of its setting ("Document nesting depth (1001) exceeds the maximum allowed (1000)."); a new user's trial
+     * found such a body called "Not valid JSON.". Empty for any other failure.
+     */
+    private static Optional<String> limit(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof StreamConstraintsException past) {
+                return Optional.of(past.getOriginalMessage().replaceAll(", from `[^`]*`", "") + ".");
+            }
+        }
+        return Optional.empty();
     }
 
     /**

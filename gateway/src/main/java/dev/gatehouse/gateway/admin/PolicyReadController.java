@@ -54,7 +54,7 @@ public class PolicyReadController {
     @Get("/agents/{agentId}/capabilities")
     public HttpResponse<?> capabilities(HttpRequest<?> request, String agentId,
             @Nullable @QueryValue String ceiling) {
-        if (QueryParameters.strict(request, List.of("ceiling"), new AdminResult.Done<>(agentId))
+        if (QueryParameters.strict(request, List.of("ceiling"), "lookup", new AdminResult.Done<>(agentId))
                 instanceof AdminResult.Refused<String> refused) { // two ceilings would leave which one counts a guess
             return AdminResponses.refusal(refused.problems());
         }

@@ -97,7 +97,8 @@ public final class QueryParameters {
     /**
      * As {@link #strict(HttpRequest, List, AdminResult)}, the messages naming what reads the parameters.
      *
-     * @param what what takes the parameters, as the messages name it ({@code "search"}, {@code "page"})
+     * @param what what takes the parameters, as the messages name it ({@code "search"}, {@code "page"},
+     *             {@code "lookup"})
      */
     public static <T> AdminResult<T> strict(HttpRequest<?> request, List<String> known, String what,
             AdminResult<T> parsed) {

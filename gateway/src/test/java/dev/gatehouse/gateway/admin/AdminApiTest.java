@@ -974,6 +974,8 @@ class AdminApiTest {
             HttpResponse<String> refused = admin("GET", "/admin/agents/oa-cap/capabilities" + c[0], null);
             assertEquals(400, refused.statusCode(), c[0] + ": " + refused.body());
             assertEquals(c[1], JSON.readTree(refused.body()).path("invalid").path(0).asText(), c[0]);
+            // it is a lookup, and its message says so (a new user's trial: "a search takes one value")
+            assertTrue(refused.body().contains("lookup") && !refused.body().contains("search"), refused.body());
         }
     }
 

@@ -130,6 +130,31 @@ class AdminBodiesTest {
     }
 
     /**
+     * A body that is JSON but past a limit of the reader (nested deeper than 1,000 levels, a number of more than 1,000
+     * digits) is refused on {@code body} with the limit it passed, not as "Not valid JSON" (a new user's trial): deep
+     * objects at the top, under an object member and deep arrays under an unknown one; long numbers for a boolean and
+     * a string member. (Deep arrays where a boolean goes are refused as the wrong type, before the depth is reached.)
+     */
+    @Test
+    void aBodyPastAReadingLimitIsRefusedNamingTheLimit() throws Exception {
+        String deepArrays = "[".repeat(1001) + "]".repeat(1001);
+        String deepObjects = "{\"a\":".repeat(1001) + "1" + "}".repeat(1001);
+        List<String[]> bodies = List.of(
+                new String[] {"nesting depth", deepObjects},
+                new String[] {"nesting depth", "{\"browserAccess\":true,\"other\":" + deepArrays + "}"},
+                new String[] {"nesting depth", body("project", deepObjects)},
+                new String[] {"Number value length", body("wiki.read", "1".repeat(1001))},
+                new String[] {"Number value length", body("project.projectServiceProjectId", "-" + "9".repeat(1001))});
+        for (String[] sent : bodies) {
+            HttpResponse<String> response = admin("PUT", "/admin/agents/strict-limit", sent[1]);
+            assertInvalid(response, "body", sent[0]);
+            assertTrue(response.body().contains(sent[0]) && !response.body().contains("Not valid JSON")
+                    && !response.body().contains("StreamReadConstraints"), response.body());
+        }
+        assertEquals(404, admin("GET", "/admin/agents/strict-limit", null).statusCode(), "nothing was written");
+    }
+
+    /**
      * A member given twice, and bytes that are not UTF-8, on every admin body (a new user's trial found both taken: the
      * last member won, and the bytes were stored as U+FFFD): 400 {@code invalid_fields}, naming the member given
      * twice (once only "not valid JSON" on {@code body}, found by a later trial) or {@code body} for the bytes; nothing
