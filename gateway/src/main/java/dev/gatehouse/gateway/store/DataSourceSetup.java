@@ -1,6 +1,7 @@
 package dev.gatehouse.gateway.store;
 
 import io.micronaut.configuration.jdbc.hikari.DatasourceConfiguration;
+import io.micronaut.context.BeanContext;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -41,9 +42,11 @@ class DataSourceSetup implements BeanCreatedEventListener<DatasourceConfiguratio
     static final Duration VALIDATION = Duration.ofMillis(VALIDATION_MILLIS);
 
     private final DatabaseProperties properties;
+    private final BeanContext context;
 
-    DataSourceSetup(DatabaseProperties properties) {
+    DataSourceSetup(DatabaseProperties properties, BeanContext context) {
         this.properties = properties;
+        this.context = context;
     }
 
     @Override
@@ -52,6 +55,7 @@ class DataSourceSetup implements BeanCreatedEventListener<DatasourceConfiguratio
         if (properties.isEmbedded()) {
             EmbeddedPostgres server = EmbeddedPostgresServer.start(properties.getDataDir(),
                     properties.getEmbeddedPort());
+            EmbeddedPostgresServer.usedBy(context);
             String database = properties.isFreshDatabase() ? "test_" + randomSuffix()
                     : properties.getEmbeddedDatabase();
             EmbeddedPostgresServer.ensureDatabase(server, database);

@@ -178,7 +178,34 @@ class ScaleOutIT {
             assertEquals(1L, JSON.readTree(stack.admin("GET", "/admin/agents/a1", "").body()).path("version")
                     .asLong());
             assertTrue(Files.isDirectory(work.resolve(".gatehouse-data/postgres")), "data under the data directory");
+            assertStoppedInOrder(Files.readAllLines(work.resolve("gateway-before-restart.log")));
         }
+    }
+
+    /**
+     * The stop (SIGTERM) closed the context before the embedded PostgreSQL: it stopped after the pool had closed,
+     * and nothing after the stop began is a WARN or ERROR. Both used to stop at once, and the store listener, the pool
+     * and the notice consumers logged their database gone (a new user's trial, and another's).
+     */
+    private static void assertStoppedInOrder(List<String> log) {
+        int stopping = indexOf(log, "Embedded Application shutting down");
+        int poolClosed = indexOf(log, "HikariPool-1 - Shutdown completed");
+        int databaseStopped = indexOf(log, "shut down postmaster"); // logged by the thread that stopped it
+        assertTrue(stopping >= 0 && poolClosed > stopping && databaseStopped > poolClosed,
+                String.join("\n", log.subList(Math.max(0, stopping), log.size())));
+        List<String> warnings = log.subList(stopping, log.size()).stream()
+                .filter(line -> line.contains("\"level\":\"WARN\"") || line.contains("\"level\":\"ERROR\""))
+                .toList();
+        assertEquals(List.of(), warnings);
+    }
+
+    private static int indexOf(List<String> log, String text) {
+        for (int i = 0; i < log.size(); i++) {
+            if (log.get(i).contains(text)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static EmbeddedPostgres startPostgres(Path dir, int port, boolean clean) throws IOException {
