@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
                 + " Records with faults, or needing a value no values file holds, are counted and skipped."
                 + " A decision id read again is replayed once if its record is the same, and is a mismatch if not;"
                 + " so is a line that is not one JSON record (a member given twice included)."
-                + " Exit 1 on any mismatch; exit 2 when no file given holds a record.")
+                + " Exit 1 on any mismatch; exit 2 when no file given holds a record, or no line is one.")
 final class Replay implements Callable<Integer> {
     private static final Pattern PATH = Pattern.compile("[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*");
 
@@ -68,6 +68,8 @@ final class Replay implements Callable<Integer> {
     private final Map<String, Seen> ids = new HashMap<>();
     private final List<String> repeats = new ArrayList<>();
     private int records;
+    /** Lines read that are not a decision-log record at all (each is also a mismatch). */
+    private int notRecords;
     private int faults;
     private int masked;
     private int restored;
@@ -107,6 +109,10 @@ final class Replay implements Callable<Integer> {
             throw new ReviewException(logs.isEmpty() ? "no decision-log file given, only values files"
                     : (logs.size() == 1 ? logs.get(0) + " is empty" : "every file given is empty (" + names(logs)
                     + ")") + ": no decision-log records");
+        }
+        if (notRecords == records) { // e.g. a decision input given for a log: a wrong file, not a tampered log
+            throw new ReviewException("no line of " + names(logs) + " is a decision-log record (the first, "
+                    + mismatches.get(0) + ")");
         }
         try (PolicySource policy = source.open()) {
             for (Map.Entry<String, List<Entry>> group : byPath.entrySet()) {
@@ -179,6 +185,7 @@ final class Replay implements Callable<Integer> {
         } catch (JsonProcessingException e) { // a member given twice too: which one did the gateway log?
             mismatches.add(where + ": not a JSON record (" + (e.getLocation() == null ? ""
                     : "column " + e.getLocation().getColumnNr() + ": ") + e.getOriginalMessage() + ")");
+            notRecords++;
             return;
         }
         String id = logged.path("decision_id").asText("");
@@ -211,6 +218,7 @@ final class Replay implements Callable<Integer> {
         String path = rec.path("path").asText("");
         if (!PATH.matcher(path).matches() || !rec.has("input") || !rec.has("result")) {
             mismatches.add(where + ": not a decision record (needs path, input and result)");
+            notRecords++;
             return;
         }
         if (rec.has("masked")) {

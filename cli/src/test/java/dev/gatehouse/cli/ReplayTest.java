@@ -384,6 +384,28 @@ class ReplayTest {
     }
 
     /**
+     * A file none of whose lines is a decision-log record (a new user's trial: a decision input given for a log was
+     * "MISMATCH ... not a decision record", exit 1, as if the log were tampered with) is refused as the wrong file,
+     * exit 2, naming the first line; one such line among records stays a mismatch, exit 1.
+     */
+    @Test
+    void aFileWithNoRecordAtAllIsRefusedNotAMismatch() throws Exception {
+        Path input = Files.writeString(tmp.resolve("input.json"), "{\"tool\":\"wiki_read\",\"arguments\":{}}\n");
+        Path notJson = Files.writeString(tmp.resolve("notes.txt"), "decisions of monday\n{\"truncated\":\n");
+        for (Path wrong : List.of(input, notJson)) {
+            Repo.Result r = Repo.cli("replay", wrong.toString());
+            assertEquals(2, r.rc(), r.out() + r.err());
+            assertTrue(r.err().startsWith("gatehouse: no line of " + wrong + " is a decision-log record (the first, "
+                    + wrong + ":1: not a "), r.err());
+        }
+        Path mixed = Files.writeString(tmp.resolve("mixed.jsonl"), lines(honest("00000000-0000-4000-8000-0"
+                + "00000000002")) + "{\"tool\":\"wiki_read\"}\n");
+        Repo.Result r = Repo.cli("replay", mixed.toString());
+        assertEquals(1, r.rc(), r.out() + r.err());
+        assertTrue(r.out().contains(mixed + ":2: not a decision record"), r.out());
+    }
+
+    /**
      * A log or values file that is not UTF-8 (found by a new user's trial: "Input length = 1") is refused naming
      * the file, the line and the byte offset in the file, exit 2.
      */
