@@ -159,7 +159,8 @@ class ExplainTest {
 
     /**
      * A file with more than one JSON value, or broken JSON (found by a new user's trial: the rest was ignored, and
-     * the error carried the parser's "Source: REDACTED" note), is refused with exit 2 and one line saying where.
+     * the error carried the parser's "Source: REDACTED" note), is refused with exit 2 and one line saying where, in
+     * words of our own for a second value.
      */
     @Test
     void trailingOrBrokenJsonIsRefusedSayingWhere() throws Exception {
@@ -173,7 +174,14 @@ class ExplainTest {
             assertEquals(2, r.rc(), content + ": " + r.out() + r.err());
             assertTrue(r.err().contains("cannot read " + input + " as JSON (line 1, column "), r.err());
             assertFalse(r.err().contains("REDACTED") || r.err().lines().count() > 1, r.err());
+            // nor the mapper's classes and settings (a later trial: "bound as `com.fasterxml...`")
+            assertFalse(r.err().contains("com.fasterxml") || r.err().contains("Feature"), r.err());
         }
+        Path two = Files.writeString(tmp.resolve("two.json"), "{\"a\":1}{\"b\":2}");
+        Repo.Result r = explain("--input", two.toString(), "--policies", Repo.POLICIES.toString());
+        assertEquals(2, r.rc(), r.out() + r.err());
+        assertEquals(List.of("gatehouse: cannot read " + two + " as JSON (line 1, column 8): a second JSON value starts"
+                + " there; the file holds one"), r.err().lines().toList());
     }
 
     /** An input that is not there, or is a directory, is one line saying so (not a java.nio class name), exit 2. */

@@ -1,12 +1,16 @@
 package dev.gatehouse.review;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
@@ -30,6 +34,10 @@ import java.util.Arrays;
  * that does not read as one value ({@link Opa#JSON}: a member given twice is an error too).
  */
 public final class TextFile {
+
+    /** {@link Opa#JSON}'s reading, a second value left to {@link #json} to name in words of its own. */
+    private static final ObjectReader ONE_VALUE = Opa.JSON.reader()
+            .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** Takes each line of a file ({@link #lines}). */
     @FunctionalInterface
@@ -73,10 +81,19 @@ public final class TextFile {
         if (text.isBlank()) {
             throw new ReviewException(file + " is empty (only white space)");
         }
-        try {
-            return Opa.JSON.readTree(text);
+        try (JsonParser parser = Opa.JSON.createParser(text)) {
+            JsonNode value = ONE_VALUE.readTree(parser);
+            if (parser.nextToken() != null) { // said here: the mapper's own message names its classes and settings
+                JsonLocation second = parser.currentTokenLocation();
+                throw new ReviewException("cannot read " + file + " as JSON (line " + second.getLineNr()
+                        + ", column " + second.getColumnNr() + "): a second JSON value starts there; the file holds"
+                        + " one");
+            }
+            return value;
         } catch (JsonProcessingException e) { // where and what, without the parser's note on redacted sources
             throw new ReviewException("cannot read " + file + " as JSON" + at(e) + ": " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // reading a string
         }
     }
 
