@@ -52,9 +52,14 @@ public final class EmbeddedPostgresServer {
         stopOnlyWhenAsked = true;
     }
 
-    /** Records that {@code context}'s data source uses an embedded server, so {@link #stopAll} waits for it. */
+    /**
+     * Records that {@code context}'s data source uses an embedded server, so {@link #stopAll} waits for it; only once
+     * {@link #stopOnlyWhenAsked} was called (a test JVM's many contexts are not kept).
+     */
     static synchronized void usedBy(BeanContext context) {
-        USERS.add(context);
+        if (stopOnlyWhenAsked) {
+            USERS.add(context);
+        }
     }
 
     /**
