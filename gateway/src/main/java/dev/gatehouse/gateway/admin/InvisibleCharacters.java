@@ -6,9 +6,9 @@ import com.ibm.icu.lang.UProperty;
 import java.util.Set;
 
 /**
- * The admin API's one rule for characters that show an operator nothing: what a registration's issuer may not hold
- * ({@link RegistrationIssuers}) and what a search parameter may not be made of alone to count as given with a value
- * ({@link QueryParameters#given}).
+ * The admin API's one rule for characters that show an operator nothing: what a registration's issuer and a thread
+ * agent's id may not hold ({@link RegistrationIssuers}, {@link ThreadAgentIds}) and what a search parameter may not be
+ * made of alone to count as given with a value ({@link QueryParameters#given}).
  */
 final class InvisibleCharacters {
 

@@ -447,11 +447,11 @@ class AdminApiTest {
         Map<String, String> refused = new java.util.LinkedHashMap<>();
         refused.put("sh\u0430re-" + suffix, "reads as the thread agent " + bySession); // Cyrillic a
         refused.put("SHARE-" + suffix, "reads as the thread agent " + bySession);
-        refused.put("\uff53hare-" + suffix, "reads as the thread agent " + bySession); // fullwidth s
-        refused.put("shar\u0065\u0301-" + suffix, "reads as the thread agent " + bySession); // e + combining acute
+        refused.put("\uff53hare-" + suffix, "normal form"); // fullwidth s: no thread agent id at all (ThreadAgentIds)
+        refused.put("shar\u0065\u0301-" + suffix, "normal form"); // e + combining acute: not NFKC either
         refused.put("\u03b3amma-" + suffix, "printable ASCII"); // not seen, not ASCII
         refused.put("\u0430gent-" + suffix, "printable ASCII");
-        refused.put("new\u00a0agent-" + suffix, "printable ASCII");
+        refused.put("new\u00a0agent-" + suffix, "shows every character"); // no thread agent id at all either
         for (Map.Entry<String, String> id : refused.entrySet()) {
             String subject = "refused-" + suffix;
             HttpResponse<String> put = admin("PUT", "/admin/outside-agents", registration(subject, id.getKey()));
