@@ -30,7 +30,6 @@ final class StoreCache<V> {
     /** The lookup timer. */
     static final String TIMER = "gatehouse.store.lookup";
 
-
     /**
      * What a lookup read, and for how long it may be answered from the cache.
      *
