@@ -101,13 +101,13 @@ path_problems contains [field, "the path is longer than any path the schema admi
 	tools.argument_omitted(field)
 }
 
-path_problems contains [field, concat("", ["a path has at most ", format_int(max_segments, 10), " segments"])] if {
+path_problems contains [field, concat("", ["a path may have at most ", format_int(max_segments, 10), " segments"])] if {
 	some field, _ in specs
 	count(relative(field)) > max_segments
 }
 
 # A page lives below the subtree root: "." names the root folder, which no page tool may read, write or delete.
-path_problems contains [field, "a page path names a page below the subtree root, not \".\""] if {
+path_problems contains [field, "a page path must name a page below the subtree root, not \".\""] if {
 	some field, spec in specs
 	spec.names == "page"
 	raw(field) == "."
@@ -126,11 +126,11 @@ segment_problems(segment) := {problem |
 }
 
 segment_rules := {
-	"nonempty": "segments are not empty (no leading, trailing or doubled \"/\")",
-	"charset": "segments use only letters, digits, \"-\", \"_\", \".\" and inner spaces",
-	"spaces": "segments do not start or end with a space",
-	"dot": "segments do not end with \".\" and are not \".\" or \"..\" (use \".\" alone for the subtree root)",
-	"length": concat("", ["segments have at most ", format_int(max_segment_bytes, 10), " bytes of UTF-8"]),
+	"nonempty": "no segment may be empty (no leading, trailing or doubled \"/\")",
+	"charset": "a segment may use only letters, digits, \"-\", \"_\", \".\" and inner spaces",
+	"spaces": "no segment may start or end with a space",
+	"dot": "no segment may end with \".\" or be \".\" or \"..\" (use \".\" alone for the subtree root)",
+	"length": concat("", ["a segment may have at most ", format_int(max_segment_bytes, 10), " bytes of UTF-8"]),
 }
 
 passes("nonempty", segment) if segment != ""

@@ -33,7 +33,7 @@ test_wiki_resolved_path_and_root_are_the_obligations if {
 test_wiki_page_tools_never_name_the_root if {
 	every tool in ["wiki_read", "wiki_write", "wiki_delete"] {
 		d := authz.decision with input as testing.call(tool, {"path": ".", "content": "x", "baseRevision": "r1"})
-		d.reasons == [{"code": "path_invalid", "message": "path: a page path names a page below the subtree root, not \".\""}]
+		d.reasons == [{"code": "path_invalid", "message": "path: a page path must name a page below the subtree root, not \".\""}]
 	}
 }
 
@@ -326,7 +326,7 @@ test_wiki_segment_rules_apply_up_to_the_limit if {
 
 	# past the limit only the count is reported: the segment walk is bounded
 	over := concat("/", array.concat([s | some _ in numbers.range(1, 32); s := "d"], ["a:b"]))
-	read(over).reasons == [{"code": "path_invalid", "message": "path: a path has at most 32 segments"}]
+	read(over).reasons == [{"code": "path_invalid", "message": "path: a path may have at most 32 segments"}]
 }
 
 test_wiki_escape_walk_is_bounded_by_the_segment_limit if {
