@@ -40,6 +40,8 @@ import picocli.CommandLine.Spec;
                 + " Records with faults, or needing a value no values file holds, are counted and skipped."
                 + " A decision id read again is replayed once if its record is the same, and is a mismatch if not;"
                 + " so is a line that is not one JSON record (a member given twice included)."
+                + " A last line with no line break at its end that is not whole JSON was cut off while it was being"
+                + " written (a copy of a live file, a crash): it is reported and not replayed."
                 + " Exit 1 on any mismatch; exit 2 when no file given holds a record, or no line is one.")
 final class Replay implements Callable<Integer> {
     private static final Pattern PATH = Pattern.compile("[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*");
@@ -67,6 +69,8 @@ final class Replay implements Callable<Integer> {
     private final Map<String, Integer> revisions = new TreeMap<>();
     private final Map<String, Seen> ids = new HashMap<>();
     private final List<String> repeats = new ArrayList<>();
+    /** Last lines cut off with no line break at their end (where, and how many bytes): not records, not mismatches. */
+    private final List<String> cut = new ArrayList<>();
     private int records;
     /** Lines read that are not a decision-log record at all (each is also a mismatch). */
     private int notRecords;
@@ -100,10 +104,14 @@ final class Replay implements Callable<Integer> {
                 if (!line.isBlank()) {
                     read(file + ":" + lineNo, line, standIns);
                 }
-            });
+            }, last -> unended(file + ":" + last.number(), last, standIns));
             if (records == before) {
                 empty.add(file);
             }
+        }
+        if (records == 0 && !cut.isEmpty()) {
+            throw new ReviewException("no whole decision-log record in " + names(logs) + ", only a cut-off last line ("
+                    + cut.get(0) + ")");
         }
         if (records == 0) { // nothing to replay is a mistake (a wrong file), not an agreeing log
             throw new ReviewException(logs.isEmpty() ? "no decision-log file given, only values files"
@@ -159,6 +167,14 @@ final class Replay implements Callable<Integer> {
             if (!empty.isEmpty()) {
                 out.println("no records in " + names(empty) + ": empty (as the live file is just after a rotation)");
             }
+            for (String line : standIns.cutLines()) {
+                out.println("not read: the last line of a values file " + line + " is cut off, no line break at its"
+                        + " end (a copy taken while it was being written, or a crash)");
+            }
+            for (String line : cut) {
+                out.println("not replayed: the last line " + line + " is cut off, no line break at its end (a copy"
+                        + " taken while it was being written, or a crash; the gateway cuts it when it opens the file)");
+            }
             if (masked > 0) {
                 out.println(masked + " record(s) carry masked arguments and were replayed with the masked values");
             }
@@ -170,6 +186,19 @@ final class Replay implements Callable<Integer> {
         out.println(mismatches.size() + " mismatch(es):");
         mismatches.forEach(m -> out.println("  MISMATCH " + m));
         return 1;
+    }
+
+    /**
+     * Takes a log's last line that no line break ends: a record when it is whole JSON (only its line break missing),
+     * else a line cut off while it was being written, which holds no decision to compare and is reported apart.
+     */
+    private void unended(String where, TextFile.UnendedLine last, StandIns standIns) {
+        Optional<String> whole = last.text().filter(StandIns::isJson);
+        if (whole.isPresent()) {
+            read(where, whole.get(), standIns);
+        } else {
+            cut.add(where + " (" + last.bytes() + " bytes)");
+        }
     }
 
     /**

@@ -432,7 +432,7 @@ class ReplayTest {
         }
 
         Path log = Files.writeString(tmp.resolve("decisions.jsonl"), good);
-        Path values = Files.write(tmp.resolve("decisions.values.jsonl"), new byte[] {'{', '"', (byte) 0xE9});
+        Path values = Files.write(tmp.resolve("decisions.values.jsonl"), new byte[] {'{', '"', (byte) 0xE9, '\n'});
         Repo.Result r = Repo.cli("replay", log.toString());
         assertEquals(2, r.rc(), r.out() + r.err());
         assertEquals(List.of("gatehouse: " + values + ":1 is not valid UTF-8: byte offset 2 of the file (0xE9)"),
@@ -443,5 +443,60 @@ class ReplayTest {
         assertEquals(2, twice.rc(), twice.out() + twice.err());
         assertTrue(twice.err().startsWith("gatehouse: " + values + ":1: not JSON (line 1, column "), twice.err());
         assertTrue(twice.err().contains("Duplicate field 'sha256'"), twice.err());
+    }
+
+    /**
+     * A log copied while its last line was being written (a new user's trial: a log whose last line was cut off was
+     * "MISMATCH ... not a JSON record", exit 1, as if tampered with): a last line with no line break at its end that
+     * is not whole JSON is reported and not replayed, cut at any byte, inside a character too; the lines before it
+     * replay, exit 0. Whole but without its line break, it is replayed. The same in a values file: the cut entry is
+     * not read, and a record needing it is skipped as missing. A log holding only a cut line is refused, exit 2.
+     */
+    @Test
+    void aLastLineCutOffWhileBeingWrittenIsReportedNotAMismatch() throws Exception {
+        String first = lines(honest("00000000-0000-4000-8000-000000000001"));
+        byte[] second = record("00000000-0000-4000-8000-000000000002", "wiki_read", (JsonNode) Opa.JSON
+                .createObjectNode().put("path", "notes/\u00e9t\u00e9.md")).toString().getBytes(StandardCharsets.UTF_8);
+        int accent = new String(second, StandardCharsets.UTF_8).indexOf("\u00e9t") + 1; // inside the two bytes of é
+        for (int cut : List.of(1, accent, second.length / 2, second.length - 1)) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            bytes.writeBytes(first.getBytes(StandardCharsets.UTF_8));
+            bytes.write(second, 0, cut);
+            Path log = Files.write(tmp.resolve("decisions.jsonl"), bytes.toByteArray());
+
+            Repo.Result r = Repo.cli("replay", log.toString());
+
+            assertEquals(0, r.rc(), cut + ": " + r.out() + r.err());
+            assertTrue(r.out().contains("replayed 1 records"), r.out());
+            assertTrue(r.out().contains("not replayed: the last line " + log + ":2 (" + cut + " bytes) is cut off"),
+                    r.out());
+            assertTrue(r.out().contains("no mismatches"), r.out());
+        }
+
+        Path whole = Files.writeString(tmp.resolve("decisions.jsonl"), first + new String(second,
+                StandardCharsets.UTF_8));
+        Repo.Result replayed = Repo.cli("replay", whole.toString());
+        assertEquals(0, replayed.rc(), replayed.out() + replayed.err());
+        assertTrue(replayed.out().contains("replayed 2 records"), replayed.out());
+        assertTrue(!replayed.out().contains("cut off"), replayed.out());
+
+        Path only = Files.write(tmp.resolve("only.jsonl"), java.util.Arrays.copyOf(second, 40));
+        Repo.Result refused = Repo.cli("replay", only.toString());
+        assertEquals(2, refused.rc(), refused.out() + refused.err());
+        assertTrue(refused.err().startsWith("gatehouse: no whole decision-log record in " + only
+                + ", only a cut-off last line (" + only + ":1 (40 bytes))"), refused.err());
+
+        ObjectNode needing = longWrite("00000000-0000-4000-8000-000000000003");
+        String entry = standIn(needing, "/input/arguments/path");
+        standIn(needing, "/result/obligations/wikiPaths/path");
+        String resolved = standIn(needing, "/obligations/wikiPaths/path");
+        Path log = Files.writeString(tmp.resolve("decisions.jsonl"), first + lines(needing));
+        Path values = Files.writeString(tmp.resolve("decisions.values.jsonl"), resolved
+                + entry.substring(0, entry.length() / 2));
+        Repo.Result r = Repo.cli("replay", log.toString());
+        assertEquals(0, r.rc(), r.out() + r.err());
+        assertTrue(r.out().contains("not read: the last line of a values file " + values + ":2 ("
+                + (entry.length() / 2) + " bytes) is cut off"), r.out());
+        assertTrue(r.out().contains("skipped 1 record(s) needing a value no values file holds"), r.out());
     }
 }

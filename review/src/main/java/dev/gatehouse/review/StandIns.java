@@ -24,6 +24,7 @@ import java.util.Optional;
 public final class StandIns {
 
     private final Map<String, JsonNode> values = new HashMap<>();
+    private final List<String> cut = new ArrayList<>();
 
     /** The values file of a log file: {@code <name without ext>.values<ext>}. */
     public static Path valuesFile(Path logFile) {
@@ -45,25 +46,51 @@ public final class StandIns {
      * Reads a values file; a string whose digest is not its value's is refused. (A JSON value's digest is over the
      * gateway's serialisation, which reading and writing it again need not give byte for byte: it is not checked.)
      *
+     * A last line with no line break at its end that is not whole JSON was cut off while it was being written: it is
+     * not read, and {@link #cutLines} names it.
+     *
      * @throws ReviewException when the file cannot be read ({@link TextFile#lines}), or a line is not JSON, not a
      *                         values entry, or a string's digest does not match (naming the line)
      */
     public void read(Path file) {
-        TextFile.lines(file, (lineNo, line) -> {
-            if (line.isBlank()) {
-                return;
-            }
-            JsonNode entry;
-            try {
-                entry = Opa.JSON.readTree(line);
-            } catch (JsonProcessingException e) {
-                throw new ReviewException(file + ":" + lineNo + ": not JSON" + TextFile.at(e) + ": "
-                        + e.getOriginalMessage());
-            }
-            if (!add(entry)) {
-                throw new ReviewException(file + ":" + lineNo + ": not a value whose SHA-256 is its sha256");
+        TextFile.lines(file, (lineNo, line) -> entry(file + ":" + lineNo, line), last -> {
+            String where = file + ":" + last.number();
+            if (last.text().filter(StandIns::isJson).isPresent()) {
+                entry(where, last.text().get());
+            } else {
+                cut.add(where + " (" + last.bytes() + " bytes)");
             }
         });
+    }
+
+    /** The values files' last lines not read because they were cut off ({@link #read}): where, and how many bytes. */
+    public List<String> cutLines() {
+        return List.copyOf(cut);
+    }
+
+    private void entry(String where, String line) {
+        if (line.isBlank()) {
+            return;
+        }
+        JsonNode entry;
+        try {
+            entry = Opa.JSON.readTree(line);
+        } catch (JsonProcessingException e) {
+            throw new ReviewException(where + ": not JSON" + TextFile.at(e) + ": " + e.getOriginalMessage());
+        }
+        if (!add(entry)) {
+            throw new ReviewException(where + ": not a value whose SHA-256 is its sha256");
+        }
+    }
+
+    /** Whether {@code text} is one whole JSON value (a line cut off while being written is not). */
+    public static boolean isJson(String text) {
+        try {
+            Opa.JSON.readTree(text);
+            return true;
+        } catch (JsonProcessingException e) {
+            return false;
+        }
     }
 
     /**

@@ -25,6 +25,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The reviewer's own files (decision inputs, decision logs and their values files, caller profiles, pages written),
@@ -47,6 +49,17 @@ public final class TextFile {
          * @param text   the line without its line break ({@code \n} or {@code \r\n})
          */
         void line(int number, String text);
+    }
+
+    /**
+     * A file's last line when no line break ends it: in a decision log or its values file, a line cut off by a copy
+     * taken while it was being written, or by a crash (the gateway cuts such a line when it opens the file).
+     *
+     * @param number its line number, from 1
+     * @param bytes  how many bytes it holds
+     * @param text   its text; empty when its bytes are not UTF-8 (cut inside a character)
+     */
+    public record UnendedLine(int number, int bytes, Optional<String> text) {
     }
 
     private TextFile() {
@@ -106,6 +119,18 @@ public final class TextFile {
      *                         in the file); the lines before it have been handed on
      */
     public static long lines(Path file, LineReader reader) {
+        return lines(file, reader, Optional.empty());
+    }
+
+    /**
+     * As {@link #lines(Path, LineReader)}, except that a last line no line break ends goes to {@code unended}
+     * instead of {@code reader}, not UTF-8 checked (for a log that may have been copied while a line was written).
+     */
+    public static long lines(Path file, LineReader reader, Consumer<UnendedLine> unended) {
+        return lines(file, reader, Optional.of(unended));
+    }
+
+    private static long lines(Path file, LineReader reader, Optional<Consumer<UnendedLine>> unended) {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             long offset = 0;
@@ -121,7 +146,15 @@ public final class TextFile {
                 line.reset();
                 lineStart = offset;
             }
-            if (line.size() > 0) {
+            if (line.size() > 0 && unended.isPresent()) {
+                Optional<String> text;
+                try {
+                    text = Optional.of(decode(file.toString(), line.toByteArray(), lineStart));
+                } catch (ReviewException notUtf8) {
+                    text = Optional.empty();
+                }
+                unended.get().accept(new UnendedLine(++number, line.size(), text));
+            } else if (line.size() > 0) {
                 reader.line(++number, text(file, line, lineStart, number));
             }
             return offset;
