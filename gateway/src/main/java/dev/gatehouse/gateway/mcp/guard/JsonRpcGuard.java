@@ -35,7 +35,8 @@ import java.util.Optional;
  * <li>nesting deeper than the limit: HTTP 400, -32600;</li>
  * <li>{@code jsonrpc} other than {@code "2.0"}, a non-string method, non-object params, an id that is not a string
  * or an integer ({@code null}, fractions, booleans, objects, arrays), or a request method without an id that is not
- * a notification: HTTP 400, -32600 with {@code "id": null}.</li>
+ * a notification: HTTP 400, -32600, answered under the request's id when that is a string or an integer, else
+ * {@code "id": null}.</li>
  * </ul>
  */
 public final class JsonRpcGuard {
@@ -125,10 +126,6 @@ public final class JsonRpcGuard {
     }
 
     private Result message(ObjectNode tree) {
-        JsonNode version = tree.get("jsonrpc");
-        if (version == null || !version.isTextual() || !"2.0".equals(version.textValue())) {
-            return refused(Rejection.INVALID_REQUEST, "jsonrpc must be \"2.0\"");
-        }
         Optional<Object> id = Optional.empty();
         if (tree.has("id")) {
             JsonNode node = tree.get("id");
@@ -142,10 +139,16 @@ public final class JsonRpcGuard {
                         : "id must be a string or an integer");
             }
         }
+        // Read before the rest, so a request refused for its shape is answered under its own id (JSON-RPC 2.0 §5:
+        // null only when the id cannot be read), and a client can tell which of its requests it was.
+        JsonNode version = tree.get("jsonrpc");
+        if (version == null || !version.isTextual() || !"2.0".equals(version.textValue())) {
+            return refused(Rejection.INVALID_REQUEST, "jsonrpc must be \"2.0\"", id);
+        }
         Optional<String> method = Optional.empty();
         if (tree.has("method")) {
             if (!tree.get("method").isTextual()) {
-                return refused(Rejection.INVALID_REQUEST, "method must be a string");
+                return refused(Rejection.INVALID_REQUEST, "method must be a string", id);
             }
             method = Optional.of(tree.get("method").textValue());
             if (id.isEmpty() && !method.get().startsWith("notifications/")) {
@@ -157,8 +160,7 @@ public final class JsonRpcGuard {
         Optional<ObjectNode> params = Optional.empty();
         if (tree.has("params")) {
             if (!tree.get("params").isObject()) {
-                return new Result.Refused(Rejection.jsonRpc(400, Rejection.INVALID_REQUEST, "params must be an object")
-                        .withId(id));
+                return refused(Rejection.INVALID_REQUEST, "params must be an object", id);
             }
             params = Optional.of((ObjectNode) tree.get("params"));
         }
@@ -167,5 +169,9 @@ public final class JsonRpcGuard {
 
     private static Result refused(int code, String message) {
         return new Result.Refused(Rejection.jsonRpc(400, code, message));
+    }
+
+    private static Result refused(int code, String message, Optional<Object> id) {
+        return new Result.Refused(Rejection.jsonRpc(400, code, message).withId(id));
     }
 }

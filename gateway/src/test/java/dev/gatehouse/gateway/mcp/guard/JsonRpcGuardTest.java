@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -167,6 +168,35 @@ class JsonRpcGuardTest {
         Rejection params = refused("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"params\":[1]}");
         assertEquals(Optional.of(Rejection.INVALID_REQUEST), params.jsonRpcCode());
         assertEquals(Optional.of(3L), params.id());
+    }
+
+    /**
+     * A request refused for its shape is answered under its own id whenever that id is readable, a string or an
+     * integer (a new user's trial: a body without {@code jsonrpc}, or with {@code "1.0"}, was answered with
+     * {@code "id": null}, so the client could not tell which request failed); every fault of the message's own
+     * members, with each kind of id.
+     */
+    @Test
+    void aRequestRefusedForItsShapeIsAnsweredUnderItsOwnId() {
+        List<String> faults = List.of("", "\"jsonrpc\":\"1.0\",", "\"jsonrpc\":2.0,", "\"jsonrpc\":null,",
+                "\"jsonrpc\":\" 2.0\",");
+        Map<String, Object> ids = Map.of("7", 7L, "\"a\"", "a", "-9223372036854775808", Long.MIN_VALUE, "\"\"", "");
+        for (Map.Entry<String, Object> id : ids.entrySet()) {
+            for (String version : faults) {
+                Rejection rejection = refused("{" + version + "\"id\":" + id.getKey() + ",\"method\":\"ping\"}");
+                assertEquals(Optional.of(Rejection.INVALID_REQUEST), rejection.jsonRpcCode(), version);
+                assertEquals("jsonrpc must be \"2.0\"", rejection.message(), version);
+                assertEquals(Optional.of(id.getValue()), rejection.id(), version + id.getKey());
+            }
+            for (String body : List.of("\"method\":5", "\"method\":\"ping\",\"params\":[1]",
+                    "\"method\":\"ping\",\"params\":\"x\"", "\"method\":null")) {
+                Rejection rejection = refused("{\"jsonrpc\":\"2.0\",\"id\":" + id.getKey() + "," + body + "}");
+                assertEquals(Optional.of(Rejection.INVALID_REQUEST), rejection.jsonRpcCode(), body);
+                assertEquals(Optional.of(id.getValue()), rejection.id(), body + id.getKey());
+            }
+        }
+        // An id that is not a string or an integer cannot be answered under: null, as before.
+        assertEquals(Optional.empty(), refused("{\"jsonrpc\":\"1.0\",\"id\":1.5,\"method\":\"ping\"}").id());
     }
 
     /** The shape rules are checked while the tree is built (one read): every place a reader can reach is checked. */
