@@ -71,6 +71,29 @@ class InvalidQueryStringTest {
         assertTrue(QueryStringFilter.valid("/admin/agents/%F0%9F%98%80"));
     }
 
+    /**
+     * A path the container refuses as ambiguous (a new user's trial: {@code /admin/agents/%2e%2e} got only "Bad
+     * Request") says which kind of ambiguity in the container's fixed words, never the path itself, on every path
+     * family; an encoded NUL, for which the container names none, is still 400 JSON.
+     */
+    @Test
+    void anAmbiguousPathSaysWhichAmbiguityItIs() throws Exception {
+        for (String path : List.of("/admin/agents/", "/admin/sessions/", "/console/decisions/", "/health/",
+                "/nonexistent/")) {
+            for (String bad : List.of("%2e%2e", "%2E%2e/x", "a/%2e%2e/b", "%2e", "a/%2E/b", ".%2e", "%2e.")) {
+                for (boolean credential : List.of(false, true)) {
+                    RawHttp.Response response = send(path + bad, credential);
+                    assertRefused(response, path + bad);
+                    assertEquals("Ambiguous URI path segment", JSON.readTree(response.body()).path("message").asText(),
+                            path + bad);
+                }
+            }
+            for (String nul : List.of("%00", "a%00b")) {
+                assertRefused(send(path + nul, true), path + nul);
+            }
+        }
+    }
+
     @Test
     void aSpaceInTheRequestTargetIsRefusedWithJsonByTheContainer() throws Exception {
         for (String path : PATHS) {
