@@ -21,15 +21,20 @@ public class AgentAdmin {
 
     private final AgentSettingsStore settings;
     private final ChangeAudit audit;
+    private final KnownThreadAgents known;
 
-    public AgentAdmin(AgentSettingsStore settings, ChangeAudit audit) {
+    AgentAdmin(AgentSettingsStore settings, ChangeAudit audit, KnownThreadAgents known) {
         this.settings = settings;
         this.audit = audit;
+        this.known = known;
     }
 
-    /** Whether {@code agentId} may name a thread agent ({@link ThreadAgentIds}): done, or refused on {@code agentId}. */
+    /**
+     * Whether an operator may name {@code agentId} as a thread agent ({@link ThreadAgentIds}, and not reading as
+     * another known agent: {@link KnownThreadAgents}): done, or refused on {@code agentId}.
+     */
     public AdminResult<Void> checkThreadAgentId(String agentId) {
-        return ThreadAgentIds.problem("agentId", agentId).<AdminResult<Void>>map(AdminResult::refused)
+        return known.problem("agentId", agentId).<AdminResult<Void>>map(AdminResult::refused)
                 .orElseGet(() -> new AdminResult.Done<>(null));
     }
 
@@ -46,7 +51,8 @@ public class AgentAdmin {
      *                    any stored settings match; a weak tag ({@code W/"3"}), which nothing matches
      * @param ifNoneMatch the {@code If-None-Match} header, if any: {@code *} alone, without {@code If-Match}, writes
      *                    the settings only when none are stored (RFC 9110 §13.1.2), as the expected version 0 does
-     * @return the stored settings and version; refused for an id that is not a thread agent's, a Project enabled
+     * @return the stored settings and version; refused for an id that is not a thread agent's or reads as another
+     *         known one ({@link KnownThreadAgents}), a Project enabled
      *         without a project, an {@code If-None-Match} other than that, or a malformed or contradictory version; a
      *         conflict when the version is stale; a failed precondition for a weak {@code If-Match} tag, for
      *         {@code If-Match: *} when none are stored, and for {@code If-None-Match: *} when some are
@@ -56,7 +62,7 @@ public class AgentAdmin {
         ExpectedVersion expected = ExpectedVersion.of(ifMatch, ifNoneMatch, request.version(),
                 "the settings are written only when none are stored yet");
         List<FieldProblem> problems = new ArrayList<>(expected.problems());
-        ThreadAgentIds.problem("agentId", agentId).ifPresent(problems::add);
+        known.problem("agentId", agentId).ifPresent(problems::add);
         Optional<AgentSettings> wanted = request.settings();
         if (wanted.isEmpty()) {
             problems.add(FieldProblem.missing(AgentSettingsRequest.PROJECT_ID_FIELD));

@@ -33,11 +33,13 @@ public class DeliveryProfileAdmin {
     private final NoticeStore store;
     private final ChangeAudit audit;
     private final PolicyDecisionPoint pdp;
+    private final KnownThreadAgents known;
 
-    public DeliveryProfileAdmin(NoticeStore store, ChangeAudit audit, PolicyDecisionPoint pdp) {
+    DeliveryProfileAdmin(NoticeStore store, ChangeAudit audit, PolicyDecisionPoint pdp, KnownThreadAgents known) {
         this.store = store;
         this.audit = audit;
         this.pdp = pdp;
+        this.known = known;
     }
 
     public Optional<DeliveryProfile> profile(String agentId) {
@@ -46,9 +48,9 @@ public class DeliveryProfileAdmin {
 
     /**
      * Replaces the agent's profile; refused when the agent is not a thread agent ({@link ThreadAgentIds}: notices
-     * are delivered into an agent's threads, docs/domain.md §9, and an outside agent has none), when the client id or
-     * a limit is missing, a text is not one {@link StoredText} keeps, or a mode is not one of its axis in the serving
-     * revision.
+     * are delivered into an agent's threads, docs/domain.md §9, and an outside agent has none) or reads as another
+     * known one ({@link KnownThreadAgents}), when the client id or a limit is missing, a text is not one
+     * {@link StoredText} keeps, or a mode is not one of its axis in the serving revision.
      */
     public AdminResult<DeliveryProfile> put(String agentId, ProfileRequest request, Actor actor) {
         if (OutsideAgentIds.inNamespace(agentId)) {
@@ -56,7 +58,7 @@ public class DeliveryProfileAdmin {
                     + " into their threads (docs/domain.md §9); " + OutsideAgentIds.PREFIX + "… ids are outside"
                     + " agents, which have no threads, so a delivery profile could never apply."));
         }
-        Optional<FieldProblem> notThreadAgent = ThreadAgentIds.problem("agentId", agentId);
+        Optional<FieldProblem> notThreadAgent = known.problem("agentId", agentId);
         if (notThreadAgent.isPresent()) {
             return AdminResult.refused(notThreadAgent.get());
         }

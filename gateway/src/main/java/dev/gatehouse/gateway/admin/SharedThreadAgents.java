@@ -1,11 +1,9 @@
 package dev.gatehouse.gateway.admin;
 
 import dev.gatehouse.facts.ArgumentKeys;
-import dev.gatehouse.gateway.context.OutsideAgentIds;
 import jakarta.inject.Singleton;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 /**
  * Which thread agent a registration may share (docs/domain.md §1): an outside agent reaches the wiki subtree of the
@@ -24,12 +22,10 @@ import java.util.stream.Stream;
 @Singleton
 class SharedThreadAgents {
 
-    private final AgentListing settings;
-    private final SessionAdmin sessions;
+    private final KnownThreadAgents agents;
 
-    SharedThreadAgents(AgentListing settings, SessionAdmin sessions) {
-        this.settings = settings;
-        this.sessions = sessions;
+    SharedThreadAgents(KnownThreadAgents agents) {
+        this.agents = agents;
     }
 
     /** Why {@code id} may not be shared, reported on {@code field}; empty when it may. */
@@ -38,16 +34,13 @@ class SharedThreadAgents {
         if (malformed.isPresent()) {
             return malformed;
         }
-        TreeSet<String> known = known();
+        TreeSet<String> known = agents.all();
         if (known.contains(id)) {
             return Optional.empty();
         }
-        String folded = ArgumentKeys.fold(id);
-        Optional<String> lookalike = known.stream().filter(other -> ArgumentKeys.fold(other).equals(folded))
-                .findFirst();
+        Optional<String> lookalike = KnownThreadAgents.readsAs(known, id);
         if (lookalike.isPresent()) {
-            return Optional.of(FieldProblem.invalid(field, "No thread agent has this id, but it reads as the thread"
-                    + " agent " + lookalike.get() + ". Name the agent exactly as it is known."));
+            return Optional.of(KnownThreadAgents.lookAlike(field, lookalike.get()));
         }
         if (!id.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
             return Optional.of(FieldProblem.invalid(field, "No thread agent has this id yet (none has settings or a"
@@ -55,13 +48,5 @@ class SharedThreadAgents {
                     + " can look like another agent's id."));
         }
         return Optional.empty();
-    }
-
-    /** Every thread agent with settings or a current session. */
-    private TreeSet<String> known() {
-        TreeSet<String> known = new TreeSet<>();
-        Stream.concat(settings.agentIds().stream(), sessions.current().stream().map(SessionView::logicalAgentId))
-                .filter(id -> !OutsideAgentIds.inNamespace(id)).forEach(known::add);
-        return known;
     }
 }

@@ -468,6 +468,37 @@ class AdminApiTest {
     }
 
     /**
+     * An operator's write under an id that reads as a known thread agent without being it (a new user's trial:
+     * settings for a Cyrillic {@code а1} were taken beside {@code a1}, so they applied to no agent the operator
+     * meant) is refused naming that agent, on the settings and the delivery profile routes alike, and nothing is
+     * written: another script, case, an accent, a look-alike letter. The host's sessions name agents as they are:
+     * attached, such an id is known, and its settings are taken.
+     */
+    @Test
+    void anOperatorsWriteUnderAnIdThatReadsAsAKnownAgentIsRefused() throws Exception {
+        String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
+        String known = "agent-" + suffix;
+        assertEquals(201, admin("POST", "/admin/sessions", session(known)).statusCode());
+        String profile = "{\"projectClientId\":\"c-1\",\"limitRuntimeMode\":\"auto\","
+                + "\"limitInteractionMode\":\"default\"}";
+        for (String lookalike : List.of("\u0430gent-" + suffix, "AGENT-" + suffix, "Agent-" + suffix,
+                "ag\u00e9nt-" + suffix, "\u0251gent-" + suffix, "agent_" + suffix)) {
+            for (String[] route : new String[][] {{"/admin/agents/", "{}"}, {"/admin/notices/agents/", profile}}) {
+                HttpResponse<String> put = admin("PUT", route[0] + pathSegment(lookalike), route[1]);
+                assertInvalid(put, "agentId", lookalike);
+                assertTrue(JSON.readTree(put.body()).path("messages").path(0).asText()
+                        .contains("reads as the thread agent " + known), lookalike + " " + put.body());
+                assertEquals(404, admin("GET", route[0] + pathSegment(lookalike), null).statusCode(), lookalike);
+            }
+        }
+        assertEquals(200, admin("PUT", "/admin/agents/" + known, "{}").statusCode(), "the known id itself");
+        assertEquals(200, admin("PUT", "/admin/agents/other-" + suffix, "{}").statusCode(), "an id like no other");
+        String attached = "AGENT-" + suffix;
+        assertEquals(201, admin("POST", "/admin/sessions", session(attached)).statusCode(), "the host's id");
+        assertEquals(200, admin("PUT", "/admin/agents/" + attached, "{}").statusCode(), "known once attached");
+    }
+
+    /**
      * The issuer is an OAuth issuer identifier ({@link RegistrationIssuersTest} has every variant), with the trial's
      * port 0 and 99999, right-to-left override in the path and non-ASCII host refused through the API too, and a
      * later trial's percent-encoded override, NUL, line feed, no-break space and byte that is not UTF-8.
