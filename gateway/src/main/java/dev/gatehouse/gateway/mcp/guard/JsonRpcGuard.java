@@ -126,6 +126,8 @@ public final class JsonRpcGuard {
     }
 
     private Result message(ObjectNode tree) {
+        // The id is read first, so a request refused for its shape is answered under its own id (JSON-RPC 2.0 §5:
+        // null only when the id cannot be read), and a client can tell which of its requests it was.
         Optional<Object> id = Optional.empty();
         if (tree.has("id")) {
             JsonNode node = tree.get("id");
@@ -139,8 +141,6 @@ public final class JsonRpcGuard {
                         : "id must be a string or an integer");
             }
         }
-        // Read before the rest, so a request refused for its shape is answered under its own id (JSON-RPC 2.0 §5:
-        // null only when the id cannot be read), and a client can tell which of its requests it was.
         JsonNode version = tree.get("jsonrpc");
         if (version == null || !version.isTextual() || !"2.0".equals(version.textValue())) {
             return refused(Rejection.INVALID_REQUEST, "jsonrpc must be \"2.0\"", id);
