@@ -46,8 +46,8 @@ public final class StandIns {
      * Reads a values file; a string whose digest is not its value's is refused. (A JSON value's digest is over the
      * gateway's serialisation, which reading and writing it again need not give byte for byte: it is not checked.)
      *
-     * A last line with no line break at its end that is not whole JSON was cut off while it was being written: it is
-     * not read, and {@link #cutLines} names it.
+     * <p>A last line with no line break at its end that is not whole JSON was cut off while it was being written: it
+     * is not read, and {@link #cutLines} names it.
      *
      * @throws ReviewException when the file cannot be read ({@link TextFile#lines}), or a line is not JSON, not a
      *                         values entry, or a string's digest does not match (naming the line)

@@ -124,7 +124,8 @@ public final class TextFile {
 
     /**
      * As {@link #lines(Path, LineReader)}, except that a last line no line break ends goes to {@code unended}
-     * instead of {@code reader}, not UTF-8 checked (for a log that may have been copied while a line was written).
+     * instead of {@code reader}, never refused for bytes that are not UTF-8 (a line cut inside a character), for a
+     * log that may have been copied while a line was being written.
      */
     public static long lines(Path file, LineReader reader, Consumer<UnendedLine> unended) {
         return lines(file, reader, Optional.of(unended));
