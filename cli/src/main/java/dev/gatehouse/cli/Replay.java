@@ -100,12 +100,13 @@ final class Replay implements Callable<Integer> {
         List<Path> empty = new ArrayList<>();
         for (Path file : logs) {
             int before = records;
+            int cutBefore = cut.size();
             TextFile.lines(file, (lineNo, line) -> {
                 if (!line.isBlank()) {
                     read(file + ":" + lineNo, line, standIns);
                 }
             }, last -> unended(file + ":" + last.number(), last, standIns));
-            if (records == before) {
+            if (records == before && cut.size() == cutBefore) {
                 empty.add(file);
             }
         }
@@ -157,7 +158,8 @@ final class Replay implements Callable<Integer> {
             }
             if (missing > 0) {
                 out.println("skipped " + missing + " record(s) needing a value no values file holds (a masked"
-                        + " value, which is never kept, or a values file not given)");
+                        + " value, which is never kept, or a values file not given"
+                        + (standIns.cutLines().isEmpty() ? "" : ", or one in a values file's cut-off last line") + ")");
             }
             if (!repeats.isEmpty()) {
                 out.println("replayed once " + repeats.size() + " record(s) read again with the same decision id and"

@@ -485,6 +485,13 @@ class ReplayTest {
         assertEquals(2, refused.rc(), refused.out() + refused.err());
         assertTrue(refused.err().startsWith("gatehouse: no whole decision-log record in " + only
                 + ", only a cut-off last line (" + only + ":1 (40 bytes))"), refused.err());
+        // Beside a file with records, a file holding only a cut line is said to be cut, not empty (the trial's
+        // "no records in ...: empty" was false).
+        Repo.Result beside = Repo.cli("replay", only.toString(), whole.toString());
+        assertEquals(0, beside.rc(), beside.out() + beside.err());
+        assertTrue(beside.out().contains("not replayed: the last line " + only + ":1 (40 bytes) is cut off"),
+                beside.out());
+        assertTrue(!beside.out().contains("no records in"), beside.out());
 
         ObjectNode needing = longWrite("00000000-0000-4000-8000-000000000003");
         String entry = standIn(needing, "/input/arguments/path");
@@ -498,5 +505,6 @@ class ReplayTest {
         assertTrue(r.out().contains("not read: the last line of a values file " + values + ":2 ("
                 + (entry.length() / 2) + " bytes) is cut off"), r.out());
         assertTrue(r.out().contains("skipped 1 record(s) needing a value no values file holds"), r.out());
+        assertTrue(r.out().contains("or one in a values file's cut-off last line"), r.out());
     }
 }

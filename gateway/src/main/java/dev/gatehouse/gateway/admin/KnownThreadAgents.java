@@ -30,18 +30,25 @@ class KnownThreadAgents {
 
     /** Every thread agent with settings or a current session. */
     TreeSet<String> all() {
-        TreeSet<String> known = new TreeSet<>();
-        Stream.concat(settings.agentIds().stream(), sessions.current().stream().map(SessionView::logicalAgentId))
-                .filter(id -> !OutsideAgentIds.inNamespace(id)).forEach(known::add);
-        return known;
+        return known(false);
     }
 
     /**
      * Why an operator may not name {@code id}, reported on {@code field}: {@link ThreadAgentIds}'s rules, and an id
-     * not known that reads as a known one; empty when it may.
+     * not known that reads as a known agent of either kind (an outside agent's {@code oa-o1} for {@code oa_o1}, which
+     * is not in its namespace but reads as it); empty when it may.
      */
     Optional<FieldProblem> problem(String field, String id) {
-        return ThreadAgentIds.problem(field, id).or(() -> readsAs(all(), id).map(other -> lookAlike(field, other)));
+        return ThreadAgentIds.problem(field, id)
+                .or(() -> readsAs(known(true), id).map(other -> lookAlike(field, other)));
+    }
+
+    /** Every agent with settings or a current session; outside agents too when {@code outsideToo}. */
+    private TreeSet<String> known(boolean outsideToo) {
+        TreeSet<String> known = new TreeSet<>();
+        Stream.concat(settings.agentIds().stream(), sessions.current().stream().map(SessionView::logicalAgentId))
+                .filter(id -> outsideToo || !OutsideAgentIds.inNamespace(id)).forEach(known::add);
+        return known;
     }
 
     /** The known agent {@code id} reads as when it is not one itself. */
@@ -54,7 +61,8 @@ class KnownThreadAgents {
     }
 
     static FieldProblem lookAlike(String field, String known) {
-        return FieldProblem.invalid(field, "No thread agent has this id, but it reads as the thread agent " + known
+        return FieldProblem.invalid(field, "No thread agent has this id, but it reads as the "
+                + (OutsideAgentIds.inNamespace(known) ? "outside" : "thread") + " agent " + known
                 + ". Name the agent exactly as it is known.");
     }
 }

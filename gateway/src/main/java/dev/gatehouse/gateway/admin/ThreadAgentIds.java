@@ -8,8 +8,10 @@ import java.util.Optional;
  * What the admin services accept as a thread agent's id (docs/domain.md §1): not blank, at most {@value #MAX_LENGTH}
  * characters, every one of them shown to an operator ({@link InvisibleCharacters#notPrintable}: no white space,
  * control, format or bidirectional character, the rule a registration's issuer follows), in its normal form (NFKC:
- * no decomposed accent, fullwidth letter or other compatibility form, which would show as another id), and never in
- * the outside-agent namespace ({@code oa-…}, folded), so the two kinds of agent can never share an id. A new user's trial found
+ * no decomposed accent, fullwidth letter or other compatibility form, which would show as another id), one path
+ * segment (no {@code /} or {@code \}, not {@code .} or {@code ..}: a new user's trial stored {@code ..} and
+ * {@code a1/../../sessions}, which no console page could open), and never in the outside-agent namespace
+ * ({@code oa-…}, folded), so the two kinds of agent can never share an id. A new user's trial found
  * {@code a1\u200b} and {@code a\uff11} taken beside {@code a1}, looking the same in every list.
  */
 final class ThreadAgentIds {
@@ -35,6 +37,11 @@ final class ThreadAgentIds {
         if (!NFKC.isNormalized(id)) {
             return Optional.of(FieldProblem.invalid(field, "An agent id is written in its normal form (NFKC): accents"
                     + " composed with their letters, no fullwidth or other compatibility forms."));
+        }
+        if (id.equals(".") || id.equals("..") || id.indexOf('/') >= 0 || id.indexOf('\\') >= 0) {
+            // The id names the agent's wiki folder and its console page: a path of its own would be neither.
+            return Optional.of(FieldProblem.invalid(field, "An agent id is one path segment: no \"/\" or \"\\\","
+                    + " and not \".\" or \"..\"."));
         }
         if (OutsideAgentIds.inNamespace(id)) {
             return Optional.of(FieldProblem.invalid(field,

@@ -496,6 +496,27 @@ class AdminApiTest {
         String attached = "AGENT-" + suffix;
         assertEquals(201, admin("POST", "/admin/sessions", session(attached)).statusCode(), "the host's id");
         assertEquals(200, admin("PUT", "/admin/agents/" + attached, "{}").statusCode(), "known once attached");
+
+        // An outside agent's id read with another separator is outside its namespace, but reads as that agent.
+        String outside = "oa-lk-" + suffix;
+        HttpResponse<String> registered = admin("PUT", "/admin/outside-agents", JSON.createObjectNode()
+                .put("issuer", "https://issuer.example").put("subject", "lk-" + suffix).put("logicalAgentId", outside)
+                .toString());
+        assertEquals(200, registered.statusCode(), registered.body());
+        for (String lookalike : List.of("oa_lk-" + suffix, "oa.lk-" + suffix, "oalk-" + suffix)) {
+            HttpResponse<String> put = admin("PUT", "/admin/agents/" + pathSegment(lookalike), "{}");
+            assertInvalid(put, "agentId", lookalike);
+            assertTrue(JSON.readTree(put.body()).path("messages").path(0).asText()
+                    .contains("reads as the outside agent " + outside), lookalike + " " + put.body());
+        }
+        assertEquals(204, admin("DELETE", "/admin/outside-agents?issuer=https://issuer.example&subject=lk-" + suffix,
+                null).statusCode(), "other tests count the registrations");
+        // An id is one path segment (the trial stored "..", "a/b" and "a1/../../sessions").
+        for (String path : List.of("..", ".", "a%2Fb", "a1%2F..%2F..%2Fsessions", "a%5Cb")) {
+            HttpResponse<String> put = admin("PUT", "/admin/agents/" + path, "{}");
+            assertInvalid(put, "agentId", path);
+            assertTrue(put.body().contains("one path segment"), path + " " + put.body());
+        }
     }
 
     /**

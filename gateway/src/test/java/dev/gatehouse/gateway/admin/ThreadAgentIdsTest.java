@@ -47,4 +47,22 @@ class ThreadAgentIdsTest {
         assertTrue(ThreadAgentIds.problem("agentId", "oa-x").isPresent(), "the outside-agent namespace");
         assertTrue(ThreadAgentIds.problem("agentId", "\uff4f\uff41-x").isPresent(), "fullwidth oa-");
     }
+
+    /**
+     * An id is one path segment (a new user's trial stored {@code ..}, {@code a/b} and {@code a1/../../sessions}
+     * through the admin API, which no console page could open): a separator anywhere, and the dot segments, are
+     * refused; dots inside a name are not.
+     */
+    @Test
+    void anIdIsOnePathSegment() {
+        for (String id : List.of(".", "..", "/", "a/b", "/a1", "a1/", "a1/../../sessions", "../sessions", "a\\b",
+                "\\a1", "a1\\")) {
+            Optional<FieldProblem> problem = ThreadAgentIds.problem("agentId", id);
+            assertTrue(problem.isPresent(), id);
+            assertTrue(problem.get().message().contains("one path segment"), id + " " + problem.get().message());
+        }
+        for (String id : List.of("a.b", "...", ".a1", "a1.", "a..b")) {
+            assertEquals(Optional.empty(), ThreadAgentIds.problem("agentId", id), id);
+        }
+    }
 }
