@@ -127,9 +127,9 @@ segment_problems(segment) := {problem |
 
 segment_rules := {
 	"nonempty": "no segment may be empty (no leading, trailing or doubled \"/\")",
-	"charset": "a segment may use only letters, digits, \"-\", \"_\", \".\" and inner spaces",
+	"charset": "a segment may use only letters, digits, \"-\", \"_\", \".\" and inner spaces (U+0020)",
 	"spaces": "no segment may start or end with a space",
-	"dot": "no segment may end with \".\" or be \".\" or \"..\" (use \".\" alone for the subtree root)",
+	"dot": "no segment may end with \".\" or be \".\" or \"..\"",
 	"length": concat("", ["a segment may have at most ", format_int(max_segment_bytes, 10), " bytes of UTF-8"]),
 }
 
