@@ -144,5 +144,6 @@ class InvalidQueryStringTest {
         assertFalse(text.contains("at org.") || text.contains("jetty") || text.contains("dev.gatehouse")
                 || text.contains("exception"), target + " " + response.body());
         assertTrue(response.headers().getOrDefault("content-type", "").startsWith("application/json"), target);
+        assertFalse(response.headers().containsKey("server"), target + " names the container: " + response.headers());
     }
 }
