@@ -147,13 +147,13 @@ build: bundle
 run:
 	@scripts/check-ports.sh run
 	@$(MAKE) --no-print-directory build
-	@scripts/run.sh
+	@"$(CURDIR)/scripts/run.sh"
 
 # Two gateway replicas on one (embedded) PostgreSQL, to try scale-out locally (README, "Running several replicas").
 replicas:
 	@scripts/check-ports.sh replicas
 	@$(MAKE) --no-print-directory build
-	@scripts/replicas.sh
+	@"$(CURDIR)/scripts/replicas.sh"
 
 # A scripted session with a real MCP client against a running `make run`.
 demo:
