@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** The reading of a search's parameters that the decision and notice queries share, in the admin API and the console. */
 public final class QueryParameters {
@@ -108,7 +109,8 @@ public final class QueryParameters {
                     ? name.substring(0, name.offsetByCodePoints(0, MAX_NAME)) + "…" : name;
             if (!known.contains(name)) {
                 problems.add(FieldProblem.invalid(quoted, known.isEmpty() ? "Not a parameter; this request takes none."
-                        : "Not a parameter of this " + what + "; it takes " + String.join(", ", known) + "."));
+                        : "Not a parameter of this " + what + "; it takes " + known.stream()
+                                .map(each -> "\"" + each + "\"").collect(Collectors.joining(", ")) + "."));
             } else if (values.size() > 1) {
                 problems.add(FieldProblem.invalid(quoted, "Given " + values.size()
                         + " times; a " + what + " takes one value per parameter."));

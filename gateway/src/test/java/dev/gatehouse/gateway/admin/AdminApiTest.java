@@ -1072,6 +1072,13 @@ class AdminApiTest {
                 assertEquals("invalid_fields", body.path("error").asText(), label);
                 assertEquals(variant.getValue(), body.path("invalid").path(0).asText(), label + ": " + refused.body());
             }
+            // The refusal of a name it does not take lists, each quoted, the names it does (a new user's trial read
+            // "it takes removed." on a console page taking one).
+            String message = JSON.readTree(admin("GET", get.getKey() + "?bogus=1", null).body()).path("messages")
+                    .path(0).asText();
+            assertTrue(get.getValue().isEmpty() ? message.contains("takes none") : message.endsWith("it takes "
+                    + String.join(", ", get.getValue().stream().map(n -> "\"" + n + "\"").toList()) + "."),
+                    get.getKey() + ": " + message);
             for (String none : List.of("", "?")) {
                 HttpResponse<String> answered = admin("GET", get.getKey() + none, null);
                 assertTrue(answered.statusCode() == 200 || answered.statusCode() == 404,
