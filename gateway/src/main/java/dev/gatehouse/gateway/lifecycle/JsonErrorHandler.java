@@ -18,8 +18,8 @@ import org.eclipse.jetty.server.handler.ErrorHandler;
 
 /**
  * Jetty's error answer as {@code {"error": code, "message": reason phrase}} ({@code invalid_request} for 400,
- * {@code not_found} for 404, {@code internal_error} for 5xx, {@code http_<status>} otherwise), whatever the client
- * accepts: no stack, no servlet name, no exception text, no Jetty version. A request target Jetty refuses as
+ * {@code not_found} for 404, {@code internal_error} for 5xx but 505, {@code http_<status>} otherwise), whatever the
+ * client accepts: no stack, no servlet name, no exception text, no Jetty version. A request target Jetty refuses as
  * ambiguous and names the violation of ({@link UriCompliance.Violation}, e.g. an encoded dot segment) is said in
  * Jetty's fixed words for it ("Ambiguous URI path segment"), which never hold text of the request. (Jetty 11 names no
  * reason for an encoded NUL: that one stays "Bad Request".)
@@ -51,9 +51,10 @@ final class JsonErrorHandler extends ErrorHandler {
         return ByteBuffer.wrap(body(status, reason).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** @param reason Jetty's reason for the error; said only when it is one of {@link #VIOLATIONS} */
+    /** @param reason Jetty's reason for the error, or {@code null}; said only when it is one of {@link #VIOLATIONS} */
     static String body(int status, String reason) {
-        String message = VIOLATIONS.contains(reason) ? reason : reason(status);
+        // Jetty gives no reason for most refusals (a header too large, a URI too long): null, which the set refuses.
+        String message = reason != null && VIOLATIONS.contains(reason) ? reason : reason(status);
         return "{\"error\":\"" + error(status) + "\",\"message\":\"" + message.replace("\"", "'") + "\"}";
     }
 
@@ -62,6 +63,7 @@ final class JsonErrorHandler extends ErrorHandler {
         return switch (status) {
             case 400 -> "invalid_request";
             case 404 -> "not_found";
+            case 505 -> "http_505"; // an HTTP version the container does not speak: the client's, not a fault here
             default -> status >= 500 ? "internal_error" : "http_" + status;
         };
     }

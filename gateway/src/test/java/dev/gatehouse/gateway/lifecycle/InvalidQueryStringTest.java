@@ -13,6 +13,7 @@ import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -91,6 +92,33 @@ class InvalidQueryStringTest {
             for (String nul : List.of("%00", "a%00b")) {
                 assertRefused(send(path + nul, true), path + nul);
             }
+        }
+    }
+
+    /**
+     * What the container refuses before any application code, for which it gives no reason of its own (a new user's
+     * trial: a header or URI over 8 KB got no answer at all, the connection closed, once the refusal's reason was
+     * looked up), is answered with its status and the small JSON body: a header too large, in one header or in many,
+     * a URI too long in its path or its query, an HTTP version it does not speak (the client's fault, not an
+     * internal error).
+     */
+    @Test
+    void whatTheContainerRefusesBeforeTheApplicationIsAnsweredWithJson() throws Exception {
+        String big = "a".repeat(8200);
+        Map<String, Integer> requests = new java.util.LinkedHashMap<>();
+        requests.put("GET /health HTTP/1.1\r\nHost: h\r\nX-Big: " + big, 431);
+        requests.put("GET /health HTTP/1.1\r\nHost: h" + ("\r\nX-Part: " + "b".repeat(1000)).repeat(10), 431);
+        requests.put("GET /admin/agents/" + big + " HTTP/1.1\r\nHost: h", 414);
+        requests.put("GET /health?x=" + big + " HTTP/1.1\r\nHost: h", 414);
+        requests.put("POST /mcp?x=" + big + " HTTP/1.1\r\nHost: h", 414);
+        requests.put("GET /health HTTP/9.9\r\nHost: h", 505);
+        for (Map.Entry<String, Integer> request : requests.entrySet()) {
+            String label = request.getKey().substring(0, Math.min(40, request.getKey().length())) + "…";
+            RawHttp.Response response = RawHttp.send(server.getPort(), request.getKey(), new byte[0]);
+            assertEquals(request.getValue(), response.status(), label + " " + response.body());
+            JsonNode body = JSON.readTree(response.body());
+            assertEquals("http_" + request.getValue(), body.path("error").asText(), label);
+            assertClean(response, label);
         }
     }
 
