@@ -155,7 +155,7 @@ public final class JsonRpcGuard {
                 return refused(Rejection.INVALID_REQUEST, "a request needs an id");
             }
         } else if (id.isEmpty() || !(tree.has("result") || tree.has("error"))) {
-            return refused(Rejection.INVALID_REQUEST, "not a JSON-RPC request, notification or response");
+            return refused(Rejection.INVALID_REQUEST, "not a JSON-RPC request, notification or response", id);
         }
         Optional<ObjectNode> params = Optional.empty();
         if (tree.has("params")) {

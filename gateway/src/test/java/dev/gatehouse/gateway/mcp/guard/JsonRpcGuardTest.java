@@ -189,7 +189,8 @@ class JsonRpcGuardTest {
                 assertEquals(Optional.of(id.getValue()), rejection.id(), version + id.getKey());
             }
             for (String body : List.of("\"method\":5", "\"method\":\"ping\",\"params\":[1]",
-                    "\"method\":\"ping\",\"params\":\"x\"", "\"method\":null")) {
+                    "\"method\":\"ping\",\"params\":\"x\"", "\"method\":null", "\"params\":{\"name\":\"x\"}",
+                    "\"resul\":{}")) {
                 Rejection rejection = refused("{\"jsonrpc\":\"2.0\",\"id\":" + id.getKey() + "," + body + "}");
                 assertEquals(Optional.of(Rejection.INVALID_REQUEST), rejection.jsonRpcCode(), body);
                 assertEquals(Optional.of(id.getValue()), rejection.id(), body + id.getKey());
