@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The media type of an admin request body. Every admin route that takes a body ({@code POST} and {@code PUT}) reads
@@ -42,12 +43,17 @@ final class AdminContentType {
     /**
      * The request to go on with, a {@code POST} or {@code PUT} declaring exactly {@code application/json}
      * ({@link JsonDeclaredRequest}) and any other without a {@code Content-Type}, or empty when its 415 answer was
-     * written here.
+     * written here. A {@code POST} or {@code PUT} no route answers ({@code routed} false) goes on as it came, so the
+     * dispatcher answers it 404, or 405 with {@code Allow}, whatever its type (a new user's trial got 415 for
+     * {@code PUT /admin/nonexistent} and {@code POST /admin/agents/a1} without a type).
      *
      * @throws IOException when the answer cannot be written
      */
-    static Optional<HttpServletRequest> check(HttpServletRequest request, HttpServletResponse response)
-            throws IOException {
+    static Optional<HttpServletRequest> check(HttpServletRequest request, HttpServletResponse response,
+            Predicate<HttpServletRequest> routed) throws IOException {
+        if (WITH_BODY.contains(request.getMethod()) && !routed.test(request)) {
+            return Optional.of(request); // no route takes it: its 404 or 405 says more than a 415 would
+        }
         if (!WITH_BODY.contains(request.getMethod())) {
             return Optional.of(request.getHeader(CONTENT_TYPE) == null ? request
                     : new HiddenHeaders(request, Set.of(CONTENT_TYPE)));

@@ -14,13 +14,15 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Admits a request to {@code /admin/*} only with {@code Authorization: Bearer <gatehouse.admin.credential>},
  * compared in constant time (SHA-256 digests compared with {@link MessageDigest#isEqual}); anything else is 401,
  * also a request with two {@code Authorization} headers, even when one of them holds the credential.
  * Agents' session tokens and JWTs are never accepted here, and the admin credential is never accepted at
- * {@code /mcp}. An admitted {@code POST} or {@code PUT} must declare a JSON body ({@link AdminContentType}, else 415),
+ * {@code /mcp}. An admitted {@code POST} or {@code PUT} a route answers must declare a JSON body
+ * ({@link AdminContentType}, else 415; one no route answers is the dispatcher's 404 or 405, whatever its type),
  * and an admitted request's body is then read within {@code gatehouse.admin.max-body-bytes} ({@link BoundedAdminBody}).
  * A servlet filter, mounted by {@link AdminFilterFactory}, so it runs before Micronaut's dispatcher (like the
  * {@code /mcp} servlet).
@@ -32,10 +34,13 @@ public class AdminCredentialFilter implements Filter {
 
     private final Optional<byte[]> expected;
     private final int maxBodyBytes;
+    private final Predicate<HttpServletRequest> routed;
 
-    public AdminCredentialFilter(AdminProperties properties) {
+    /** @param routed whether a route answers a request's method and path (else the dispatcher answers 404 or 405) */
+    public AdminCredentialFilter(AdminProperties properties, Predicate<HttpServletRequest> routed) {
         this.expected = properties.getCredential().map(AdminCredentialFilter::digest);
         this.maxBodyBytes = properties.getMaxBodyBytes();
+        this.routed = routed;
     }
 
     @Override
@@ -49,7 +54,7 @@ public class AdminCredentialFilter implements Filter {
         if (expected.isPresent() && presented.isPresent() && MessageDigest.isEqual(expected.get(), presented.get())) {
             // Only an admitted request's body is read: a stranger's is never buffered, nor one that is not JSON.
             Optional<HttpServletRequest> typed = AdminContentType.check((HttpServletRequest) request,
-                    (HttpServletResponse) response);
+                    (HttpServletResponse) response, routed);
             if (typed.isEmpty()) {
                 return;
             }

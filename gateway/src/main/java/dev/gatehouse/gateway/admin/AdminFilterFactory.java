@@ -1,7 +1,9 @@
 package dev.gatehouse.gateway.admin;
 
 import io.micronaut.context.annotation.Factory;
+import io.micronaut.http.HttpMethod;
 import io.micronaut.servlet.api.annotation.ServletFilterBean;
+import io.micronaut.web.router.Router;
 import jakarta.inject.Singleton;
 import jakarta.servlet.Filter;
 
@@ -11,7 +13,9 @@ public class AdminFilterFactory {
 
     @Singleton
     @ServletFilterBean(filterName = "admin-credential", urlPatterns = "/admin/*")
-    public Filter adminCredentialFilter(AdminProperties properties) {
-        return new AdminCredentialFilter(properties);
+    public Filter adminCredentialFilter(AdminProperties properties, Router router) {
+        // Whether a route answers this method and path: only such a request's body is the route's to type-check.
+        return new AdminCredentialFilter(properties, request -> router.find(HttpMethod.parse(request.getMethod()),
+                request.getRequestURI(), null).findAny().isPresent());
     }
 }

@@ -904,6 +904,38 @@ class AdminApiTest {
     }
 
     /** An admin request as sent on the wire, with the admin credential, a Content-Length and these header lines. */
+    /**
+     * A write no route takes is the dispatcher's 404, or 405 with {@code Allow}, whatever its media type (a new user's
+     * trial: {@code PUT /admin/nonexistent} and {@code POST /admin/agents/a1} without a {@code Content-Type} were 415,
+     * as if a type would have made them work); a write a route takes is still 415 without JSON.
+     */
+    @Test
+    void aWriteNoRouteTakesIsNotFoundOrNotAllowedWhateverItsType() throws Exception {
+        List<List<String>> types = List.of(List.of(), List.of("Content-Type: text/plain"),
+                List.of("Content-Type: application/xml"), List.of("Content-Type: application/json"));
+        Map<String, Integer> writes = new java.util.LinkedHashMap<>();
+        writes.put("PUT /admin/nonexistent", 404);
+        writes.put("POST /admin/agents/nobody/x", 404);
+        writes.put("POST /admin/agents/a1", 405);
+        writes.put("PUT /admin/sessions", 405);
+        writes.put("POST /admin/pipeline-timings", 405);
+        writes.put("POST /admin/access-table", 405);
+        for (Map.Entry<String, Integer> write : writes.entrySet()) {
+            String[] request = write.getKey().split(" ");
+            for (List<String> type : types) {
+                RawHttp.Response response = rawAdmin(request[0], request[1], "x", type);
+                assertEquals(write.getValue(), response.status(), write.getKey() + " " + type + " " + response.body());
+                if (write.getValue() == 405) {
+                    assertTrue(response.headers().containsKey("allow"), write.getKey() + " " + response.headers());
+                }
+            }
+        }
+        for (List<String> type : types.subList(0, 3)) {
+            assertEquals(415, rawAdmin("PUT", "/admin/agents/a1", "{}", type).status(), "routed " + type);
+            assertEquals(415, rawAdmin("POST", "/admin/sessions", "{}", type).status(), "routed " + type);
+        }
+    }
+
     private RawHttp.Response rawAdmin(String method, String path, String body, List<String> headers)
             throws IOException {
         byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
