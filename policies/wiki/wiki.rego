@@ -92,6 +92,14 @@ path_given(field) if is_string(raw(field))
 path_problems contains [field, "a path is required"] if {
 	some field, _ in specs
 	not path_given(field)
+	not has_argument(field)
+}
+
+# Sent, but not a string (a number, null, an array): the path was given, so it is not "required".
+path_problems contains [field, "a path must be a string"] if {
+	some field, _ in specs
+	not path_given(field)
+	has_argument(field)
 	not tools.argument_omitted(field)
 }
 

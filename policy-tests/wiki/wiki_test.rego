@@ -235,6 +235,15 @@ test_wiki_field_absent_path_denied if {
 	d.reasons == [{"code": "path_invalid", "message": "path: a path is required"}]
 }
 
+# A path sent that is not a string was given: it is said to be no string, never "required" (a new user's trial).
+test_wiki_field_not_a_string_is_said_so if {
+	every value in [5, null, [], {}, true, 1.5] {
+		d := authz.decision with input as testing.call("wiki_read", {"path": value})
+		{"code": "path_invalid", "message": "path: a path must be a string"} in d.reasons
+		not {"code": "path_invalid", "message": "path: a path is required"} in d.reasons
+	}
+}
+
 test_wiki_field_absent_path_null_denied if {
 	d := authz.decision with input as testing.call("wiki_write", {"path": null, "content": "x"})
 	testing.codes(d) == ["path_invalid"]
