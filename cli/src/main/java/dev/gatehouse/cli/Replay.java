@@ -199,7 +199,7 @@ final class Replay implements Callable<Integer> {
         if (whole.isPresent()) {
             read(where, whole.get(), standIns);
         } else {
-            cut.add(where + " (" + last.bytes() + " bytes)");
+            cut.add(where + " (" + last.size() + ")");
         }
     }
 

@@ -468,8 +468,8 @@ class ReplayTest {
 
             assertEquals(0, r.rc(), cut + ": " + r.out() + r.err());
             assertTrue(r.out().contains("replayed 1 records"), r.out());
-            assertTrue(r.out().contains("not replayed: the last line " + log + ":2 (" + cut + " bytes) is cut off"),
-                    r.out());
+            assertTrue(r.out().contains("not replayed: the last line " + log + ":2 (" + cut + (cut == 1 ? " byte"
+                    : " bytes") + ") is cut off"), r.out());
             assertTrue(r.out().contains("no mismatches"), r.out());
         }
 

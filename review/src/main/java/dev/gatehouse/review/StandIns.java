@@ -58,7 +58,7 @@ public final class StandIns {
             if (last.text().filter(StandIns::isJson).isPresent()) {
                 entry(where, last.text().get());
             } else {
-                cut.add(where + " (" + last.bytes() + " bytes)");
+                cut.add(where + " (" + last.size() + ")");
             }
         });
     }

@@ -60,6 +60,11 @@ public final class TextFile {
      * @param text   its text; empty when its bytes are not UTF-8 (cut inside a character)
      */
     public record UnendedLine(int number, int bytes, Optional<String> text) {
+
+        /** Its size in words: {@code "1 byte"}, {@code "700 bytes"}. */
+        public String size() {
+            return bytes == 1 ? "1 byte" : bytes + " bytes";
+        }
     }
 
     private TextFile() {
