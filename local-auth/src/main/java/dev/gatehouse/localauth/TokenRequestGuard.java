@@ -19,6 +19,7 @@ import no.nav.security.mock.oauth2.http.Route;
  * <li>a grant other than {@code client_credentials} and {@code authorization_code}: {@code unsupported_grant_type}
  * (the library's password, token-exchange, JWT-bearer and refresh grants take the subject or claims from the
  * request);</li>
+ * <li>{@code grant_type} given twice: {@code invalid_request} (RFC 6749 §3.2: parameters are sent at most once);</li>
  * <li>a parameter those two grants do not define: {@code invalid_request} (the library matches its mappings on, and
  * fills claim templates from, any form parameter, e.g. {@code subject});</li>
  * <li>a {@code resource} (RFC 8707) other than the configured audience: {@code invalid_target};</li>
@@ -59,6 +60,9 @@ final class TokenRequestGuard implements Route {
         }
         Map<String, List<String>> form = FormParameters.of(request);
         List<String> grants = form.getOrDefault("grant_type", List.of());
+        if (grants.size() > 1) { // which one counts would be a guess (RFC 6749 §3.2: sent at most once)
+            return Optional.of(OAuth2Error.INVALID_REQUEST.setDescription("grant_type given more than once"));
+        }
         if (grants.size() != 1 || !GRANTS.contains(grants.get(0))) {
             return Optional.of(OAuth2Error.UNSUPPORTED_GRANT_TYPE.setDescription(
                     "local-auth issues tokens for client_credentials and authorization_code only"));

@@ -167,12 +167,27 @@ class ForgedClaimsTest {
     @ParameterizedTest
     @ValueSource(strings = {"password&username=operator&password=x",
         "urn:ietf:params:oauth:grant-type:token-exchange", "urn:ietf:params:oauth:grant-type:jwt-bearer",
-        "refresh_token&refresh_token=x", "client_credentials&grant_type=password"})
+        "refresh_token&refresh_token=x"})
     void otherGrantsAreRefused(String grant) throws Exception {
         HttpResponse<String> answer = post("/token", "client_id=o2&client_secret=x&grant_type="
                 + grant.replace(":", "%3A"));
         assertEquals(400, answer.statusCode(), grant);
         assertEquals("unsupported_grant_type", error(answer), grant);
+    }
+
+    /**
+     * A grant_type given twice is invalid_request (a new user's trial: it was refused as "unsupported_grant_type", a
+     * false reason, when both were supported; which value would count is a guess).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"&grant_type=password", "&grant_type=client_credentials",
+        "&grant_type=authorization_code", "&grant_type=", "&grant_type=client_credentials&grant_type=password"})
+    void aGrantTypeGivenTwiceIsAnInvalidRequest(String extra) throws Exception {
+        HttpResponse<String> answer = post("/token", "grant_type=client_credentials&client_id=o1&client_secret=x"
+                + "&scope=mcp" + extra);
+        assertEquals(400, answer.statusCode(), extra + " " + answer.body());
+        assertEquals("invalid_request", error(answer), extra);
+        assertTrue(answer.body().contains("given more than once"), extra + " " + answer.body());
     }
 
     private static HttpResponse<String> login(String client, String form) throws Exception {
