@@ -101,11 +101,11 @@ final class Replay implements Callable<Integer> {
         for (Path file : logs) {
             int before = records;
             int cutBefore = cut.size();
-            TextFile.lines(file, (lineNo, line) -> {
+            TextFile.jsonLines(file, (lineNo, line) -> {
                 if (!line.isBlank()) {
                     read(file + ":" + lineNo, line, standIns);
                 }
-            }, last -> unended(file + ":" + last.number(), last, standIns));
+            }, last -> cut.add(file + ":" + last.number() + " (" + last.size() + ")"));
             if (records == before && cut.size() == cutBefore) {
                 empty.add(file);
             }
@@ -188,19 +188,6 @@ final class Replay implements Callable<Integer> {
         out.println(mismatches.size() + " mismatch(es):");
         mismatches.forEach(m -> out.println("  MISMATCH " + m));
         return 1;
-    }
-
-    /**
-     * Takes a log's last line that no line break ends: a record when it is whole JSON (only its line break missing),
-     * else a line cut off while it was being written, which holds no decision to compare and is reported apart.
-     */
-    private void unended(String where, TextFile.UnendedLine last, StandIns standIns) {
-        Optional<String> whole = last.text().filter(StandIns::isJson);
-        if (whole.isPresent()) {
-            read(where, whole.get(), standIns);
-        } else {
-            cut.add(where + " (" + last.size() + ")");
-        }
     }
 
     /**

@@ -49,18 +49,12 @@ public final class StandIns {
      * <p>A last line with no line break at its end that is not whole JSON was cut off while it was being written: it
      * is not read, and {@link #cutLines} names it.
      *
-     * @throws ReviewException when the file cannot be read ({@link TextFile#lines}), or a line is not JSON, not a
+     * @throws ReviewException when the file cannot be read ({@link TextFile#jsonLines}), or a line is not JSON, not a
      *                         values entry, or a string's digest does not match (naming the line)
      */
     public void read(Path file) {
-        TextFile.lines(file, (lineNo, line) -> entry(file + ":" + lineNo, line), last -> {
-            String where = file + ":" + last.number();
-            if (last.text().filter(StandIns::isJson).isPresent()) {
-                entry(where, last.text().get());
-            } else {
-                cut.add(where + " (" + last.size() + ")");
-            }
-        });
+        TextFile.jsonLines(file, (lineNo, line) -> entry(file + ":" + lineNo, line),
+                last -> cut.add(file + ":" + last.number() + " (" + last.size() + ")"));
     }
 
     /** The values files' last lines not read because they were cut off ({@link #read}): where, and how many bytes. */
@@ -80,16 +74,6 @@ public final class StandIns {
         }
         if (!add(entry)) {
             throw new ReviewException(where + ": not a value whose SHA-256 is its sha256");
-        }
-    }
-
-    /** Whether {@code text} is one whole JSON value (a line cut off while being written is not). */
-    public static boolean isJson(String text) {
-        try {
-            Opa.JSON.readTree(text);
-            return true;
-        } catch (JsonProcessingException e) {
-            return false;
         }
     }
 

@@ -52,14 +52,14 @@ public final class TextFile {
     }
 
     /**
-     * A file's last line when no line break ends it: in a decision log or its values file, a line cut off by a copy
-     * taken while it was being written, or by a crash (the gateway cuts such a line when it opens the file).
+     * A JSON-lines file's last line when no line break ends it and it is not whole JSON: in a decision log or its
+     * values file, a line cut off by a copy taken while it was being written, or by a crash (the gateway cuts such a
+     * line when it opens the file).
      *
      * @param number its line number, from 1
      * @param bytes  how many bytes it holds
-     * @param text   its text; empty when its bytes are not UTF-8 (cut inside a character)
      */
-    public record UnendedLine(int number, int bytes, Optional<String> text) {
+    public record UnendedLine(int number, int bytes) {
 
         /** Its size in words: {@code "1 byte"}, {@code "700 bytes"}. */
         public String size() {
@@ -128,15 +128,15 @@ public final class TextFile {
     }
 
     /**
-     * As {@link #lines(Path, LineReader)}, except that a last line no line break ends goes to {@code unended}
-     * instead of {@code reader}, never refused for bytes that are not UTF-8 (a line cut inside a character), for a
-     * log that may have been copied while a line was being written.
+     * As {@link #lines(Path, LineReader)}, for a JSON-lines file that may have been copied while a line was being
+     * written: a last line no line break ends goes to {@code reader} when it is whole JSON (only its line break
+     * missing), else to {@code cut}, never refused for bytes that are not UTF-8 (a line cut inside a character).
      */
-    public static long lines(Path file, LineReader reader, Consumer<UnendedLine> unended) {
-        return lines(file, reader, Optional.of(unended));
+    public static long jsonLines(Path file, LineReader reader, Consumer<UnendedLine> cut) {
+        return lines(file, reader, Optional.of(cut));
     }
 
-    private static long lines(Path file, LineReader reader, Optional<Consumer<UnendedLine>> unended) {
+    private static long lines(Path file, LineReader reader, Optional<Consumer<UnendedLine>> cut) {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             long offset = 0;
@@ -152,14 +152,13 @@ public final class TextFile {
                 line.reset();
                 lineStart = offset;
             }
-            if (line.size() > 0 && unended.isPresent()) {
-                Optional<String> text;
-                try {
-                    text = Optional.of(decode(file.toString(), line.toByteArray(), lineStart));
-                } catch (ReviewException notUtf8) {
-                    text = Optional.empty();
+            if (line.size() > 0 && cut.isPresent()) {
+                Optional<String> whole = wholeJson(file, line.toByteArray(), lineStart);
+                if (whole.isPresent()) {
+                    reader.line(++number, whole.get());
+                } else {
+                    cut.get().accept(new UnendedLine(++number, line.size()));
                 }
-                unended.get().accept(new UnendedLine(++number, line.size(), text));
             } else if (line.size() > 0) {
                 reader.line(++number, text(file, line, lineStart, number));
             }
@@ -200,6 +199,17 @@ public final class TextFile {
             length--;
         }
         return decode(file + ":" + number, Arrays.copyOf(bytes, length), lineStart);
+    }
+
+    /** {@code bytes} as text when they are UTF-8 and one whole JSON value; empty for a line cut off. */
+    private static Optional<String> wholeJson(Path file, byte[] bytes, long offset) {
+        try {
+            String text = decode(file.toString(), bytes, offset);
+            Opa.JSON.readTree(text);
+            return Optional.of(text);
+        } catch (ReviewException | JsonProcessingException cutOff) { // not UTF-8, or not whole: cut while written
+            return Optional.empty();
+        }
     }
 
     /** {@code bytes}, which start at {@code offset} in the file, as text; refused naming {@code where} if not UTF-8. */
